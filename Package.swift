@@ -1,0 +1,76 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Plugins are shared libraries the host `dlopen`s. `-z nodelete` keeps an image mapped even if
+/// someone calls `dlclose` (the Swift runtime never forgets a loaded image's metadata), and
+/// `-Bsymbolic` binds a plugin's own C symbols to itself so no other image can interpose them.
+let pluginLinkerFlags: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete", "-Xlinker", "-Bsymbolic"]),
+]
+
+/// A bundled module: `Plugins/<Name>` built as `lib<Name>Module.so`.
+func module(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
+    .target(
+        name: "\(name)Module",
+        dependencies: ["DenKit"] + dependencies,
+        path: "Plugins/\(name)",
+        linkerSettings: pluginLinkerFlags
+    )
+}
+
+/// A deliberately broken plugin used by the loader tests (`Tests/Fixtures/<Name>`).
+func fixture(_ name: String) -> Target {
+    .target(name: name, dependencies: ["CDenABI"], path: "Tests/Fixtures/\(name)", publicHeadersPath: ".",
+            linkerSettings: pluginLinkerFlags)
+}
+
+let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails",
+                "DenFixtureDuplicateAbout", "DenFixtureConflictingRoute", "DenFixtureToolchain"]
+
+let package = Package(
+    name: "Den",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "den", targets: ["den"]),
+        .library(name: "DenKit", targets: ["DenKit"]),
+        .library(name: "DenHost", targets: ["DenHost"]),
+        .library(name: "AboutModule", type: .dynamic, targets: ["AboutModule"]),
+        .library(name: "MainModule", type: .dynamic, targets: ["MainModule"]),
+    ] + fixtures.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // The one contract between host and modules: a documented C header.
+        .target(name: "CDenABI"),
+        // The SDK module authors import.
+        .target(name: "DenKit", dependencies: ["CDenABI", "DenKitExports"]),
+        // The data symbols (ABI version, toolchain) every DenKit-based plugin exports.
+        .target(name: "DenKitExports", dependencies: ["CDenABI"]),
+        // Loader, registry, router, navigator, host services. Knows no front-end.
+        .target(name: "DenHost", dependencies: [
+            "CDenABI", "DenKit",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit"]),
+        .executableTarget(name: "den", dependencies: [
+            "DenHost", "DenTerminal", "DenKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        module("About"),
+        module("Main"),
+    ] + fixtures.map(fixture) + [
+        .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
+        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenKit"]),
+        .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenKit"]),
+        .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),
+        .testTarget(name: "MainModuleTests", dependencies: ["MainModule", "DenKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

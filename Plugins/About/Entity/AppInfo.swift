@@ -1,0 +1,20 @@
+/// The facts the About screen states about the app.
+struct AppInfo: Equatable, Sendable {
+    var name: String
+    var version: String
+    var description: String
+    var website: String
+
+    static let den = AppInfo(
+        name: "Den",
+        version: "1.0.0",
+        description: "A host for modular Swift apps: each screen is a module plugin that ships, upgrades and hot-swaps on its own.",
+        website: "https://github.com/den-swift/den")
+}
+
+/// A loaded module as the About screen lists it.
+struct LoadedModule: Equatable, Sendable {
+    var id: String
+    var version: String
+    var summary: String
+}

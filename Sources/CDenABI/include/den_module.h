@@ -1,0 +1,218 @@
+/*
+ * den_module.h — the one contract between the Den host and a module plugin.
+ *
+ * ABI version 1. Everything that crosses the host/module line is a C type: integers, C strings,
+ * byte buffers, function pointers and opaque pointers. Rich data (screens, events, service
+ * requests) crosses as UTF-8 JSON documents described in docs/ABI.md. No Swift type ever crosses:
+ * the host and each plugin carry their own copy of every Swift module, so a Swift object made on
+ * one side is a stranger to the other side's casts.
+ *
+ * A plugin is a shared library that exports two data symbols and one function:
+ *
+ *     const uint32_t den_abi_version;      read by the host BEFORE any plugin code runs
+ *     const char     den_toolchain[];      optional; "swift <version>" for plugins that use Swift
+ *     int32_t den_module_entry(const den_host *host, const den_registrar *registrar);
+ *
+ * Load sequence: the host copies the plugin file to a new unique path, opens it with
+ * RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE, reads den_abi_version (refusing any other version),
+ * compares den_toolchain with its own when present, then calls den_module_entry once. The
+ * plugin describes itself and adds its routes through the registrar during that call. The host
+ * never dlcloses a plugin: the Swift runtime keeps pointers into every image it has seen.
+ *
+ * Threading, unless a function says otherwise:
+ *   - den_module_entry and every den_registrar function run on one thread, once, at load time.
+ *   - A builder may be called from any thread, but never concurrently with itself for the same
+ *     builder_ctx.
+ *   - The functions of one module instance are called by one thread at a time (the host
+ *     serialises them per instance); different instances may run concurrently.
+ *   - den_host.call is thread-safe and may be called from any plugin function, re-entrantly.
+ *
+ * Memory: a den_bytes is borrowed and valid only for the duration of the call that received it.
+ * A den_owned is handed over with its release function; whoever receives it calls release
+ * exactly once (release may be NULL when len == 0 and ptr == NULL).
+ */
+#ifndef DEN_MODULE_H
+#define DEN_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The ABI version this header describes. Bumped on any incompatible change. */
+#define DEN_ABI_VERSION 1u
+
+/** Makes a symbol visible outside the plugin even when built with -fvisibility=hidden. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DEN_EXPORT __attribute__((visibility("default")))
+#else
+#define DEN_EXPORT
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Status codes. Every int32_t-returning function returns one of these. On an error the callee
+ * may put a UTF-8 message (plain text, not JSON) in the den_owned out-parameter, if it has one.
+ * ------------------------------------------------------------------------------------------- */
+typedef enum den_status {
+    DEN_OK = 0,
+    DEN_ERR_INVALID_ARGUMENT = 1, /* malformed JSON, a missing field, a value out of range */
+    DEN_ERR_NOT_FOUND = 2,        /* unknown service, key, route or action */
+    DEN_ERR_UNSUPPORTED = 3,      /* the callee does not implement this (e.g. snapshot) */
+    DEN_ERR_CONFLICT = 4,         /* duplicate module id, conflicting route pattern */
+    DEN_ERR_VERSION = 5,          /* a document or ABI version the callee does not speak */
+    DEN_ERR_SERVICE = 6,          /* a host service failed (disk, network); message says why */
+    DEN_ERR_INTERNAL = 7          /* anything else; message says what */
+} den_status;
+
+/* ---------------------------------------------------------------------------------------------
+ * Byte buffers.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Borrowed bytes: valid only during the call that passed them. Never freed by the receiver. */
+typedef struct den_bytes {
+    const uint8_t *ptr;
+    size_t len;
+} den_bytes;
+
+/**
+ * Owned bytes: the receiver now owns ptr and must call release(ptr, len) exactly once, from any
+ * thread. The side that allocated the buffer supplies release, so host and plugin may use
+ * different allocators. An empty den_owned is {NULL, 0, NULL}.
+ */
+typedef struct den_owned {
+    uint8_t *ptr;
+    size_t len;
+    void (*release)(uint8_t *ptr, size_t len);
+} den_owned;
+
+/* ---------------------------------------------------------------------------------------------
+ * Host services, offered to plugins.
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * A host service call: `service` names the operation ("log", "plugins.list", "storage.get",
+ * "http.get" ...; docs/ABI.md lists them with their JSON), `request` is a borrowed JSON
+ * document, and on return *response holds an owned JSON document (on DEN_OK) or an owned plain
+ * text message (on an error). Thread-safe; may block (storage, network) and so should not be
+ * called while holding a lock the host may need. The host identifies the calling module by the
+ * den_host pointer it handed to that module, so a module must pass its own pointer back.
+ */
+typedef int32_t (*den_host_call_fn)(void *ctx, const char *service, den_bytes request,
+                                    den_owned *response);
+
+/**
+ * What the host gives a module. Valid from den_module_entry until the process exits: a module may
+ * keep the pointer. Its fields never change after the host built it.
+ */
+typedef struct den_host {
+    uint32_t abi_version;     /* the host's DEN_ABI_VERSION */
+    uint32_t reserved;        /* zero */
+    void *ctx;                /* opaque; pass it back as the first argument of call */
+    den_host_call_fn call;
+} den_host;
+
+/* ---------------------------------------------------------------------------------------------
+ * Module instances: one live VIPER stack showing one screen in one UI session.
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * The functions of a live instance. The struct is owned by the plugin and must stay valid for the
+ * process lifetime (a static const in the plugin is the usual choice).
+ */
+typedef struct den_instance_api {
+    /** sizeof(den_instance_api) as the plugin was compiled; lets later ABIs add fields. */
+    uint32_t struct_size;
+    uint32_t reserved;
+
+    /**
+     * Handles one event (JSON, see docs/ABI.md: "appear", "action" with field values) and puts
+     * the reply (JSON: the new screen plus effects such as navigate/back/open_url) in *reply.
+     * On an error *reply may hold a plain-text message; the instance stays usable.
+     */
+    int32_t (*handle)(void *self, den_bytes event, den_owned *reply);
+
+    /**
+     * Serialises the instance's state as opaque bytes for a hot swap; the next version of the
+     * module gets them in restore. May return DEN_ERR_UNSUPPORTED.
+     */
+    int32_t (*snapshot)(void *self, den_owned *state);
+
+    /**
+     * Restores state written by snapshot, possibly by an older version of the module: an
+     * instance that cannot read the bytes returns DEN_ERR_VERSION and keeps its fresh state.
+     */
+    int32_t (*restore)(void *self, den_bytes state);
+
+    /** Frees the instance and its whole stack. `self` is invalid afterwards. */
+    void (*destroy)(void *self);
+} den_instance_api;
+
+/**
+ * Builds an instance for a matched route. `params` is borrowed JSON: {"route": "...",
+ * "pattern": "...", "parameters": {name: string}, "query": {name: string}}. On DEN_OK, *self
+ * and *api describe the new instance, owned by the host until it calls api->destroy(*self). On
+ * an error, *error may hold a plain-text message shown to the user (e.g. "unknown currency").
+ */
+typedef int32_t (*den_builder_fn)(void *builder_ctx, const den_host *host, den_bytes params,
+                                  void **self, const den_instance_api **api, den_owned *error);
+
+/* ---------------------------------------------------------------------------------------------
+ * Registration, during den_module_entry only.
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * The registrar, valid only during den_module_entry. Call describe first and exactly once, then
+ * add_route for each route. Strings are borrowed UTF-8; the host copies them.
+ */
+typedef struct den_registrar {
+    void *ctx;
+
+    /**
+     * Names the module: `id` is a stable lower-case identifier ("about", "main"; [a-z0-9-_]),
+     * `version` a semantic version ("1.2.0"), `summary` one human-readable line.
+     * Returns DEN_ERR_INVALID_ARGUMENT for a malformed id or version.
+     */
+    int32_t (*describe)(void *ctx, const char *id, const char *version, const char *summary);
+
+    /**
+     * Adds a route pattern served by `build` (e.g. "jogs/<int:id>"; placeholders are
+     * <int:n>, <double:x>, <uuid:u>, <string:s> or <s>, and a trailing <path:rest>). The host
+     * passes `builder_ctx` back to every call of `build`; it must stay valid for the process
+     * lifetime. Returns DEN_ERR_INVALID_ARGUMENT for a malformed pattern. Conflicts with other
+     * modules are detected by the host after the entry point returns.
+     */
+    int32_t (*add_route)(void *ctx, const char *pattern, den_builder_fn build, void *builder_ctx);
+} den_registrar;
+
+/* ---------------------------------------------------------------------------------------------
+ * What a plugin exports.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Type of the entry point. Returning anything but DEN_OK rejects the plugin (and its routes). */
+typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar *registrar);
+
+#define DEN_ABI_VERSION_SYMBOL "den_abi_version"
+#define DEN_TOOLCHAIN_SYMBOL "den_toolchain"
+#define DEN_ENTRY_SYMBOL "den_module_entry"
+
+/**
+ * For plugins written in C: defines the ABI-version symbol. Put `DEN_DEFINE_ABI_VERSION();`
+ * in exactly one source file of the plugin. (Swift plugins get it from DenKit.)
+ */
+#define DEN_DEFINE_ABI_VERSION() \
+    DEN_EXPORT extern const uint32_t den_abi_version; \
+    DEN_EXPORT const uint32_t den_abi_version = DEN_ABI_VERSION
+
+/* ---------------------------------------------------------------------------------------------
+ * Helpers implemented in CDenABI for Swift code on both sides (not part of a plugin's exports).
+ * ------------------------------------------------------------------------------------------- */
+
+/** A release function that calls free(); pair it with buffers allocated by malloc. */
+void den_free_release(uint8_t *ptr, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DEN_MODULE_H */

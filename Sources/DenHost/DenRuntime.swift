@@ -1,0 +1,57 @@
+import DenKit
+import Foundation
+import Logging
+
+/// The host: finds and loads plugins, keeps the registry, offers services, opens sessions.
+/// Front-ends build on this; it knows none of them.
+public final class DenRuntime: Sendable {
+    public let configuration: HostConfiguration
+    public let registry = ModuleRegistry()
+    public let services: ServiceHub
+    public let logger: Logger
+    private let loader: PluginLoader
+
+    public init(configuration: HostConfiguration, logger: Logger? = nil) {
+        self.configuration = configuration
+        var logger = logger ?? Logger(label: "den")
+        logger.logLevel = configuration.logLevel
+        self.logger = logger
+        self.services = ServiceHub()
+        self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory), hub: services)
+        let registry = registry
+        services.register(LogService(logger: logger))
+        services.register(PluginsListService { registry.plugins.map(\.summaryDocument) })
+    }
+
+    /// Discovers and loads every plugin. A broken plugin is recorded with its error and never
+    /// stops the others; only an unusable plugin folder is thrown.
+    public func loadPlugins() throws(DiscoveryError) {
+        let discovery = PluginDiscovery(explicitDirectories: configuration.pluginDirectories,
+                                        bundledDirectory: configuration.bundledDirectory)
+        let selected = configuration.selectedModules
+        for candidate in try discovery.candidates() {
+            // Skip unselected modules without running their code when the file name tells the id.
+            if let selected, let hint = candidate.idHint, !selected.contains(hint) { continue }
+            do {
+                let plugin = try loader.load(candidate.file)
+                if let selected, !selected.contains(plugin.id) { continue }
+                let record = registry.install(plugin)
+                if let error = record.error { logger.error("\(error)") }
+            } catch {
+                registry.recordFailure(error, file: candidate.file)
+                logger.error("\(error)")
+            }
+        }
+    }
+
+    /// Module ids asked for with `--plugins` that no loaded plugin provides.
+    public var missingSelectedModules: [String] {
+        guard let selected = configuration.selectedModules else { return [] }
+        let active = Set(registry.plugins.filter(\.isActive).compactMap(\.id))
+        return selected.subtracting(active).sorted()
+    }
+
+    public func makeSession() -> NavigationSession {
+        NavigationSession(registry: registry)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Logging
+
+/// Everything a `DenRuntime` needs to know, gathered by the command line.
+public struct HostConfiguration: Sendable {
+    /// Plugin folders named by `--plugin-dir` / `DEN_PLUGIN_PATH`; see `PluginDiscovery`.
+    public var pluginDirectories: [URL]
+    /// Where bundled modules are looked for when no folder is named (the executable's folder).
+    public var bundledDirectory: URL?
+    /// Module ids to load (`--plugins about,main`); nil loads every module found.
+    public var selectedModules: Set<String>?
+    public var cacheDirectory: URL
+    /// Where services keep durable data (`--data-dir`, default `~/.local/share/den`).
+    public var dataDirectory: URL
+    public var logLevel: Logger.Level
+
+    public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = PluginDiscovery.executableDirectory,
+                selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),
+                dataDirectory: URL = HostConfiguration.defaultDataDirectory(), logLevel: Logger.Level = .warning) {
+        self.pluginDirectories = pluginDirectories
+        self.bundledDirectory = bundledDirectory
+        self.selectedModules = selectedModules
+        self.cacheDirectory = cacheDirectory
+        self.dataDirectory = dataDirectory
+        self.logLevel = logLevel
+    }
+
+    /// `$DEN_DATA_DIR`, else `$XDG_DATA_HOME/den`, else `~/.local/share/den`.
+    public static func defaultDataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let explicit = environment["DEN_DATA_DIR"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit, isDirectory: true)
+        }
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+        return base.appendingPathComponent("den", isDirectory: true)
+    }
+}

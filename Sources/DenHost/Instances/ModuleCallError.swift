@@ -1,0 +1,30 @@
+import CDenABI
+
+/// A module instance or builder reported an error, or answered with something unreadable.
+public struct ModuleCallError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var moduleID: String
+    public var status: Int32
+    public var message: String
+
+    public init(moduleID: String, status: Int32, message: String) {
+        self.moduleID = moduleID
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String {
+        "module '\(moduleID)' \(ModuleCallError.statusText(status)): \(message.isEmpty ? "no details given" : message)"
+    }
+
+    static func statusText(_ status: Int32) -> String {
+        switch UInt32(bitPattern: status) {
+        case DEN_ERR_INVALID_ARGUMENT.rawValue: "rejected the input"
+        case DEN_ERR_NOT_FOUND.rawValue: "did not find what was asked for"
+        case DEN_ERR_UNSUPPORTED.rawValue: "does not support this"
+        case DEN_ERR_CONFLICT.rawValue: "reported a conflict"
+        case DEN_ERR_VERSION.rawValue: "does not speak this version"
+        case DEN_ERR_SERVICE.rawValue: "could not reach a service"
+        default: "failed (error \(status))"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A `dlopen`ed image. Never closed: the Swift runtime keeps pointers into every image it has
+/// registered, and unmapping one makes the next conformance lookup crash (DESIGN §2).
+struct DynamicLibrary: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+
+    /// Opens with `RTLD_NOW` (an undefined symbol fails here, not at first call, where it would
+    /// kill the process), `RTLD_LOCAL` (no interposition between plugins) and `RTLD_NODELETE`.
+    static func open(_ path: String) throws(DynamicLibraryError) -> DynamicLibrary {
+        _ = dlerror()
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            throw DynamicLibraryError(message: lastError() ?? "dlopen failed")
+        }
+        return DynamicLibrary(handle: handle)
+    }
+
+    func symbol(_ name: String) -> UnsafeMutableRawPointer? {
+        dlsym(handle, name)
+    }
+
+    private static func lastError() -> String? {
+        dlerror().map { String(cString: $0) }
+    }
+}
+
+struct DynamicLibraryError: Error {
+    let message: String
+}

@@ -1,0 +1,68 @@
+/// Why a plugin file was not loaded. Every message names the file, the cause and the fix.
+public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Cause: Sendable, Equatable {
+        case unreadable(String)
+        case emptyFile
+        case notELF
+        case wrongArchitecture(found: String, expected: String)
+        case openFailed(String)
+        case missingSymbol(String)
+        case abiMismatch(found: UInt32, expected: UInt32)
+        case toolchainMismatch(found: String, expected: String)
+        case entryFailed(status: Int32, detail: String?)
+        case invalidRegistration(String)
+        case duplicateModule(id: String, existingFile: String)
+        case routeConflict(String)
+    }
+
+    /// The plugin file as the user named it (not the cache copy).
+    public var file: String
+    public var cause: Cause
+
+    public init(file: String, cause: Cause) {
+        self.file = file
+        self.cause = cause
+    }
+
+    public var description: String { "\(file): \(reason) — \(fix)" }
+
+    /// What went wrong, in one clause.
+    public var reason: String {
+        switch cause {
+        case .unreadable(let detail): "cannot read the file (\(detail))"
+        case .emptyFile: "the file is empty"
+        case .notELF: "not a shared library (no ELF header)"
+        case .wrongArchitecture(let found, let expected): "built for \(found), but this host runs on \(expected)"
+        case .openFailed(let detail): "the dynamic loader refused it: \(detail)"
+        case .missingSymbol(let symbol): "it does not export `\(symbol)`"
+        case .abiMismatch(let found, let expected): "it speaks Den ABI version \(found), this host speaks version \(expected)"
+        case .toolchainMismatch(let found, let expected):
+            "it was built by another Swift toolchain (\(found); the host's is \(expected))"
+        case .entryFailed(let status, let detail):
+            "its entry point returned error \(status)\(detail.map { ": \($0)" } ?? "")"
+        case .invalidRegistration(let detail): "it registered itself wrongly: \(detail)"
+        case .duplicateModule(let id, let existing): "module id '\(id)' is already provided by \(existing)"
+        case .routeConflict(let detail): detail
+        }
+    }
+
+    /// What to do about it.
+    public var fix: String {
+        switch cause {
+        case .unreadable: "check that the file exists and is readable"
+        case .emptyFile, .notELF, .openFailed:
+            "rebuild the plugin (`swift build`), or remove the file from the plugin folder"
+        case .wrongArchitecture: "rebuild the plugin on this machine"
+        case .missingSymbol(let symbol) where symbol == "den_module_entry":
+            "export `int32_t den_module_entry(const den_host *, const den_registrar *)` (Swift: `@_cdecl(\"den_module_entry\")` calling `DenModule.entry`)"
+        case .missingSymbol:
+            "build the module against DenKit, or add `DEN_DEFINE_ABI_VERSION();` to a C plugin (see den_module.h)"
+        case .abiMismatch: "rebuild the plugin against this host's DenKit / den_module.h"
+        case .toolchainMismatch: "Linux Swift has no stable ABI: rebuild the plugin with the host's toolchain"
+        case .entryFailed: "see the plugin's log lines above; fix the plugin and rebuild it"
+        case .invalidRegistration: "call describe once with a valid id and version, then add_route for each route"
+        case .duplicateModule: "remove one of the two files, or give the new module another id"
+        case .routeConflict: "change one of the two patterns, or drop one of the modules with --plugins"
+        }
+    }
+}

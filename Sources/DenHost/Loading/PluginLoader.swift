@@ -1,0 +1,87 @@
+import CDenABI
+import DenKit
+import Foundation
+
+/// A plugin whose entry point ran and registered itself.
+public struct LoadedPlugin: @unchecked Sendable {
+    public var file: URL
+    /// The copy that was actually `dlopen`ed (see `PluginCache`).
+    public var loadedCopy: URL
+    public var id: String
+    public var version: String
+    public var summary: String
+    public var routes: [PluginRoute]
+    /// The `den_host` this plugin was given; its builders get the same pointer.
+    let host: UnsafePointer<den_host>
+    let library: DynamicLibrary
+}
+
+/// Loads one plugin file: checks its header, loads a private copy, checks the ABI version and the
+/// toolchain before running any plugin code, then calls the entry point. Never `dlclose`s.
+public struct PluginLoader: Sendable {
+    public let cache: PluginCache
+    let hub: ServiceHub
+
+    public init(cache: PluginCache, hub: ServiceHub) {
+        self.cache = cache
+        self.hub = hub
+    }
+
+    public func load(_ file: URL) throws(PluginLoadError) -> LoadedPlugin {
+        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
+
+        try checkHeader(of: file)
+        let copy = try cache.stage(file)
+        let library: DynamicLibrary
+        do {
+            library = try DynamicLibrary.open(copy.path)
+        } catch {
+            // dlerror names the copy; users know the original.
+            throw fail(.openFailed(error.message.replacingOccurrences(of: copy.path, with: file.lastPathComponent)))
+        }
+        guard let abiSymbol = library.symbol(DEN_ABI_VERSION_SYMBOL) else { throw fail(.missingSymbol(DEN_ABI_VERSION_SYMBOL)) }
+        let abi = abiSymbol.load(as: UInt32.self)
+        guard abi == DEN_ABI_VERSION else { throw fail(.abiMismatch(found: abi, expected: DEN_ABI_VERSION)) }
+        if let toolchainSymbol = library.symbol(DEN_TOOLCHAIN_SYMBOL) {
+            let toolchain = String(cString: toolchainSymbol.assumingMemoryBound(to: CChar.self))
+            guard toolchain == DenModule.toolchain else {
+                throw fail(.toolchainMismatch(found: toolchain, expected: DenModule.toolchain))
+            }
+        }
+        guard let entrySymbol = library.symbol(DEN_ENTRY_SYMBOL) else { throw fail(.missingSymbol(DEN_ENTRY_SYMBOL)) }
+        let entry = unsafeBitCast(entrySymbol, to: den_module_entry_fn.self)
+
+        let endpoint = hub.makeEndpoint(caller: file.lastPathComponent)
+        let recorder = RegistrationRecorder()
+        let status = recorder.withRegistrar { entry(endpoint.host, $0) }
+        guard status == DEN_OK.rawValue else {
+            throw fail(.entryFailed(status: status, detail: recorder.problems.first))
+        }
+        guard let id = recorder.id, let version = recorder.version else {
+            throw fail(.invalidRegistration(recorder.problems.first ?? "it never called describe"))
+        }
+        if let problem = recorder.problems.first { throw fail(.invalidRegistration(problem)) }
+        endpoint.attribute(to: id)
+        return LoadedPlugin(file: file, loadedCopy: copy, id: id, version: version, summary: recorder.summary ?? "",
+                            routes: recorder.routes, host: endpoint.host, library: library)
+    }
+
+    private func checkHeader(of file: URL) throws(PluginLoadError) {
+        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
+        let bytes: [UInt8]
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            bytes = Array(try handle.read(upToCount: ELFHeader.byteCount) ?? Data())
+        } catch {
+            throw fail(.unreadable(error.localizedDescription))
+        }
+        if bytes.isEmpty { throw fail(.emptyFile) }
+        guard let header = ELFHeader(bytes), header.isELF else { throw fail(.notELF) }
+        let host = ELFHeader.hostMachine
+        if header.machine != host.machine || header.is64Bit != host.is64Bit {
+            throw fail(.wrongArchitecture(found: ELFHeader.architecture(of: header.machine, is64Bit: header.is64Bit),
+                                          expected: ELFHeader.architecture(of: host.machine, is64Bit: host.is64Bit)))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import DenKit
+import Foundation
+
+/// The plugins the host considered and the routes of the active ones. Installing a plugin is
+/// all or nothing: a duplicate id or a conflicting route rejects the whole plugin and leaves
+/// the modules already installed untouched. Thread-safe.
+public final class ModuleRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var records: [PluginRecord] = []
+    private var table = RouteTable<RouteTarget>()
+    /// Rebuilt whenever the table changes; resolution only reads it.
+    private var router = CompiledRouter<RouteTarget>()
+
+    public init() {}
+
+    public var plugins: [PluginRecord] {
+        lock.withLock { records }
+    }
+
+    /// Every active route pattern with the module that serves it, in registration order.
+    public var routes: [(pattern: String, moduleID: String)] {
+        lock.withLock {
+            records.filter(\.isActive).flatMap { record in record.routes.map { ($0, record.id ?? "?") } }
+        }
+    }
+
+    /// Installs a loaded plugin, or records why it cannot be installed.
+    @discardableResult
+    public func install(_ plugin: LoadedPlugin) -> PluginRecord {
+        lock.withLock {
+            var record = PluginRecord(file: plugin.file, id: plugin.id, version: plugin.version, summary: plugin.summary,
+                                      routes: plugin.routes.map(\.pattern), status: .active)
+            if let existing = records.first(where: { $0.isActive && $0.id == plugin.id }) {
+                record.status = .failed(PluginLoadError(file: plugin.file.path,
+                                                        cause: .duplicateModule(id: plugin.id, existingFile: existing.file.path)))
+                records.append(record)
+                return record
+            }
+            var candidate = table
+            for route in plugin.routes {
+                do {
+                    try candidate.add(route.pattern, owner: plugin.id,
+                                      value: RouteTarget(moduleID: plugin.id, route: route, host: plugin.host))
+                } catch {
+                    record.status = .failed(PluginLoadError(file: plugin.file.path, cause: .routeConflict("\(error)")))
+                    records.append(record)
+                    return record
+                }
+            }
+            table = candidate
+            router = candidate.compile()
+            records.append(record)
+            return record
+        }
+    }
+
+    /// Records a plugin file that failed to load.
+    public func recordFailure(_ error: PluginLoadError, file: URL) {
+        let record = PluginRecord(file: file, id: nil, version: nil, summary: nil, routes: [], status: .failed(error))
+        lock.withLock { records.append(record) }
+    }
+
+    /// Finds the module for a route. Pure: builds nothing, changes nothing.
+    public func resolve(_ route: String) -> Result<RouteMatch<RouteTarget>, RouteResolutionError> {
+        let current = lock.withLock { self.router }
+        return current.resolve(route)
+    }
+}

@@ -1,0 +1,29 @@
+import DenKit
+import Foundation
+
+/// What the host knows about one plugin file: the module it provides, or why it failed.
+public struct PluginRecord: Sendable {
+    public enum Status: Sendable, Equatable {
+        case active
+        case failed(PluginLoadError)
+    }
+
+    public var file: URL
+    public var id: String?
+    public var version: String?
+    public var summary: String?
+    public var routes: [String]
+    public var status: Status
+
+    public var isActive: Bool { status == .active }
+
+    public var error: PluginLoadError? {
+        if case .failed(let error) = status { error } else { nil }
+    }
+
+    /// The form modules see through `plugins.list`.
+    public var summaryDocument: PluginSummary {
+        PluginSummary(id: id, version: version, summary: summary, file: file.lastPathComponent, routes: routes,
+                      status: isActive ? .active : .failed, error: error?.description)
+    }
+}

@@ -1,0 +1,9 @@
+import CDenABI
+
+/// What a route resolves to: the module and the builder that serves it.
+public struct RouteTarget: @unchecked Sendable {
+    // `host` and the builder context live for the process lifetime (den_module.h).
+    public var moduleID: String
+    var route: PluginRoute
+    var host: UnsafePointer<den_host>
+}

@@ -1,0 +1,37 @@
+/// A validated route pattern such as `jogs/<int:id>` or `files/<path:rest>`.
+///
+/// Syntax: segments separated by `/` (leading and trailing slashes are ignored). A segment is
+/// either a literal (case-sensitive; letters, digits, `-._~`, `!$&'()*+,;=:@` and non-ASCII
+/// letters) or exactly one placeholder `<type:name>` / `<name>` (see `RouteParameterType`).
+/// Parsing reports the first problem as a `RoutePatternError` that says what, where and how to fix.
+public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
+    /// The pattern exactly as it was written; used in messages and `RouteMatch.pattern`.
+    public let text: String
+    public let segments: [RouteSegment]
+
+    public init(_ text: String) throws(RoutePatternError) {
+        self.text = text
+        self.segments = try RoutePatternParser.parse(text)
+    }
+
+    public var description: String { text }
+
+    /// The pattern with placeholder names dropped, e.g. `jogs/<int>`. Two patterns with the same
+    /// shape match exactly the same routes, which is what makes them conflict.
+    public var shape: String {
+        segments.lazy.map(\.shape).joined(separator: "/")
+    }
+
+    /// Placeholder names in order of appearance.
+    public var parameterNames: [String] {
+        segments.compactMap {
+            if case .parameter(let name, _) = $0 { name } else { nil }
+        }
+    }
+
+    /// The declared type of the placeholder `name`, if the pattern has one.
+    public func parameterType(named name: String) -> RouteParameterType? {
+        for case .parameter(name, let type) in segments { return type }
+        return nil
+    }
+}

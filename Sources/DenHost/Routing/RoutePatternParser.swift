@@ -1,0 +1,125 @@
+/// Turns pattern text into segments, reporting the first problem precisely. Runs at registration
+/// only, so it favours clear errors over speed.
+enum RoutePatternParser {
+    static func parse(_ text: String) throws(RoutePatternError) -> [RouteSegment] {
+        let body = trimmingSlashes(Substring(text))
+        let pieces = body.split(separator: "/", omittingEmptySubsequences: false)
+
+        // A '?' or '#' is reported before anything else: whatever follows it was never meant as path.
+        for (index, piece) in pieces.enumerated() {
+            if let character = piece.first(where: { $0 == "?" || $0 == "#" }) {
+                throw RoutePatternError(
+                    pattern: text, reason: .queryOrFragment(character), segmentNumber: index + 1, segment: String(piece))
+            }
+        }
+        guard !body.isEmpty else { throw RoutePatternError(pattern: text, reason: .empty) }
+
+        var segments: [RouteSegment] = []
+        segments.reserveCapacity(pieces.count)
+        var names: Set<String> = []
+        for (index, piece) in pieces.enumerated() {
+            let number = index + 1
+            func fail(_ reason: RoutePatternError.Reason) -> RoutePatternError {
+                RoutePatternError(pattern: text, reason: reason, segmentNumber: number, segment: String(piece))
+            }
+            let segment = try parseSegment(piece, fail: fail)
+            if case .parameter(let name, let type) = segment {
+                guard names.insert(name).inserted else { throw fail(.duplicateName(name)) }
+                if type == .path, number != pieces.count { throw fail(.catchAllNotLast(name)) }
+            }
+            segments.append(segment)
+        }
+        return segments
+    }
+
+    /// Leading and trailing slashes carry no meaning in patterns or routes.
+    static func trimmingSlashes(_ text: Substring) -> Substring {
+        guard let first = text.firstIndex(where: { $0 != "/" }),
+              let last = text.lastIndex(where: { $0 != "/" })
+        else { return text[text.endIndex...] }
+        return text[first...last]
+    }
+
+    private static func parseSegment(
+        _ piece: Substring, fail: (RoutePatternError.Reason) -> RoutePatternError
+    ) throws(RoutePatternError) -> RouteSegment {
+        guard !piece.isEmpty else { throw fail(.emptySegment) }
+
+        // Bracket structure first, so "<int:x" is reported as unclosed rather than as a bad literal.
+        var open = false
+        var placeholders = 0
+        for scalar in piece.unicodeScalars {
+            if scalar == "<" {
+                guard !open else { throw fail(.nestedPlaceholder) }
+                open = true
+                placeholders += 1
+            } else if scalar == ">" {
+                guard open else { throw fail(.unopenedPlaceholder) }
+                open = false
+            }
+        }
+        guard !open else { throw fail(.unclosedPlaceholder) }
+
+        if placeholders == 0 { return try literal(piece, fail: fail) }
+        guard placeholders == 1, piece.first == "<", piece.last == ">" else { throw fail(.mixedSegment) }
+
+        let inner = piece.dropFirst().dropLast()
+        let type: RouteParameterType
+        let name: Substring
+        if let colon = inner.firstIndex(of: ":") {
+            let typeText = inner[..<colon]
+            guard let known = RouteParameterType(rawValue: String(typeText)) else {
+                throw fail(.unknownType(String(typeText)))
+            }
+            type = known
+            name = inner[inner.index(after: colon)...]
+        } else {
+            // `<int>` reads as "an int without a name", not "a string named int": refuse the ambiguity.
+            if let typeOnly = RouteParameterType(rawValue: String(inner)) { throw fail(.missingName(typeOnly)) }
+            type = .string
+            name = inner
+        }
+        guard isIdentifier(name) else { throw fail(.invalidName(String(name))) }
+        return .parameter(name: String(name), type: type)
+    }
+
+    private static func literal(
+        _ piece: Substring, fail: (RoutePatternError.Reason) -> RoutePatternError
+    ) throws(RoutePatternError) -> RouteSegment {
+        if piece == "." || piece == ".." { throw fail(.dotSegment) }
+        for character in piece where !character.unicodeScalars.allSatisfy(isLiteralScalar) {
+            throw fail(.invalidCharacter(character))
+        }
+        return .literal(String(piece))
+    }
+
+    /// RFC 3986 `pchar` minus percent-encoding, plus visible non-ASCII characters (routes carry
+    /// those percent-encoded or raw; both decode to the same text).
+    static func isLiteralScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9",
+                 "-", ".", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=", ":", "@":
+                return true
+            default:
+                return false
+            }
+        }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .unassigned, .surrogate, .privateUse,
+             .spaceSeparator, .lineSeparator, .paragraphSeparator:
+            return false
+        default:
+            return true
+        }
+    }
+
+    /// `[A-Za-z_][A-Za-z0-9_]*`: names become dictionary keys and appear in generated URLs' errors.
+    private static func isIdentifier(_ name: Substring) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic)
+        else { return false }
+        return name.unicodeScalars.allSatisfy { scalar in
+            scalar == "_" || (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// The mutable registry of route patterns. Conflicts are refused here, at registration; matching
+/// happens on the immutable `CompiledRouter` that `compile()` builds.
+///
+/// Why two types: registration changes rarely (module load, unload, hot swap) and must check
+/// every new pattern; resolution is the hot path and must be lock-free and side-effect free.
+/// The host edits a `RouteTable` (a value: copy it, add all of a module's routes, and keep the
+/// copy only if every `add` succeeded), then `compile()`s and publishes the router in one step.
+public struct RouteTable<Value: Sendable>: Sendable {
+    /// Every route, in registration order (which breaks ties between typed placeholders).
+    public private(set) var routes: [RegisteredRoute<Value>] = []
+    /// Shape (`jogs/<int>`) to index in `routes`: equal shapes are exactly the conflicting ones.
+    private var indexByShape: [String: Int] = [:]
+
+    public init() {}
+
+    public var count: Int { routes.count }
+    public var isEmpty: Bool { routes.isEmpty }
+
+    /// Parses and registers `pattern`.
+    /// - Throws: `RoutePatternError` if the pattern is invalid, `RouteConflictError` if an
+    ///   already registered pattern matches exactly the same routes. The table is unchanged on error.
+    public mutating func add(_ pattern: String, owner: String, value: Value) throws {
+        try add(RoutePattern(pattern), owner: owner, value: value)
+    }
+
+    /// Registers an already parsed pattern. The table is unchanged on error.
+    public mutating func add(_ pattern: RoutePattern, owner: String, value: Value) throws(RouteConflictError) {
+        if let conflict = conflict(for: pattern, owner: owner) { throw conflict }
+        indexByShape[pattern.shape] = routes.count
+        routes.append(RegisteredRoute(pattern: pattern, owner: owner, value: value))
+    }
+
+    /// The conflict that adding `pattern` for `owner` would raise, if any; adds nothing.
+    public func conflict(for pattern: RoutePattern, owner: String) -> RouteConflictError? {
+        let shape = pattern.shape
+        guard let index = indexByShape[shape] else { return nil }
+        let existing = routes[index]
+        return RouteConflictError(
+            pattern: pattern.text, owner: owner,
+            existingPattern: existing.pattern.text, existingOwner: existing.owner, shape: shape)
+    }
+
+    /// Removes every route registered by `owner` (for unloading or hot-swapping a module); the
+    /// other routes keep their relative registration order. Returns how many were removed.
+    @discardableResult
+    public mutating func removeAll(ownedBy owner: String) -> Int {
+        let before = routes.count
+        routes.removeAll { $0.owner == owner }
+        guard routes.count != before else { return 0 }
+        indexByShape = Dictionary(uniqueKeysWithValues: routes.enumerated().map { ($1.pattern.shape, $0) })
+        return before - routes.count
+    }
+
+    /// The routes registered by `owner`, in registration order.
+    public func routes(ownedBy owner: String) -> [RegisteredRoute<Value>] {
+        routes.filter { $0.owner == owner }
+    }
+
+    /// Builds the trie once. The result does not change when the table changes later: compile
+    /// again after adding or removing routes.
+    public func compile() -> CompiledRouter<Value> {
+        CompiledRouter(routes: routes)
+    }
+}

@@ -1,0 +1,60 @@
+import DenKit
+import Foundation
+
+/// One host service reachable from modules through `den_host.call`. Requests and answers are
+/// JSON documents (docs/ABI.md); the `ServiceHub` routes each operation name to its service.
+public protocol HostService: Sendable {
+    /// The operation names this service answers, e.g. `["storage.get", "storage.set"]`.
+    var operations: [String] { get }
+    /// Answers one call. Runs on the calling module's thread and may block (disk, network).
+    func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data
+}
+
+/// Who is calling: services namespace their data by module id.
+public struct ServiceCaller: Sendable, Hashable {
+    public var moduleID: String
+
+    public init(moduleID: String) {
+        self.moduleID = moduleID
+    }
+}
+
+/// A failed call, mapped onto a `den_status` code; `message` tells the module (and the user)
+/// what was wrong and what to do.
+public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case invalidArgument, notFound, unavailable, internalError
+    }
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func invalid(_ message: String) -> ServiceFailure { .init(.invalidArgument, message) }
+    public static func unavailable(_ message: String) -> ServiceFailure { .init(.unavailable, message) }
+}
+
+extension HostService {
+    /// Decodes a request document, turning a decoding error into a readable `invalidArgument`.
+    public func decode<T: Decodable>(_ type: T.Type, _ data: Data, for operation: String) throws(ServiceFailure) -> T {
+        do {
+            return try WireFormat.decode(type, from: data)
+        } catch {
+            throw .invalid("\(operation): malformed request: \(WireFormat.describe(error))")
+        }
+    }
+
+    /// Encodes an answer document.
+    public func encode<T: Encodable>(_ value: T, for operation: String) throws(ServiceFailure) -> Data {
+        do {
+            return try WireFormat.encode(value)
+        } catch {
+            throw .init(.internalError, "\(operation): could not encode the answer: \(error)")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import CDenABI
+import DenKitExports
+import Foundation
+
+/// Exports a Swift module through the C ABI. A plugin needs only:
+///
+/// ```swift
+/// @_cdecl("den_module_entry")
+/// public func denModuleEntry(host: UnsafeRawPointer?, registrar: UnsafeRawPointer?) -> Int32 {
+///     DenModule.entry(host: host, registrar: registrar, module: myModuleDefinition)
+/// }
+/// ```
+public enum DenModule {
+    /// The ABI version this DenKit speaks (also exported as the `den_abi_version` symbol).
+    public static var abiVersion: UInt32 { den_kit_abi_version() }
+    /// The toolchain this DenKit was built with (exported as `den_toolchain`).
+    public static var toolchain: String { String(cString: den_kit_toolchain()) }
+
+    public static func entry(host: UnsafeRawPointer?, registrar: UnsafeRawPointer?, module: ModuleDefinition) -> Int32 {
+        guard let host, let registrar else { return DEN_ERR_INVALID_ARGUMENT.rawValue32 }
+        let hostPointer = host.assumingMemoryBound(to: den_host.self)
+        let registry = registrar.assumingMemoryBound(to: den_registrar.self).pointee
+        guard hostPointer.pointee.abi_version == DEN_ABI_VERSION else { return DEN_ERR_VERSION.rawValue32 }
+        guard let describe = registry.describe, let addRoute = registry.add_route else {
+            return DEN_ERR_INVALID_ARGUMENT.rawValue32
+        }
+        let status = describe(registry.ctx, module.id, module.version, module.summary)
+        guard status == DEN_OK.rawValue32 else { return status }
+        let services = HostServices(hostPointer)
+        for route in module.routes {
+            // Retained for the process lifetime: the host may build this route at any time.
+            let context = Unmanaged.passRetained(RouteBuilderBox(route: route, host: services)).toOpaque()
+            let status = addRoute(registry.ctx, route.pattern, routeBuilderTrampoline, context)
+            guard status == DEN_OK.rawValue32 else { return status }
+        }
+        return DEN_OK.rawValue32
+    }
+}
+
+extension den_status {
+    var rawValue32: Int32 { Int32(bitPattern: rawValue) }
+}
+
+/// Status code for an error thrown by module code.
+func status(for error: any Error) -> den_status {
+    switch error {
+    case ModuleError.invalidParameter, is DecodingError: DEN_ERR_INVALID_ARGUMENT
+    case ModuleError.unsupported: DEN_ERR_UNSUPPORTED
+    case is HostServiceError: DEN_ERR_SERVICE
+    default: DEN_ERR_INTERNAL
+    }
+}
+
+func message(for error: any Error) -> String {
+    error is DecodingError ? WireFormat.describe(error) : String(describing: error)
+}

@@ -1,0 +1,115 @@
+/// One element of a `Screen`. Encoded as a JSON object with a `type` key; an element type this
+/// version does not know decodes as `.unsupported` so an older front-end still draws the rest.
+public enum Element: Sendable, Equatable {
+    case heading(String)
+    case text(String, style: TextStyle = .body)
+    case field(Field)
+    case button(Button)
+    case link(Link)
+    case list(ItemList)
+    case table(Table)
+    case banner(Banner)
+    case unsupported(type: String)
+}
+
+public enum TextStyle: String, Codable, Sendable {
+    case body, caption, emphasis
+}
+
+/// An input. `id` is the key of its value in an action event's `fields`.
+public struct Field: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        case text, number, password, choice
+    }
+    public var id: String
+    public var label: String
+    public var value: String
+    public var kind: Kind
+    /// The allowed values of a `.choice` field, in display order.
+    public var options: [String]
+    public var placeholder: String?
+    /// A message about the current value ("only digits and one decimal separator").
+    public var error: String?
+
+    public init(id: String, label: String, value: String = "", kind: Kind = .text,
+                options: [String] = [], placeholder: String? = nil, error: String? = nil) {
+        self.id = id
+        self.label = label
+        self.value = value
+        self.kind = kind
+        self.options = options
+        self.placeholder = placeholder
+        self.error = error
+    }
+}
+
+/// An action the user can trigger; the module gets an `action` event with this `id`.
+public struct Button: Codable, Sendable, Equatable {
+    public enum Role: String, Codable, Sendable { case primary, secondary, destructive }
+    public var id: String
+    public var label: String
+    public var role: Role
+
+    public init(id: String, label: String, role: Role = .secondary) {
+        self.id = id
+        self.label = label
+        self.role = role
+    }
+}
+
+/// A link to a route; the front-end navigates without asking the module.
+public struct Link: Codable, Sendable, Equatable {
+    public var label: String
+    public var route: String
+
+    public init(label: String, route: String) {
+        self.label = label
+        self.route = route
+    }
+}
+
+public struct ItemList: Codable, Sendable, Equatable {
+    public struct Item: Codable, Sendable, Equatable {
+        public var title: String
+        public var detail: String?
+        /// When set, the item is a link to this route.
+        public var route: String?
+
+        public init(title: String, detail: String? = nil, route: String? = nil) {
+            self.title = title
+            self.detail = detail
+            self.route = route
+        }
+    }
+    public var title: String?
+    public var items: [Item]
+    /// Shown when `items` is empty.
+    public var emptyText: String?
+
+    public init(title: String? = nil, items: [Item], emptyText: String? = nil) {
+        self.title = title
+        self.items = items
+        self.emptyText = emptyText
+    }
+}
+
+public struct Table: Codable, Sendable, Equatable {
+    public var columns: [String]
+    public var rows: [[String]]
+
+    public init(columns: [String], rows: [[String]]) {
+        self.columns = columns
+        self.rows = rows
+    }
+}
+
+public struct Banner: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable { case info, success, warning, error }
+    public var kind: Kind
+    public var text: String
+
+    public init(_ kind: Kind, _ text: String) {
+        self.kind = kind
+        self.text = text
+    }
+}

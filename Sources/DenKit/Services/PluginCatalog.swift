@@ -1,0 +1,51 @@
+/// The modules the host has loaded (service `plugins.list`).
+public protocol PluginCatalog: Sendable {
+    func plugins() throws -> [PluginSummary]
+}
+
+/// One plugin file as the host knows it.
+public struct PluginSummary: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable { case active, failed }
+
+    /// The module id, or nil when the plugin failed before describing itself.
+    public var id: String?
+    public var version: String?
+    public var summary: String?
+    /// The plugin file's name, e.g. `libAboutModule.so`.
+    public var file: String
+    public var routes: [String]
+    public var status: Status
+    /// What went wrong and what to do, when `status` is `.failed`.
+    public var error: String?
+
+    public init(id: String?, version: String?, summary: String?, file: String, routes: [String],
+                status: Status, error: String? = nil) {
+        self.id = id
+        self.version = version
+        self.summary = summary
+        self.file = file
+        self.routes = routes
+        self.status = status
+        self.error = error
+    }
+}
+
+public struct PluginListResponse: Codable, Sendable, Equatable {
+    public var plugins: [PluginSummary]
+
+    public init(plugins: [PluginSummary]) {
+        self.plugins = plugins
+    }
+}
+
+public struct HostPluginCatalog: PluginCatalog {
+    private let host: HostServices
+
+    public init(_ host: HostServices) {
+        self.host = host
+    }
+
+    public func plugins() throws -> [PluginSummary] {
+        try host.call("plugins.list", Empty(), as: PluginListResponse.self).plugins
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import DenHost
+import DenKit
+import Foundation
+
+struct PluginsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugins",
+        abstract: "List the plugin files found, the modules they provide, and why any failed.")
+
+    @OptionGroup var host: HostOptions
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let runtime = try host.makeRuntime()
+        let plugins = runtime.registry.plugins
+        if json {
+            print(String(decoding: try WireFormat.encode(PluginListResponse(plugins: plugins.map(\.summaryDocument))), as: UTF8.self))
+            return
+        }
+        guard !plugins.isEmpty else {
+            print("No plugins found. Build them with Scripts/build.sh, or name a folder with --plugin-dir.")
+            return
+        }
+        for plugin in plugins {
+            let status = plugin.isActive ? "active" : "FAILED"
+            let name = plugin.id.map { "\($0) \(plugin.version ?? "")" } ?? "(unknown module)"
+            print("\(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(name)  \(plugin.file.path)")
+            if let summary = plugin.summary, !summary.isEmpty { print("        \(summary)") }
+            if !plugin.routes.isEmpty { print("        routes: \(plugin.routes.joined(separator: ", "))") }
+            if let error = plugin.error {
+                print("        error: \(error.reason)")
+                print("        fix: \(error.fix)")
+            }
+        }
+        let failed = plugins.filter { !$0.isActive }.count
+        print("\n\(plugins.count - failed) active, \(failed) failed")
+    }
+}

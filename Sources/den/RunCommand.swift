@@ -1,0 +1,33 @@
+import ArgumentParser
+import DenTerminal
+import Foundation
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Use the app in the terminal: numbered actions, `set <field> <value>`, `go <route>`, `back`, `quit`.",
+        discussion: "Reads commands from standard input, so it can be scripted: printf 'go about\\nquit\\n' | den run")
+
+    @OptionGroup var host: HostOptions
+
+    @Argument(help: "The first screen's route.")
+    var route: String = "about"
+
+    func run() throws {
+        let runtime = try host.makeRuntime()
+        let terminal = TerminalSession(session: runtime.makeSession())
+        let interactive = isatty(STDIN_FILENO) == 1
+        print(terminal.start(at: route).text)
+        while true {
+            if interactive {
+                print("\nden> ", terminator: "")
+                fflush(nil)  // flushes every stream; naming `stdout` is not concurrency-safe in Swift 6
+            }
+            guard let line = readLine() else { break }
+            if !interactive { print("\n> \(line)") }
+            let output = terminal.handle(line: line)
+            print(output.text)
+            if output.quit { return }
+        }
+    }
+}
