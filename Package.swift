@@ -8,14 +8,16 @@ let pluginLinkerFlags: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete", "-Xlinker", "-Bsymbolic"]),
 ]
 
-/// A bundled module: `Plugins/<Name>` built as `lib<Name>Module.so`.
-func module(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
-    .target(
-        name: "\(name)Module",
-        dependencies: ["DenKit"] + dependencies,
-        path: "Plugins/\(name)",
-        linkerSettings: pluginLinkerFlags
-    )
+/// A bundled module: `Plugins/<Name>` (the VIPER layers, also linked into its unit tests) plus
+/// `Plugins/<Name>/Entry` (only the exported C entry point, which would clash between modules
+/// linked into one test binary), built together as `lib<Name>Module.so`.
+func module(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] {
+    [
+        .target(name: "\(name)Module", dependencies: [.target(name: "DenKit")] + dependencies, path: "Plugins/\(name)",
+                exclude: ["Entry"], linkerSettings: pluginLinkerFlags),
+        .target(name: "\(name)ModuleEntry", dependencies: [.target(name: "\(name)Module"), "DenKit"], path: "Plugins/\(name)/Entry",
+                linkerSettings: pluginLinkerFlags),
+    ]
 }
 
 /// A deliberately broken plugin used by the loader tests (`Tests/Fixtures/<Name>`).
@@ -34,8 +36,8 @@ let package = Package(
         .executable(name: "den", targets: ["den"]),
         .library(name: "DenKit", targets: ["DenKit"]),
         .library(name: "DenHost", targets: ["DenHost"]),
-        .library(name: "AboutModule", type: .dynamic, targets: ["AboutModule"]),
-        .library(name: "MainModule", type: .dynamic, targets: ["MainModule"]),
+        .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),
+        .library(name: "MainModule", type: .dynamic, targets: ["MainModuleEntry"]),
     ] + fixtures.map { .library(name: $0, type: .dynamic, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,15 +64,15 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        module("About"),
-        module("Main"),
-    ] + fixtures.map(fixture) + [
+    ] + module("About") + module("Main") + fixtures.map(fixture) + [
+        // Finds the built `den` and plugins, makes temp folders, runs processes.
+        .target(name: "DenTestSupport", path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
-        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenKit"]),
-        .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenKit"]),
+        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),
         .testTarget(name: "MainModuleTests", dependencies: ["MainModule", "DenKit"]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "EndToEndTests", dependencies: ["DenTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

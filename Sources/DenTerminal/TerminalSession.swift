@@ -67,18 +67,19 @@ public final class TerminalSession {
     private func set(_ id: String, _ value: String) -> Output {
         let fields = view?.screen.fields ?? []
         guard let field = fields.first(where: { $0.id.lowercased() == id.lowercased() }) else {
-            let names = fields.map(\.id).joined(separator: ", ")
+            let names = fields.map { TerminalText.sanitize($0.id) }.joined(separator: ", ")
             return message(fields.isEmpty ? "This screen has no fields." : "There is no field '\(TerminalText.sanitize(id))'. Fields: \(names).")
         }
         var value = value
         if field.kind == .choice, !field.options.isEmpty {
             guard let option = field.options.first(where: { $0.lowercased() == value.lowercased() }) else {
-                return message("'\(TerminalText.sanitize(value))' is not a choice for \(field.id). Choose one of: \(field.options.joined(separator: " ")).")
+                let options = field.options.map(TerminalText.sanitize).joined(separator: " ")
+                return message("'\(TerminalText.sanitize(value))' is not a choice for \(TerminalText.sanitize(field.id)). Choose one of: \(options).")
             }
             value = option
         }
         edits[field.id] = value
-        return Output(text: draw() + "\n\n(\(field.id) set; press a button to send it)", quit: false)
+        return Output(text: draw() + "\n\n(\(TerminalText.sanitize(field.id)) set; press a button to send it)", quit: false)
     }
 
     private func show(_ view: SessionView) -> Output {

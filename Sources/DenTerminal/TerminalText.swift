@@ -17,19 +17,23 @@ enum TerminalText {
         return result
     }
 
-    /// Wraps `text` at word boundaries to `width` columns, keeping explicit line breaks.
-    static func wrap(_ text: String, width: Int, indent: String = "") -> [String] {
+    /// Wraps `text` at word boundaries so that no line (indent included) passes `width` columns
+    /// unless one word is longer; keeps explicit line breaks. The first line of each paragraph
+    /// starts with `firstIndent` (default: `indent`), the others with `indent`.
+    static func wrap(_ text: String, width: Int, indent: String = "", firstIndent: String? = nil) -> [String] {
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var prefix = firstIndent ?? indent
             var line = ""
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-                if !line.isEmpty, line.count + 1 + word.count > width - indent.count {
-                    lines.append(indent + line)
+                if !line.isEmpty, prefix.count + line.count + 1 + word.count > width {
+                    lines.append(prefix + line)
+                    prefix = indent
                     line = ""
                 }
                 line += (line.isEmpty ? "" : " ") + word
             }
-            lines.append(indent + line)
+            lines.append(prefix + line)
         }
         return lines
     }

@@ -45,11 +45,10 @@ public struct TextRenderer: Sendable {
                 if let title = list.title { lines.append(clean(title) + ":") }
                 if list.items.isEmpty, let empty = list.emptyText { lines.append("  " + clean(empty)) }
                 for item in list.items {
-                    var line = "  "
-                    if let route = item.route { line += number(.route(route, label: item.title)) + " " } else { line += "- " }
+                    var line = item.route.map { number(.route($0, label: item.title)) + " " } ?? "- "
                     line += clean(item.title)
                     if let detail = item.detail, !detail.isEmpty { line += " — " + clean(detail) }
-                    lines += TerminalText.wrap(line, width: width, indent: "").enumerated().map { $0.offset == 0 ? $0.element : "    " + $0.element }
+                    lines += TerminalText.wrap(line, width: width, indent: "    ", firstIndent: "  ")
                 }
             case .table(let table):
                 lines.append("")

@@ -1,17 +1,50 @@
 import Foundation
 
-/// The first bytes of a shared library, checked before `dlopen` so that an empty file, a text
-/// file or a library for another CPU gets a precise message instead of the loader's terse (and
-/// for another architecture misleading: "No such file or directory") `dlerror` text.
+/// The ELF headers of a plugin file, checked before `dlopen` so that an empty file, a text file,
+/// a library for another CPU or a truncated library gets a precise message. The dynamic loader's
+/// own handling is worse: another CPU gives a misleading "No such file or directory", and a
+/// truncated file (an interrupted copy or build) is mapped anyway and kills the process with
+/// SIGBUS when the loader touches the missing pages.
 struct ELFHeader {
-    static let byteCount = 20
+    static let identificationSize = 20
+    private static let headerSize64 = 64
+    private static let loadableSegment: UInt32 = 1
 
     let isELF: Bool
-    let machine: UInt16
     let is64Bit: Bool
+    let machine: UInt16
+    /// How many bytes the file must have to hold every segment and table the headers name.
+    private(set) var requiredSize: UInt64 = 0
+
+    /// Reads and checks the headers of `file`. Returns nil for a file shorter than an ELF identification.
+    static func read(_ file: URL) throws -> (header: ELFHeader?, fileSize: UInt64) {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        let fileSize = try handle.seekToEnd()
+        try handle.seek(toOffset: 0)
+        let start = Array(try handle.read(upToCount: headerSize64) ?? Data())
+        guard var header = ELFHeader(start) else { return (nil, fileSize) }
+        guard header.isELF, header.is64Bit, start.count >= headerSize64, start[5] == 1 else { return (header, fileSize) }
+
+        let phoff = start.uint64(at: 32), shoff = start.uint64(at: 40)
+        let phentsize = UInt64(start.uint16(at: 54)), phnum = UInt64(start.uint16(at: 56))
+        let shentsize = UInt64(start.uint16(at: 58)), shnum = UInt64(start.uint16(at: 60))
+        var required = max(phoff &+ phentsize &* phnum, shnum == 0 ? 0 : shoff &+ shentsize &* shnum)
+        if phnum > 0, phentsize >= 56, phoff &+ phentsize &* phnum <= fileSize {
+            try handle.seek(toOffset: phoff)
+            let table = Array(try handle.read(upToCount: Int(phentsize * phnum)) ?? Data())
+            for index in 0..<Int(phnum) {
+                let base = index * Int(phentsize)
+                guard table.uint32(at: base) == loadableSegment else { continue }
+                required = max(required, table.uint64(at: base + 8) &+ table.uint64(at: base + 32))
+            }
+        }
+        header.requiredSize = required
+        return (header, fileSize)
+    }
 
     init?(_ bytes: [UInt8]) {
-        guard bytes.count >= ELFHeader.byteCount else { return nil }
+        guard bytes.count >= ELFHeader.identificationSize else { return nil }
         isELF = bytes[0] == 0x7F && bytes[1] == 0x45 && bytes[2] == 0x4C && bytes[3] == 0x46
         is64Bit = bytes[4] == 2
         let littleEndian = bytes[5] == 1
@@ -39,5 +72,19 @@ struct ELFHeader {
         #else
         (0, MemoryLayout<Int>.size == 8)
         #endif
+    }
+}
+
+private extension Array where Element == UInt8 {
+    /// Little-endian reads; out-of-range offsets read as zero.
+    func uint16(at offset: Int) -> UInt16 { UInt16(truncatingIfNeeded: uint(at: offset, width: 2)) }
+    func uint32(at offset: Int) -> UInt32 { UInt32(truncatingIfNeeded: uint(at: offset, width: 4)) }
+    func uint64(at offset: Int) -> UInt64 { uint(at: offset, width: 8) }
+
+    private func uint(at offset: Int, width: Int) -> UInt64 {
+        guard offset >= 0, offset + width <= count else { return 0 }
+        var value: UInt64 = 0
+        for index in (0..<width).reversed() { value = value << 8 | UInt64(self[offset + index]) }
+        return value
     }
 }

@@ -5,6 +5,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case emptyFile
         case notELF
         case wrongArchitecture(found: String, expected: String)
+        case truncated(size: UInt64, required: UInt64)
         case openFailed(String)
         case missingSymbol(String)
         case abiMismatch(found: UInt32, expected: UInt32)
@@ -33,6 +34,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .emptyFile: "the file is empty"
         case .notELF: "not a shared library (no ELF header)"
         case .wrongArchitecture(let found, let expected): "built for \(found), but this host runs on \(expected)"
+        case .truncated(let size, let required):
+            "the library is truncated: its headers need \(required) bytes but the file has \(size) (an interrupted copy or build?)"
         case .openFailed(let detail): "the dynamic loader refused it: \(detail)"
         case .missingSymbol(let symbol): "it does not export `\(symbol)`"
         case .abiMismatch(let found, let expected): "it speaks Den ABI version \(found), this host speaks version \(expected)"
@@ -50,7 +53,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
     public var fix: String {
         switch cause {
         case .unreadable: "check that the file exists and is readable"
-        case .emptyFile, .notELF, .openFailed:
+        case .emptyFile, .notELF, .openFailed, .truncated:
             "rebuild the plugin (`swift build`), or remove the file from the plugin folder"
         case .wrongArchitecture: "rebuild the plugin on this machine"
         case .missingSymbol(let symbol) where symbol == "den_module_entry":

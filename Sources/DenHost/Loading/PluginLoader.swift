@@ -68,20 +68,19 @@ public struct PluginLoader: Sendable {
 
     private func checkHeader(of file: URL) throws(PluginLoadError) {
         func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
-        let bytes: [UInt8]
+        let header: ELFHeader?, fileSize: UInt64
         do {
-            let handle = try FileHandle(forReadingFrom: file)
-            defer { try? handle.close() }
-            bytes = Array(try handle.read(upToCount: ELFHeader.byteCount) ?? Data())
+            (header, fileSize) = try ELFHeader.read(file)
         } catch {
             throw fail(.unreadable(error.localizedDescription))
         }
-        if bytes.isEmpty { throw fail(.emptyFile) }
-        guard let header = ELFHeader(bytes), header.isELF else { throw fail(.notELF) }
+        if fileSize == 0 { throw fail(.emptyFile) }
+        guard let header, header.isELF else { throw fail(.notELF) }
         let host = ELFHeader.hostMachine
         if header.machine != host.machine || header.is64Bit != host.is64Bit {
             throw fail(.wrongArchitecture(found: ELFHeader.architecture(of: header.machine, is64Bit: header.is64Bit),
                                           expected: ELFHeader.architecture(of: host.machine, is64Bit: host.is64Bit)))
         }
+        if header.requiredSize > fileSize { throw fail(.truncated(size: fileSize, required: header.requiredSize)) }
     }
 }

@@ -7,33 +7,16 @@
 /// `42`) are tried in registration order (of the first route that used that placeholder type at
 /// that position). When the preferred branch cannot match the rest of the path, the router
 /// backtracks and tries the next candidate: with `a/<string:x>/c` and `a/b/d`, the route `a/b/c`
-/// matches `a/<string:x>/c`.
+/// matches `a/<string:x>/c`. Literals compare as exact bytes after percent-decoding
+/// (case-sensitive, no Unicode normalization), as URL paths do.
 public struct CompiledRouter<Value: Sendable>: Sendable {
-    /// What `resolve` extracts for one placeholder of one route.
-    private struct Capture: Sendable {
-        let segmentIndex: Int
-        let name: String
-        let isCatchAll: Bool
-    }
-
     /// The compiled routes, in registration order.
     public let routes: [RegisteredRoute<Value>]
-    private let trie: RouteTrie
-    private let captures: [[Capture]]
+    @usableFromInline let core: RouteResolverCore
 
     init(routes: [RegisteredRoute<Value>]) {
         self.routes = routes
-        var trie = RouteTrie()
-        for (index, route) in routes.enumerated() {
-            trie.insert(route.pattern.segments, route: index)
-        }
-        self.trie = trie
-        self.captures = routes.map { route in
-            route.pattern.segments.enumerated().compactMap { index, segment in
-                guard case .parameter(let name, let type) = segment else { return nil }
-                return Capture(segmentIndex: index, name: name, isCatchAll: type == .path)
-            }
-        }
+        self.core = RouteResolverCore(patterns: routes.map(\.pattern))
     }
 
     /// An empty router (resolves nothing).
@@ -48,31 +31,17 @@ public struct CompiledRouter<Value: Sendable>: Sendable {
     /// is dropped. Returns `.malformed` for routes that cannot be parsed (empty, over 2,048 bytes,
     /// control characters, bad percent-encoding, empty segments) and `.notFound` when no pattern
     /// matches. Never traps, whatever the input.
+    @inlinable
     public func resolve(_ route: String) -> Result<RouteMatch<Value>, RouteResolutionError> {
-        let parsed: ParsedRoute
-        switch RouteStringParser.parse(route) {
-        case .success(let value): parsed = value
-        case .failure(let reason): return .failure(.malformed(route, reason: reason))
+        // Thin on purpose: inlined and specialized in the caller; the work is in the core.
+        switch core.resolve(route) {
+        case .success(let found):
+            return .success(RouteMatch(
+                value: routes[found.index].value, owner: routes[found.index].owner,
+                pattern: routes[found.index].pattern.text, route: route,
+                parameters: found.parameters, query: found.query))
+        case .failure(let error):
+            return .failure(error)
         }
-        var query: [String: String] = [:]
-        if let rawQuery = parsed.query {
-            do { query = try QueryString.parse(rawQuery) } catch { return .failure(.malformed(route, reason: error)) }
-        }
-        guard let index = trie.match(parsed.segments) else { return .failure(.notFound(route)) }
-
-        let entry = routes[index]
-        var parameters: [String: String] = [:]
-        let routeCaptures = captures[index]
-        if !routeCaptures.isEmpty {
-            parameters.reserveCapacity(routeCaptures.count)
-            for capture in routeCaptures {
-                parameters[capture.name] = capture.isCatchAll
-                    ? parsed.segments[capture.segmentIndex...].joined(separator: "/")
-                    : String(parsed.segments[capture.segmentIndex])
-            }
-        }
-        return .success(RouteMatch(
-            value: entry.value, owner: entry.owner, pattern: entry.pattern.text, route: route,
-            parameters: parameters, query: query))
     }
 }

@@ -54,3 +54,14 @@ public enum MalformedRouteReason: Error, Sendable, Hashable, CustomStringConvert
         }
     }
 }
+
+extension MalformedRouteReason {
+    /// The reason for a decoding failure found in `part`.
+    init(_ failure: RoutePercentEncoding.DecodingFailure, in part: RoutePart) {
+        switch failure {
+        case .badEscape(let escape): self = .invalidPercentEncoding(escape: escape, in: part)
+        case .invalidUTF8: self = .invalidUTF8(in: part)
+        case .controlCharacter(let scalar): self = .encodedControlCharacter(scalar, in: part)
+        }
+    }
+}

@@ -3,26 +3,14 @@
 /// Parsing: pairs separated by `&`; `+` is a space; keys and values are percent-decoded; a key
 /// without `=` gets ""; empty pairs and pairs with an empty key are skipped; when a key repeats,
 /// the later value wins. Decoded control characters are allowed here (a query value is data).
-public enum QueryString {
+public enum QueryString: Sendable {
     public static func parse(_ query: some StringProtocol) throws(MalformedRouteReason) -> [String: String] {
-        let query = Substring(query)
-        guard !query.isEmpty else { return [:] }
-        var result: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let key: Substring
-            let value: Substring
-            if let equals = pair.firstIndex(of: "=") {
-                key = pair[..<equals]
-                value = pair[pair.index(after: equals)...]
-            } else {
-                key = pair
-                value = ""
-            }
-            let decodedKey = try decode(key)
-            guard !decodedKey.isEmpty else { continue }
-            result[String(decodedKey)] = String(try decode(value))
+        var text = String(query)
+        // withUTF8 only rethrows untyped errors, so carry the typed error out in a Result.
+        let result = text.withUTF8 { bytes in
+            Result { () throws(MalformedRouteReason) in try parse(bytes: bytes) }
         }
-        return result
+        return try result.get()
     }
 
     /// `key=value` pairs sorted by key, joined by `&`, every byte outside `A-Z a-z 0-9 - . _ ~`
@@ -34,12 +22,31 @@ public enum QueryString {
             .joined(separator: "&")
     }
 
-    private static func decode(_ text: Substring) throws(MalformedRouteReason) -> Substring {
-        switch RoutePercentEncoding.decode(text, plusIsSpace: true, allowControlCharacters: true) {
+    /// Works on UTF-8 bytes: splitting by `Character` would cost grapheme breaking on every byte.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(MalformedRouteReason) -> [String: String] {
+        var result: [String: String] = [:]
+        var pairStart = 0
+        while pairStart < bytes.count {
+            var pairEnd = pairStart
+            while pairEnd < bytes.count, bytes[pairEnd] != UInt8(ascii: "&") { pairEnd += 1 }
+            if pairEnd > pairStart {
+                var equals = pairStart
+                while equals < pairEnd, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                let key = try decode(UnsafeBufferPointer(rebasing: bytes[pairStart..<equals]))
+                if !key.isEmpty {
+                    result[key] = equals < pairEnd
+                        ? try decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<pairEnd])) : ""
+                }
+            }
+            pairStart = pairEnd + 1
+        }
+        return result
+    }
+
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(MalformedRouteReason) -> String {
+        switch RoutePercentEncoding.decode(bytes, plusIsSpace: true, allowControlCharacters: true) {
         case .success(let decoded): return decoded
-        case .failure(.badEscape(let escape)): throw .invalidPercentEncoding(escape: escape, in: .query)
-        case .failure(.invalidUTF8): throw .invalidUTF8(in: .query)
-        case .failure(.controlCharacter(let scalar)): throw .encodedControlCharacter(scalar, in: .query)
+        case .failure(let failure): throw MalformedRouteReason(failure, in: .query)
         }
     }
 }

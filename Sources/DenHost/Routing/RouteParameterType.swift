@@ -33,16 +33,7 @@ public enum RouteParameterType: String, Sendable, Hashable, CaseIterable, Custom
     /// Whether one (decoded) segment is a valid value of this type. For `.path` this checks one
     /// segment of the catch-all, which accepts any non-empty segment.
     public func accepts(_ segment: some StringProtocol) -> Bool {
-        RouteSegmentMatcher.matches(self, Substring(segment))
-    }
-
-    /// Matching precedence class: lower is tried first. Literals (not a placeholder type) come
-    /// before all of these; int, double and uuid share one class, ordered by registration.
-    var precedenceClass: Int {
-        switch self {
-        case .int, .double, .uuid: 1
-        case .string: 2
-        case .path: 3
-        }
+        var text = String(segment)
+        return text.withUTF8 { RouteSegmentMatcher.matches(self, $0) }
     }
 }

@@ -1,8 +1,11 @@
 /// A validated route pattern such as `jogs/<int:id>` or `files/<path:rest>`.
 ///
 /// Syntax: segments separated by `/` (leading and trailing slashes are ignored). A segment is
-/// either a literal (case-sensitive; letters, digits, `-._~`, `!$&'()*+,;=:@` and non-ASCII
-/// letters) or exactly one placeholder `<type:name>` / `<name>` (see `RouteParameterType`).
+/// either a literal or exactly one placeholder `<type:name>` / `<name>` (see `RouteParameterType`;
+/// names are `[A-Za-z_][A-Za-z0-9_]*`, unique within the pattern; `<path:name>` only last).
+/// Literals may use ASCII letters and digits, `- . _ ~ ! $ & ' ( ) * + , ; = : @` and visible
+/// non-ASCII characters (not `.`/`..`, no `%`-escapes); they match case-sensitively, byte for
+/// byte against the percent-decoded route segment (no Unicode normalization).
 /// Parsing reports the first problem as a `RoutePatternError` that says what, where and how to fix.
 public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern exactly as it was written; used in messages and `RouteMatch.pattern`.

@@ -10,55 +10,61 @@ enum RoutePercentEncoding {
         case controlCharacter(Unicode.Scalar)
     }
 
-    /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`). Text without any escape is
-    /// returned as is, without copying.
+    /// Decodes one component (a query key or value): `%XX` escapes, and `+` as a space when
+    /// `plusIsSpace`. Components without either are turned into a String directly.
     static func decode(
-        _ text: Substring, plusIsSpace: Bool, allowControlCharacters: Bool
-    ) -> Result<Substring, DecodingFailure> {
-        let utf8 = text.utf8
+        _ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool, allowControlCharacters: Bool
+    ) -> Result<String, DecodingFailure> {
         var needsWork = false
-        for byte in utf8 where byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+")) {
+        for byte in bytes where byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+")) {
             needsWork = true
             break
         }
-        guard needsWork else { return .success(text) }
+        // Undecoded bytes come from a Swift String, so they are valid UTF-8 already.
+        guard needsWork else { return .success(String(decoding: bytes, as: UTF8.self)) }
 
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "%") {
-                let first = utf8.index(after: index)
-                let second = first == utf8.endIndex ? first : utf8.index(after: first)
-                guard second != utf8.endIndex,
-                      let high = RouteSegmentMatcher.hexValue(utf8[first]),
-                      let low = RouteSegmentMatcher.hexValue(utf8[second])
-                else {
-                    return .failure(.badEscape(String(text[index...].prefix(3))))
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { output in
+            var written = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.count,
+                          let high = RouteSegmentMatcher.hexValue(bytes[index + 1]),
+                          let low = RouteSegmentMatcher.hexValue(bytes[index + 2])
+                    else {
+                        let end = min(index + 3, bytes.count)
+                        return .failure(.badEscape(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)))
+                    }
+                    output[written] = high << 4 | low
+                    index += 3
+                } else {
+                    output[written] = plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                    index += 1
                 }
-                bytes.append(high << 4 | low)
-                index = utf8.index(after: second)
-            } else {
-                bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-                utf8.formIndex(after: &index)
+                written += 1
             }
+            // Validate before building the String: String(decoding:) would silently repair bad bytes.
+            let decoded = UnsafeBufferPointer(rebasing: output[0..<written])
+            if let failure = validate(decoded, allowControlCharacters: allowControlCharacters) { return .failure(failure) }
+            return .success(String(decoding: decoded, as: UTF8.self))
         }
+    }
 
-        // Validate before building the String: String(decoding:) would silently repair bad bytes.
+    /// Checks that decoded bytes are UTF-8 (and, unless allowed, free of control characters).
+    static func validate(_ bytes: UnsafeBufferPointer<UInt8>, allowControlCharacters: Bool) -> DecodingFailure? {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
-        decoding: while true {
+        while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
-                if !allowControlCharacters, isControl(scalar) { return .failure(.controlCharacter(scalar)) }
+                if !allowControlCharacters, isControl(scalar) { return .controlCharacter(scalar) }
             case .emptyInput:
-                break decoding
+                return nil
             case .error:
-                return .failure(.invalidUTF8)
+                return .invalidUTF8
             }
         }
-        return .success(Substring(String(decoding: bytes, as: UTF8.self)))
     }
 
     /// C0 controls, DEL and C1 controls.

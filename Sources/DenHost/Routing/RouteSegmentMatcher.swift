@@ -1,7 +1,11 @@
 /// Checks one decoded path segment against a placeholder type. Works on UTF-8 bytes and never
-/// allocates, because the trie calls it for every typed candidate while matching.
+/// allocates (except to rule out infinity for absurdly long numbers), because the trie calls it
+/// for every typed candidate while matching.
 enum RouteSegmentMatcher {
-    static func matches(_ type: RouteParameterType, _ segment: Substring) -> Bool {
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+
+    @inline(__always)
+    static func matches(_ type: RouteParameterType, _ segment: Bytes) -> Bool {
         switch type {
         case .int: isInt(segment)
         case .double: isDouble(segment)
@@ -11,82 +15,69 @@ enum RouteSegmentMatcher {
     }
 
     /// `-?[0-9]+` within `Int64`.
-    static func isInt(_ segment: Substring) -> Bool {
-        var bytes = segment.utf8.makeIterator()
-        guard var byte = bytes.next() else { return false }
-        let negative = byte == UInt8(ascii: "-")
-        if negative {
-            guard let next = bytes.next() else { return false }
-            byte = next
-        }
+    static func isInt(_ segment: Bytes) -> Bool {
+        var index = 0
+        let negative = segment.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        guard index < segment.count else { return false }
         // Accumulate the magnitude; Int64.min's magnitude is one more than Int64.max.
         let limit: UInt64 = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
         var magnitude: UInt64 = 0
-        while true {
-            guard let digit = digitValue(byte) else { return false }
+        while index < segment.count {
+            guard let digit = digitValue(segment[index]) else { return false }
             let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
             guard !overflow1, !overflow2, sum <= limit else { return false }
             magnitude = sum
-            guard let next = bytes.next() else { return true }
-            byte = next
+            index += 1
         }
+        return true
     }
 
     /// `-?[0-9]+(\.[0-9]+)?`, finite.
-    static func isDouble(_ segment: Substring) -> Bool {
-        let utf8 = segment.utf8
-        var index = utf8.startIndex
-        if index != utf8.endIndex, utf8[index] == UInt8(ascii: "-") { utf8.formIndex(after: &index) }
-        var integerDigits = 0
-        var significantIntegerDigits = 0
-        while index != utf8.endIndex, let digit = digitValue(utf8[index]) {
-            if digit != 0 || significantIntegerDigits > 0 { significantIntegerDigits += 1 }
-            integerDigits += 1
-            utf8.formIndex(after: &index)
+    static func isDouble(_ segment: Bytes) -> Bool {
+        var index = 0
+        if segment.first == UInt8(ascii: "-") { index = 1 }
+        let integerStart = index
+        var firstSignificant: Int?
+        while index < segment.count, let digit = digitValue(segment[index]) {
+            if digit != 0, firstSignificant == nil { firstSignificant = index }
+            index += 1
         }
-        guard integerDigits > 0 else { return false }
-        if index != utf8.endIndex {
-            guard utf8[index] == UInt8(ascii: ".") else { return false }
-            utf8.formIndex(after: &index)
-            var fractionDigits = 0
-            while index != utf8.endIndex, digitValue(utf8[index]) != nil {
-                fractionDigits += 1
-                utf8.formIndex(after: &index)
-            }
-            guard fractionDigits > 0, index == utf8.endIndex else { return false }
+        let integerEnd = index
+        guard integerEnd > integerStart else { return false }
+        if index < segment.count {
+            guard segment[index] == UInt8(ascii: ".") else { return false }
+            index += 1
+            let fractionStart = index
+            while index < segment.count, digitValue(segment[index]) != nil { index += 1 }
+            guard index > fractionStart, index == segment.count else { return false }
         }
-        // Up to 308 integer digits is always below Double.greatestFiniteMagnitude (~1.8e308);
-        // only longer numbers need the (allocating) parse to rule out infinity.
-        if significantIntegerDigits <= 308 { return true }
-        return Double(segment)?.isFinite ?? false
+        // Up to 308 significant integer digits is always below Double.greatestFiniteMagnitude
+        // (~1.8e308); only longer numbers need the (allocating) parse to rule out infinity.
+        guard let firstSignificant, integerEnd - firstSignificant > 308 else { return true }
+        return Double(String(decoding: segment, as: UTF8.self))?.isFinite ?? false
     }
 
     /// 8-4-4-4-12 hex digits, either case.
-    static func isUUID(_ segment: Substring) -> Bool {
-        let utf8 = segment.utf8
-        guard utf8.count == 36 else { return false }
-        var offset = 0
-        for byte in utf8 {
-            switch offset {
+    static func isUUID(_ segment: Bytes) -> Bool {
+        guard segment.count == 36 else { return false }
+        for index in 0..<36 {
+            let byte = segment[index]
+            switch index {
             case 8, 13, 18, 23:
                 guard byte == UInt8(ascii: "-") else { return false }
             default:
-                guard isHexDigit(byte) else { return false }
+                guard hexValue(byte) != nil else { return false }
             }
-            offset += 1
         }
         return true
     }
 
     @inline(__always)
     static func digitValue(_ byte: UInt8) -> UInt8? {
-        byte &- UInt8(ascii: "0") < 10 ? byte &- UInt8(ascii: "0") : nil
-    }
-
-    @inline(__always)
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        hexValue(byte) != nil
+        let value = byte &- UInt8(ascii: "0")
+        return value < 10 ? value : nil
     }
 
     @inline(__always)

@@ -1,92 +1,126 @@
-/// A route string split once into what the router needs.
-struct ParsedRoute {
-    /// Percent-decoded path segments; slices of the route itself unless a segment had escapes.
-    var segments: [Substring]
-    /// The raw query (between `?` and `#`), not yet decoded; nil when there is no `?`.
-    var query: Substring?
+/// A segment's bytes within the decoded path buffer.
+struct RouteSegmentRange {
+    var start: Int
+    var end: Int
 }
 
-/// Splits and validates route strings: `path?query#fragment`. One pass finds control characters
-/// and the `?`/`#` boundaries, a second splits the path; no copies unless a segment needs decoding.
+/// Where the parts of a route lie, as offsets into its UTF-8 bytes.
+struct RouteLayout {
+    /// The path without leading and trailing slashes (non-empty).
+    var pathStart: Int
+    var pathEnd: Int
+    /// Slashes inside the path: the path has at most this many plus one segments.
+    var slashCount: Int
+    /// The query, between `?` and `#` (or the end), if there is a `?` before any `#`.
+    var query: Range<Int>?
+}
+
+/// Splits and validates route strings, `path?query#fragment`, working on UTF-8 bytes.
+///
+/// `scan` makes one pass over the whole route (length, control characters, `?`/`#`
+/// boundaries); `decodePath` makes one pass over the path, percent-decoding into a caller-owned
+/// buffer and recording segment ranges. Together they parse the route exactly once.
 enum RouteStringParser {
     /// Routes longer than this (in UTF-8 bytes) are refused before any work is done on them.
     static let maximumByteCount = 2048
 
-    static func parse(_ route: String) -> Result<ParsedRoute, MalformedRouteReason> {
-        let utf8 = route.utf8
-        let byteCount = utf8.count
-        guard byteCount > 0 else { return .failure(.empty) }
-        guard byteCount <= maximumByteCount else { return .failure(.tooLong(byteCount: byteCount)) }
+    static func scan(_ raw: UnsafeBufferPointer<UInt8>) -> Result<RouteLayout, MalformedRouteReason> {
+        guard !raw.isEmpty else { return .failure(.empty) }
+        guard raw.count <= maximumByteCount else { return .failure(.tooLong(byteCount: raw.count)) }
 
-        // Pass 1: control characters anywhere; where the path ends and where the query is.
-        var pathEnd = utf8.endIndex
-        var queryStart: String.Index?
-        var queryEnd = utf8.endIndex
-        var seenQuery = false
+        var pathEnd = raw.count
+        var queryStart = -1
+        var queryEnd = raw.count
         var seenFragment = false
         var previous: UInt8 = 0
-        var offset = 0
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
+        for offset in 0..<raw.count {
+            let byte = raw[offset]
             if byte < 0x20 || byte == 0x7F {
                 return .failure(.controlCharacter(Unicode.Scalar(byte), byteOffset: offset))
             }
-            if previous == 0xC2, (0x80...0x9F).contains(byte) {  // C1 controls are C2 80...C2 9F
+            if previous == 0xC2, byte >= 0x80, byte <= 0x9F {  // C1 controls are C2 80...C2 9F
                 return .failure(.controlCharacter(Unicode.Scalar(byte), byteOffset: offset - 1))
             }
             if !seenFragment {
                 if byte == UInt8(ascii: "#") {
                     seenFragment = true
-                    if seenQuery { queryEnd = index } else { pathEnd = index }
-                } else if byte == UInt8(ascii: "?"), !seenQuery {
-                    seenQuery = true
-                    pathEnd = index
-                    queryStart = utf8.index(after: index)
+                    if queryStart >= 0 { queryEnd = offset } else { pathEnd = offset }
+                } else if byte == UInt8(ascii: "?"), queryStart < 0 {
+                    pathEnd = offset
+                    queryStart = offset + 1
                 }
             }
             previous = byte
-            offset += 1
-            utf8.formIndex(after: &index)
         }
 
-        // Pass 2: the path, without leading and trailing slashes, split on '/'.
-        var start = utf8.startIndex
-        while start != pathEnd, utf8[start] == UInt8(ascii: "/") { utf8.formIndex(after: &start) }
+        var start = 0
+        while start < pathEnd, raw[start] == UInt8(ascii: "/") { start += 1 }
         var end = pathEnd
-        while end != start, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { utf8.formIndex(before: &end) }
-        guard start != end else { return .failure(.noPath) }
+        while end > start, raw[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        guard start < end else { return .failure(.noPath) }
+        var slashCount = 0
+        for offset in start..<end where raw[offset] == UInt8(ascii: "/") { slashCount += 1 }
+        return .success(RouteLayout(
+            pathStart: start, pathEnd: end, slashCount: slashCount,
+            query: queryStart >= 0 ? queryStart..<queryEnd : nil))
+    }
 
-        var segments: [Substring] = []
-        segments.reserveCapacity(8)
-        var segmentStart = start
+    /// Percent-decodes the path into `output` (segments stay separated by `/`, so a catch-all's
+    /// value is one contiguous range) and records each segment's range. `output` needs room for
+    /// the path's bytes, `segments` for `slashCount + 1` ranges. Returns the segment count.
+    static func decodePath(
+        _ raw: UnsafeBufferPointer<UInt8>, _ layout: RouteLayout,
+        into output: UnsafeMutableBufferPointer<UInt8>, segments: UnsafeMutableBufferPointer<RouteSegmentRange>
+    ) -> Result<Int, MalformedRouteReason> {
+        var written = 0
+        var segmentCount = 0
+        var segmentStart = 0
         var hasEscape = false
-        index = start
-        while true {
-            let atEnd = index == end
-            if atEnd || utf8[index] == UInt8(ascii: "/") {
-                let part = RoutePart.segment(segments.count + 1)
-                guard segmentStart != index else { return .failure(.emptySegment(part)) }
-                let raw = route[segmentStart..<index]
-                if hasEscape {
-                    switch RoutePercentEncoding.decode(raw, plusIsSpace: false, allowControlCharacters: false) {
-                    case .success(let decoded): segments.append(decoded)
-                    case .failure(.badEscape(let escape)): return .failure(.invalidPercentEncoding(escape: escape, in: part))
-                    case .failure(.invalidUTF8): return .failure(.invalidUTF8(in: part))
-                    case .failure(.controlCharacter(let scalar)): return .failure(.encodedControlCharacter(scalar, in: part))
-                    }
-                } else {
-                    segments.append(raw)
+        var offset = layout.pathStart
+
+        func finishSegment() -> MalformedRouteReason? {
+            let part = RoutePart.segment(segmentCount + 1)
+            guard written > segmentStart else { return .emptySegment(part) }
+            if hasEscape {
+                // Escapes can produce invalid UTF-8 or control characters; raw bytes cannot.
+                let decoded = UnsafeBufferPointer(rebasing: output[segmentStart..<written])
+                if let failure = RoutePercentEncoding.validate(decoded, allowControlCharacters: false) {
+                    return MalformedRouteReason(failure, in: part)
                 }
-                if atEnd { break }
-                utf8.formIndex(after: &index)
-                segmentStart = index
+            }
+            segments[segmentCount] = RouteSegmentRange(start: segmentStart, end: written)
+            segmentCount += 1
+            return nil
+        }
+
+        while offset < layout.pathEnd {
+            let byte = raw[offset]
+            if byte == UInt8(ascii: "/") {
+                if let failure = finishSegment() { return .failure(failure) }
+                output[written] = byte
+                written += 1
+                segmentStart = written
                 hasEscape = false
+                offset += 1
+            } else if byte == UInt8(ascii: "%") {
+                guard offset + 2 < layout.pathEnd,
+                      let high = RouteSegmentMatcher.hexValue(raw[offset + 1]),
+                      let low = RouteSegmentMatcher.hexValue(raw[offset + 2])
+                else {
+                    let escape = String(decoding: raw[offset..<min(offset + 3, layout.pathEnd)], as: UTF8.self)
+                    return .failure(.invalidPercentEncoding(escape: escape, in: .segment(segmentCount + 1)))
+                }
+                output[written] = high << 4 | low
+                written += 1
+                hasEscape = true
+                offset += 3
             } else {
-                if utf8[index] == UInt8(ascii: "%") { hasEscape = true }
-                utf8.formIndex(after: &index)
+                output[written] = byte
+                written += 1
+                offset += 1
             }
         }
-        return .success(ParsedRoute(segments: segments, query: queryStart.map { route[$0..<queryEnd] }))
+        if let failure = finishSegment() { return .failure(failure) }
+        return .success(segmentCount)
     }
 }

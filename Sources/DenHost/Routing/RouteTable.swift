@@ -8,8 +8,9 @@
 public struct RouteTable<Value: Sendable>: Sendable {
     /// Every route, in registration order (which breaks ties between typed placeholders).
     public private(set) var routes: [RegisteredRoute<Value>] = []
-    /// Shape (`jogs/<int>`) to index in `routes`: equal shapes are exactly the conflicting ones.
-    private var indexByShape: [String: Int] = [:]
+    /// Shape (`jogs/<int>`, as UTF-8 bytes, since literals match byte for byte) to index in
+    /// `routes`: equal shapes are exactly the conflicting ones.
+    private var indexByShape: [[UInt8]: Int] = [:]
 
     public init() {}
 
@@ -26,14 +27,14 @@ public struct RouteTable<Value: Sendable>: Sendable {
     /// Registers an already parsed pattern. The table is unchanged on error.
     public mutating func add(_ pattern: RoutePattern, owner: String, value: Value) throws(RouteConflictError) {
         if let conflict = conflict(for: pattern, owner: owner) { throw conflict }
-        indexByShape[pattern.shape] = routes.count
+        indexByShape[Array(pattern.shape.utf8)] = routes.count
         routes.append(RegisteredRoute(pattern: pattern, owner: owner, value: value))
     }
 
     /// The conflict that adding `pattern` for `owner` would raise, if any; adds nothing.
     public func conflict(for pattern: RoutePattern, owner: String) -> RouteConflictError? {
         let shape = pattern.shape
-        guard let index = indexByShape[shape] else { return nil }
+        guard let index = indexByShape[Array(shape.utf8)] else { return nil }
         let existing = routes[index]
         return RouteConflictError(
             pattern: pattern.text, owner: owner,
@@ -47,7 +48,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
         let before = routes.count
         routes.removeAll { $0.owner == owner }
         guard routes.count != before else { return 0 }
-        indexByShape = Dictionary(uniqueKeysWithValues: routes.enumerated().map { ($1.pattern.shape, $0) })
+        indexByShape = Dictionary(uniqueKeysWithValues: routes.enumerated().map { (Array($1.pattern.shape.utf8), $0) })
         return before - routes.count
     }
 

@@ -6,7 +6,7 @@
 /// each part encoded. Parameters the pattern does not use are appended as a query string, sorted
 /// by name. For every route built, `resolve(route)` gives back `parameters` (path placeholders in
 /// `RouteMatch.parameters`, the extras in `RouteMatch.query`).
-public enum RouteURLBuilder {
+public enum RouteURLBuilder: Sendable {
     /// - Throws: `RouteGenerationError`: invalid pattern, missing or invalid parameter, too long.
     public static func route(
         for pattern: String, parameters: [String: String] = [:]

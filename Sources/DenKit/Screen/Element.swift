@@ -113,3 +113,51 @@ public struct Banner: Codable, Sendable, Equatable {
         self.text = text
     }
 }
+
+// Lenient decoding: a module written in C (or an older DenKit) may leave optional keys out.
+extension Field {
+    private enum CodingKeys: String, CodingKey { case id, label, value, kind, options, placeholder, error }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(String.self, forKey: .id),
+                  label: try container.decodeIfPresent(String.self, forKey: .label) ?? "",
+                  value: try container.decodeIfPresent(String.self, forKey: .value) ?? "",
+                  kind: try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .text,
+                  options: try container.decodeIfPresent([String].self, forKey: .options) ?? [],
+                  placeholder: try container.decodeIfPresent(String.self, forKey: .placeholder),
+                  error: try container.decodeIfPresent(String.self, forKey: .error))
+    }
+}
+
+extension Button {
+    private enum CodingKeys: String, CodingKey { case id, label, role }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try container.decode(String.self, forKey: .id)
+        self.init(id: id, label: try container.decodeIfPresent(String.self, forKey: .label) ?? id,
+                  role: try container.decodeIfPresent(Role.self, forKey: .role) ?? .secondary)
+    }
+}
+
+extension ItemList {
+    private enum CodingKeys: String, CodingKey { case title, items, emptyText }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(title: try container.decodeIfPresent(String.self, forKey: .title),
+                  items: try container.decodeIfPresent([Item].self, forKey: .items) ?? [],
+                  emptyText: try container.decodeIfPresent(String.self, forKey: .emptyText))
+    }
+}
+
+extension Banner {
+    private enum CodingKeys: String, CodingKey { case kind, text }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .info,
+                  try container.decode(String.self, forKey: .text))
+    }
+}

@@ -1,11 +1,6 @@
 import DenKit
 
 /// The About module: who made the app, which version it is, which modules are loaded.
-let aboutModule = ModuleDefinition(
+public let aboutModule = ModuleDefinition(
     id: "about", version: "1.0.0", summary: "About the app: name, version, description and loaded modules",
     routes: [RouteDefinition("about", builder: AboutBuilder.self)])
-
-@_cdecl("den_module_entry")
-public func denModuleEntry(host: UnsafeRawPointer?, registrar: UnsafeRawPointer?) -> Int32 {
-    DenModule.entry(host: host, registrar: registrar, module: aboutModule)
-}

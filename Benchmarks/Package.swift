@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Den's speed figures, each printed as a ratio to a baseline measured in the same run.
+/// A separate package so RoutingKit (the router peer) never becomes a dependency of Den itself.
+/// Run it through `Scripts/bench.sh`, which builds the root package (den + plugins) first.
+let package = Package(
+    name: "DenBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Den", path: ".."),
+        .package(url: "https://github.com/vapor/routing-kit", from: "4.9.3"),
+    ],
+    targets: [
+        .executableTarget(name: "den-bench", dependencies: [
+            .product(name: "DenHost", package: "Den"),
+            .product(name: "DenKit", package: "Den"),
+            .product(name: "RoutingKit", package: "routing-kit"),
+        ]),
+        // The process-start baseline: a hello-world Swift executable.
+        .executableTarget(name: "hello"),
+        // Breakdown baselines (not goals): what loading Foundation, and FoundationNetworking, adds.
+        .executableTarget(name: "hello-foundation"),
+        .executableTarget(name: "hello-networking"),
+    ],
+    swiftLanguageModes: [.v6]
+)

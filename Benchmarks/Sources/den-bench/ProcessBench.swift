@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Figure 3: wall time of a whole `den render about` process (start, load the bundled plugins,
+/// resolve the route, build the screen, print it, exit) against a hello-world Swift executable.
+/// Every command is started with `posix_spawn`, standard output and error to /dev/null, and timed
+/// from just before the spawn to just after `waitpid` returns; the commands take turns (the order
+/// rotates every run).
+///
+/// Besides the two that make the figure, a few more commands are timed the same way to show where
+/// `den`'s time goes (printed as a breakdown, not judged): hello world with Foundation, with
+/// Foundation + FoundationNetworking, `den` loading no plugin, and `den` loading only About.
+struct ProcessBench {
+    struct Command {
+        var label: String
+        var path: String
+        var arguments: [String]
+        /// `den render` exits 1 when no module serves the route; that is expected with no plugins.
+        var expectedStatus: Int32 = 0
+        var samples = Samples()
+    }
+
+    struct Result {
+        var commands: [Command] = []
+        var failures: [String] = []
+        func samples(_ label: String) -> Samples { commands.first { $0.label == label }?.samples ?? Samples() }
+    }
+
+    static let den = "den render about"
+    static let hello = "hello"
+
+    let denPath: String
+    let helloFolder: URL
+    let runs: Int
+    let breakdown: Bool
+    let workDirectory: URL
+
+    func run() throws -> Result {
+        let emptyPluginFolder = workDirectory.appendingPathComponent("no-plugins", isDirectory: true)
+        try FileManager.default.createDirectory(at: emptyPluginFolder, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["DEN_CACHE_DIR"] = workDirectory.appendingPathComponent("cache").path
+        environment["DEN_DATA_DIR"] = workDirectory.appendingPathComponent("data").path
+        environment.removeValue(forKey: "DEN_PLUGIN_PATH")
+        environment.removeValue(forKey: "DEN_LOG_LEVEL")
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+
+        var commands = [
+            Command(label: Self.den, path: denPath, arguments: ["render", "about"]),
+            Command(label: Self.hello, path: helloFolder.appendingPathComponent("hello").path, arguments: []),
+        ]
+        if breakdown {
+            commands += [
+                Command(label: "hello + Foundation", path: helloFolder.appendingPathComponent("hello-foundation").path, arguments: []),
+                Command(label: "hello + Foundation + FoundationNetworking",
+                        path: helloFolder.appendingPathComponent("hello-networking").path, arguments: []),
+                Command(label: "den render about, no plugins", path: denPath,
+                        arguments: ["render", "about", "--plugin-dir", emptyPluginFolder.path], expectedStatus: 1),
+                Command(label: "den render about --plugins about", path: denPath,
+                        arguments: ["render", "about", "--plugins", "about"]),
+            ]
+        }
+        var result = Result()
+
+        // Warm-ups: the first `den` run copies the plugins into its (fresh) cache; later runs reuse
+        // the copies, as every start after the first does. All binaries get into the page cache.
+        for _ in 0..<5 {
+            for command in commands {
+                let (status, _) = try spawn(command.path, command.arguments, envp)
+                if status != command.expectedStatus {
+                    result.failures.append("\(command.path) \(command.arguments.joined(separator: " ")) exited with \(status)")
+                    result.commands = commands
+                    return result
+                }
+            }
+        }
+        for run in 0..<runs {
+            for offset in 0..<commands.count {
+                let index = (run + offset) % commands.count
+                let (status, elapsed) = try spawn(commands[index].path, commands[index].arguments, envp)
+                if status != commands[index].expectedStatus {
+                    result.failures.append("\(commands[index].label): run \(run) exited with \(status)")
+                }
+                commands[index].samples.add(elapsed)
+            }
+        }
+        result.commands = commands
+        return result
+    }
+
+    /// Runs `path` to completion; returns its exit status and the nanoseconds it took.
+    private func spawn(_ path: String, _ arguments: [String], _ environment: [String]) throws -> (Int32, UInt64) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let start = nowNanoseconds()
+        let error = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard error == 0 else {
+            throw BenchError("cannot start \(path): \(String(cString: strerror(error)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let elapsed = nowNanoseconds() - start
+        // WIFEXITED / WEXITSTATUS by hand (the macros are not imported).
+        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, elapsed)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

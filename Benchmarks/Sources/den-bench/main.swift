@@ -1,0 +1,128 @@
+// den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
+// Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
+//                  [--only load|router|process]... [--copies N] [--requests N] [--rounds N] [--runs N] [--no-breakdown]
+// Scripts/bench.sh builds everything and passes the paths.
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+func intOption(_ name: String, _ fallback: Int) -> Int { option(name).flatMap(Int.init) ?? fallback }
+let only = Set(arguments.indices.filter { arguments[$0] == "--only" && $0 + 1 < arguments.count }.map { arguments[$0 + 1] })
+func wanted(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
+
+guard let denBin = option("--den-bin") ?? ProcessInfo.processInfo.environment["DEN_BIN_DIR"] else {
+    FileHandle.standardError.write(Data("den-bench: give --den-bin <folder with den and libAboutModule.so> (Scripts/bench.sh does)\n".utf8))
+    exit(2)
+}
+let ownFolder = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    .deletingLastPathComponent()
+let helloPath = option("--hello") ?? ownFolder.appendingPathComponent("hello").path
+let work = FileManager.default.temporaryDirectory.appendingPathComponent("den-bench-\(getpid())", isDirectory: true)
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+
+/// The 1-minute load average, to judge how noisy the figures are.
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
+}
+let loadBefore = loadAverage()
+
+struct Row {
+    var figure: String
+    var den: String
+    var baseline: String
+    var ratio: String
+    var goal: String
+    var verdict: String
+}
+var rows: [Row] = []
+var details: [String] = []
+var problems: [String] = []
+
+// MARK: 1. Plugin load + register
+if wanted("load") {
+    let copies = intOption("--copies", 50)
+    let bench = PluginLoadBench(plugin: URL(fileURLWithPath: denBin).appendingPathComponent("libAboutModule.so"),
+                                copies: copies, workDirectory: work.appendingPathComponent("load"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "plugin load: \($0)" }
+    let warmRatio = r.warmTotal.median / r.bare.median
+    let coldRatio = r.coldTotal.median / r.bare.median
+    let met = warmRatio <= 3 && r.warmTotal.median <= 300_000
+    rows.append(Row(figure: "plugin load+register (warm)", den: milliseconds(r.warmTotal.median),
+                    baseline: "dlopen " + milliseconds(r.bare.median), ratio: ratio(warmRatio),
+                    goal: "≤ 3× and ≤ 0.3 ms", verdict: met ? "MET" : "MISSED"))
+    rows.append(Row(figure: "plugin load+register (cold)", den: milliseconds(r.coldTotal.median),
+                    baseline: "dlopen " + milliseconds(r.bare.median), ratio: ratio(coldRatio),
+                    goal: "(copy into cache included)", verdict: "info"))
+    details.append("plugin load: \(copies) fresh images per kind (bare / warm / cold, in rotation), medians (p90):")
+    details.append("  bare dlopen            \(milliseconds(r.bare.median)) (\(milliseconds(r.bare.p90)))")
+    details.append("  Den warm, total        \(milliseconds(r.warmTotal.median)) (\(milliseconds(r.warmTotal.p90)))")
+    details.append("    PluginLoader.load    \(milliseconds(r.warmLoad.median)) (\(milliseconds(r.warmLoad.p90)))")
+    details.append("    ModuleRegistry.install \(milliseconds(r.warmInstall.median)) (\(milliseconds(r.warmInstall.p90)))")
+    details.append("      of which PluginCache.stage (copy already there) \(milliseconds(r.warmStage.median)) (\(milliseconds(r.warmStage.p90))), timed apart")
+    details.append("  Den cold, total        \(milliseconds(r.coldTotal.median)) (\(milliseconds(r.coldTotal.p90)))")
+}
+
+// MARK: 2. Route resolution
+if wanted("router") {
+    let bench = RouterBench(requestCount: intOption("--requests", 10_000), rounds: intOption("--rounds", 30))
+    let r = try bench.run()
+    let n = Double(r.requestCount)
+    let den = n / (r.den.median / 1e9)
+    let kit = n / (r.routingKit.median / 1e9)
+    let kitSplit = n / (r.routingKitSplit.median / 1e9)
+    if r.mismatches > 0 { problems.append("router: \(r.mismatches) requests got different routes: \(r.firstMismatches.joined(separator: "; "))") }
+    rows.append(Row(figure: "route resolution (\(r.routeCount) routes)", den: rate(den),
+                    baseline: "RoutingKit " + rate(kit), ratio: ratio(den / kit),
+                    goal: "≥ 2× (RoutingKit pre-split)", verdict: den / kit >= 2 ? "MET" : "MISSED"))
+    rows.append(Row(figure: "  same, RoutingKit incl. split", den: rate(den),
+                    baseline: "RoutingKit " + rate(kitSplit), ratio: ratio(den / kitSplit),
+                    goal: "(split(\"/\") in the loop)", verdict: "info"))
+    let mix = ["literal", "placeholder", "catch-all", "miss"].map { "\($0) \(r.mix[$0, default: 0])" }.joined(separator: ", ")
+    details.append("router: \(r.requestCount) requests (\(mix)); mismatches between the routers: \(r.mismatches)")
+    details.append("  per pass, median (p90): Den \(milliseconds(r.den.median)) (\(milliseconds(r.den.p90))), "
+        + "RoutingKit \(milliseconds(r.routingKit.median)) (\(milliseconds(r.routingKit.p90))), "
+        + "RoutingKit+split \(milliseconds(r.routingKitSplit.median)) (\(milliseconds(r.routingKitSplit.p90))); \(r.den.count) passes each")
+    details.append("  per request, median: Den \(fixed(r.den.median / n, 0)) ns, RoutingKit \(fixed(r.routingKit.median / n, 0)) ns, "
+        + "RoutingKit+split \(fixed(r.routingKitSplit.median / n, 0)) ns")
+}
+
+// MARK: 3. Process time
+if wanted("process") {
+    let bench = ProcessBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path,
+                             helloFolder: URL(fileURLWithPath: helloPath).deletingLastPathComponent(),
+                             runs: intOption("--runs", 30), breakdown: !arguments.contains("--no-breakdown"),
+                             workDirectory: work.appendingPathComponent("process"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "process: \($0)" }
+    let den = r.samples(ProcessBench.den), hello = r.samples(ProcessBench.hello)
+    let processRatio = den.median / hello.median
+    rows.append(Row(figure: "den render about (process)", den: milliseconds(den.median, digits: 1),
+                    baseline: "hello " + milliseconds(hello.median, digits: 1), ratio: ratio(processRatio),
+                    goal: "≤ 2×", verdict: processRatio <= 2 ? "MET" : "MISSED"))
+    details.append("process: \(den.count) runs of each command, in rotation, after 5 warm-ups; median (p90), ratio to hello:")
+    for command in r.commands {
+        details.append("  " + pad(command.label, 44) + pad(milliseconds(command.samples.median, digits: 1), 10)
+            + pad("(" + milliseconds(command.samples.p90, digits: 1) + ")", 12) + ratio(command.samples.median / hello.median))
+    }
+}
+
+// MARK: Report
+let widths = [32, 14, 24, 8, 30]
+print(pad("figure", widths[0]) + pad("Den", widths[1]) + pad("baseline", widths[2]) + pad("ratio", widths[3]) + pad("goal", widths[4]) + "result")
+for row in rows {
+    print(pad(row.figure, widths[0]) + pad(row.den, widths[1]) + pad(row.baseline, widths[2]) + pad(row.ratio, widths[3])
+        + pad(row.goal, widths[4]) + row.verdict)
+}
+print("")
+details.forEach { print($0) }
+print("load average before / after: \(loadBefore) / \(loadAverage())  (2 cores: above ~0.5 the figures are noisy)")
+try? FileManager.default.removeItem(at: work)
+if !problems.isEmpty {
+    print("")
+    problems.forEach { print("PROBLEM: \($0)") }
+    exit(1)
+}

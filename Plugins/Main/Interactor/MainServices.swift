@@ -1,0 +1,29 @@
+import Foundation
+
+// The services the interactor needs, as the module's own small protocols: tests use mocks, and
+// thin adapters (Services/HostAdapters.swift) connect them to the host's clients.
+
+/// Durable key/value strings in the module's own storage namespace.
+protocol SettingsStore: AnyObject {
+    func string(forKey key: String) throws -> String?
+    /// Stores `value`, or removes the key when `value` is nil.
+    func set(_ value: String?, forKey key: String) throws
+}
+
+/// An HTTP GET returning the body of a 2xx answer; throws for anything else (the message says why).
+protocol RatesFetching {
+    func get(_ url: String) throws -> Data
+}
+
+/// The storage keys of the Main module.
+enum SettingsKey {
+    /// The URL of an `eurofxref-daily.xml` document to fetch on "Reload rates". Unset = offline.
+    static let ratesURL = "config.rates_url"
+    /// `SavedConversion` as JSON: the last from/to/amount, restored on the next start.
+    static let lastConversion = "last_conversion"
+    /// `RatesCache.Entry` as JSON: the last rates fetched over HTTP.
+    static let ratesCache = "rates.cache"
+}
+
+/// The environment variable read when `config.rates_url` is not set in storage.
+let ratesURLEnvironmentVariable = "DEN_MAIN_RATES_URL"

@@ -1,0 +1,191 @@
+import DenKit
+import Foundation
+
+/// Turns the interactor's data into `MainViewObject`s and sends each user action to the
+/// interactor (convert, reload) or the router (info).
+///
+/// Form handling: every action first applies the submitted fields. A refused amount keeps the
+/// previous valid amount and shows why on the field; an unknown currency keeps the previous
+/// currency and shows a banner. Convert and swap save from/to/amount for the next start.
+final class MainPresenter: MainPresenterInput, MainInteractorOutput {
+    private let interactor: any MainInteractorInput
+    private let router: any MainRouterInput
+
+    private(set) var from: Currency
+    private(set) var to: Currency
+    private(set) var amount: AmountInput.Amount
+    private var rates: RatesLoad
+    /// Messages about the last event only (input errors, save failures).
+    private var eventNotices: [MainViewObject.Notice] = []
+    private var amountError: String?
+
+    init(interactor: any MainInteractorInput, router: any MainRouterInput, initial: SavedConversion,
+         amount: AmountInput.Amount, rates: RatesLoad) {
+        self.interactor = interactor
+        self.router = router
+        self.from = initial.from
+        self.to = initial.to
+        self.amount = amount
+        self.rates = rates
+    }
+
+    // MARK: - MainPresenterInput
+
+    func viewDidAppear() {
+        eventNotices = []
+        amountError = nil
+    }
+
+    func didTrigger(_ action: MainAction, form: MainFormInput) {
+        eventNotices = []
+        amountError = nil
+        switch action {
+        case .convert:
+            apply(form)
+            persist()
+        case .swap:
+            apply(form)
+            swap(&from, &to)
+            persist()
+        case .reload:
+            apply(form)
+            interactor.reloadRates()
+        case .info:
+            apply(form)
+            router.showAbout()
+        case .unknown(let id):
+            eventNotices.append(.init(kind: .error, text: "Unknown action '\(id)'."))
+        }
+    }
+
+    // MARK: - MainInteractorOutput
+
+    func interactorDidLoad(_ load: RatesLoad) {
+        rates = load
+    }
+
+    // MARK: - State (hot swap)
+
+    var state: SavedConversion {
+        SavedConversion(from: from, to: to, amount: amount.text)
+    }
+
+    /// Applies a state saved by `state` (possibly by an older version); throws without changing
+    /// anything when a value is not valid here.
+    func restore(_ state: SavedConversion) throws {
+        let rates = rates.rates
+        for currency in [state.from, state.to] where !rates.contains(currency) {
+            throw ModuleError.invalidParameter("the saved currency \(currency) is not in the rates of \(rates.date)")
+        }
+        let amount: AmountInput.Amount
+        do {
+            amount = try AmountInput.parse(state.amount)
+        } catch {
+            throw ModuleError.invalidParameter("the saved amount '\(state.amount)' is refused: \(error)")
+        }
+        from = state.from
+        to = state.to
+        self.amount = amount
+    }
+
+    // MARK: - View object
+
+    var viewObject: MainViewObject {
+        let codes = rates.rates.currencies.map(\.code)
+        var notices: [MainViewObject.Notice] = []
+        if let notice = rates.notice { notices.append(Self.notice(for: notice, rates: rates.rates)) }
+        notices += eventNotices
+
+        let result: String
+        let rateLine: String
+        do {
+            let conversion = try interactor.convert(amount.value, from: from, to: to)
+            result = "\(AmountFormatter.plain(amount.value)) \(from) = \(AmountFormatter.money(conversion.result)) \(to)"
+            rateLine = "1 \(from) = \(AmountFormatter.rate(conversion.rate)) \(to) · ECB \(conversion.date)"
+        } catch {
+            result = "\(AmountFormatter.plain(amount.value)) \(from) = — \(to)"
+            rateLine = "No rate for \(from) → \(to)"
+            notices.append(.init(kind: .error, text: error.description))
+        }
+
+        return MainViewObject(
+            title: "Currency converter",
+            heading: "Convert currencies",
+            notices: notices,
+            from: .init(id: MainViewObject.FieldID.from, label: "From", selected: from.code, options: codes),
+            to: .init(id: MainViewObject.FieldID.to, label: "To", selected: to.code, options: codes),
+            amount: .init(id: MainViewObject.FieldID.amount, label: "Amount", text: amount.text,
+                          placeholder: "0", error: amountError),
+            result: result,
+            rateLine: rateLine,
+            sourceLine: "Rates: \(Self.describe(rates.rates.source)), reference date \(rates.rates.date)",
+            actions: [
+                .init(id: MainViewObject.ActionID.convert, label: "Convert", isPrimary: true),
+                .init(id: MainViewObject.ActionID.swap, label: "Swap", isPrimary: false),
+                .init(id: MainViewObject.ActionID.reload, label: "Reload rates", isPrimary: false),
+                .init(id: MainViewObject.ActionID.info, label: "Info", isPrimary: false),
+            ])
+    }
+
+    // MARK: - Private
+
+    private func apply(_ form: MainFormInput) {
+        if let raw = form.from { from = currency(raw, field: "From", keeping: from) }
+        if let raw = form.to { to = currency(raw, field: "To", keeping: to) }
+        if let raw = form.amount {
+            do {
+                amount = try AmountInput.parse(raw)
+            } catch {
+                let kept = amount.text.isEmpty ? "0" : amount.text
+                amountError = "'\(raw)' was not accepted: \(error.description). The amount stays \(kept)."
+            }
+        }
+    }
+
+    private func currency(_ raw: String, field: String, keeping current: Currency) -> Currency {
+        if let currency = Currency(code: raw), rates.rates.contains(currency) { return currency }
+        let codes = rates.rates.currencies.map(\.code).joined(separator: ", ")
+        eventNotices.append(.init(kind: .error, text:
+            "\(field): '\(raw)' is not one of the currencies (\(codes)); \(current) is kept."))
+        return current
+    }
+
+    private func persist() {
+        do {
+            try interactor.save(state)
+        } catch {
+            eventNotices.append(.init(kind: .warning, text:
+                "This conversion could not be saved for the next start: \(error)"))
+        }
+    }
+
+    static func describe(_ source: RatesSource) -> String {
+        switch source {
+        case .bundled: "bundled ECB snapshot (offline)"
+        case .live(let url): "ECB rates from \(url)"
+        case .cached(let url): "cached ECB rates from \(url)"
+        }
+    }
+
+    static func notice(for notice: RatesNotice, rates: ExchangeRates) -> MainViewObject.Notice {
+        let used = "Using the \(describe(rates.source)) of \(rates.date)."
+        switch notice {
+        case .updated(let url):
+            return .init(kind: .success, text: "Rates updated from \(url): ECB reference rates of \(rates.date).")
+        case .offlineOnly:
+            return .init(kind: .info, text: "No rates URL is configured (storage key \(SettingsKey.ratesURL) or "
+                + "\(ratesURLEnvironmentVariable)), so the rates stay offline. \(used)")
+        case .sourceFailed(let url, let reason):
+            return .init(kind: .warning, text: "Could not load rates from \(url): \(reason). \(used)")
+        case .badURL(let problem):
+            return .init(kind: .warning, text: "The rates URL cannot be used: \(problem). \(used)")
+        case .cacheUnreadable(let reason):
+            return .init(kind: .warning, text: "The cached rates could not be read (\(reason)). \(used)")
+        case .noRatesAvailable(let reason):
+            return .init(kind: .error, text: "No exchange rates are available (\(reason)); only EUR can be converted.")
+        case .notCached(let reason):
+            return .init(kind: .warning, text: "Rates updated (ECB \(rates.date)), but they could not be "
+                + "saved for the next start: \(reason).")
+        }
+    }
+}

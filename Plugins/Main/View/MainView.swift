@@ -1,0 +1,55 @@
+import DenKit
+
+/// Passive: turns the presenter's `MainViewObject` into a DenKit `Screen` and forwards events.
+final class MainView: ModuleView {
+    let presenter: any MainPresenterInput
+
+    init(presenter: any MainPresenterInput) {
+        self.presenter = presenter
+    }
+
+    func handle(_ event: ModuleEvent) {
+        switch event {
+        case .appear:
+            presenter.viewDidAppear()
+        case .action(let id, let fields):
+            presenter.didTrigger(MainAction(id: id), form: MainFormInput(
+                from: fields[MainViewObject.FieldID.from],
+                to: fields[MainViewObject.FieldID.to],
+                amount: fields[MainViewObject.FieldID.amount]))
+        }
+    }
+
+    var screen: Screen {
+        Self.screen(for: presenter.viewObject)
+    }
+
+    static func screen(for object: MainViewObject) -> Screen {
+        var elements: [Element] = [.heading(object.heading)]
+        elements += object.notices.map { .banner(Banner(kind($0.kind), $0.text)) }
+        elements += [
+            .field(Field(id: object.from.id, label: object.from.label, value: object.from.selected,
+                         kind: .choice, options: object.from.options)),
+            .field(Field(id: object.to.id, label: object.to.label, value: object.to.selected,
+                         kind: .choice, options: object.to.options)),
+            .field(Field(id: object.amount.id, label: object.amount.label, value: object.amount.text,
+                         kind: .number, placeholder: object.amount.placeholder, error: object.amount.error)),
+            .text(object.result, style: .emphasis),
+            .text(object.rateLine, style: .body),
+            .text(object.sourceLine, style: .caption),
+        ]
+        elements += object.actions.map {
+            .button(Button(id: $0.id, label: $0.label, role: $0.isPrimary ? .primary : .secondary))
+        }
+        return Screen(title: object.title, elements: elements)
+    }
+
+    private static func kind(_ kind: MainViewObject.Notice.Kind) -> Banner.Kind {
+        switch kind {
+        case .info: .info
+        case .success: .success
+        case .warning: .warning
+        case .error: .error
+        }
+    }
+}

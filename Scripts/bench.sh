@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Prints Den's speed figures, each as a ratio to a baseline measured in the same run
+# (docs/PERFORMANCE.md says what each one measures):
+#   1. plugin load + register   vs a bare dlopen of the same plugin image
+#   2. route resolution         vs RoutingKit's TrieRouter, 1,000 routes, same requests
+#   3. `den render about`       vs a hello-world Swift executable, whole processes
+# Builds the root package in release (den + plugins), then the Benchmarks package (its own
+# .build folder) in release, and runs it. Arguments go to den-bench, e.g.
+#   Scripts/bench.sh --only router --rounds 60
+#   Scripts/bench.sh --only load --copies 100
+#   Scripts/bench.sh --only process --runs 50
+# Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/setup.sh
+
+echo "bench: building den and the plugins (release)..." >&2
+swift build -c release >&2
+DEN_BIN="$(swift build -c release --show-bin-path)"
+
+echo "bench: building den-bench (release)..." >&2
+swift build -c release --package-path Benchmarks >&2
+BENCH_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
+
+echo "bench: running (about a minute)..." >&2
+exec "$BENCH_BIN/den-bench" --den-bin "$DEN_BIN" --hello "$BENCH_BIN/hello" "$@"

@@ -1,0 +1,76 @@
+/// The build-time form of the trie: easy to insert into, with dictionaries and nested arrays.
+/// `build()` freezes it into the flat `RouteTrie` that matching uses.
+struct RouteTrieBuilder {
+    private struct Node {
+        var literals: [[UInt8]: Int] = [:]
+        /// `int`, `double`, `uuid` children, in the order their edge was first created.
+        var typed: [(type: RouteParameterType, child: Int)] = []
+        var string: Int?
+        var catchAllRoute: Int?
+        var route: Int?
+    }
+
+    private var nodes: [Node] = [Node()]
+
+    /// Adds a route's segments. Callers insert in registration order (that is what orders typed
+    /// edges) and have already refused conflicts, so an occupied end is left as it is.
+    mutating func insert(_ segments: [RouteSegment], route: Int) {
+        var node = 0
+        for segment in segments {
+            switch segment {
+            case .literal(let text):
+                // Literals compare as exact UTF-8 bytes, as URL paths do (no Unicode normalization).
+                let key = Array(text.utf8)
+                if let child = nodes[node].literals[key] {
+                    node = child
+                } else {
+                    let child = appendNode()
+                    nodes[node].literals[key] = child
+                    node = child
+                }
+            case .parameter(_, .path):
+                if nodes[node].catchAllRoute == nil { nodes[node].catchAllRoute = route }
+                return
+            case .parameter(_, .string):
+                if let child = nodes[node].string {
+                    node = child
+                } else {
+                    let child = appendNode()
+                    nodes[node].string = child
+                    node = child
+                }
+            case .parameter(_, let type):
+                if let edge = nodes[node].typed.first(where: { $0.type == type }) {
+                    node = edge.child
+                } else {
+                    let child = appendNode()
+                    nodes[node].typed.append((type, child))
+                    node = child
+                }
+            }
+        }
+        if nodes[node].route == nil { nodes[node].route = route }
+    }
+
+    func build() -> RouteTrie {
+        var flatNodes: [RouteTrie.Node] = []
+        var typedEdges: [RouteTrie.TypedEdge] = []
+        var literalEdges: [RouteLiteralTable.Edge] = []
+        flatNodes.reserveCapacity(nodes.count)
+        for (index, node) in nodes.enumerated() {
+            let typedStart = typedEdges.count
+            typedEdges += node.typed.map { RouteTrie.TypedEdge(type: $0.type, child: Int32($0.child)) }
+            literalEdges += node.literals.map { RouteLiteralTable.Edge(parent: index, text: $0.key, child: $0.value) }
+            flatNodes.append(RouteTrie.Node(
+                typedStart: Int32(typedStart), typedEnd: Int32(typedEdges.count),
+                string: Int32(node.string ?? -1), catchAllRoute: Int32(node.catchAllRoute ?? -1),
+                route: Int32(node.route ?? -1), hasLiterals: !node.literals.isEmpty))
+        }
+        return RouteTrie(nodes: flatNodes, typedEdges: typedEdges, literals: RouteLiteralTable(literalEdges))
+    }
+
+    private mutating func appendNode() -> Int {
+        nodes.append(Node())
+        return nodes.count - 1
+    }
+}

@@ -1,0 +1,112 @@
+import DenKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Host service `http.get`: an outbound GET with a deadline and a size limit (see
+/// `HTTPGetRequest` / `HTTPResponse` in DenKit for the JSON).
+///
+/// Any HTTP status is an answer; failures to get one (bad URL, connection refused, timed out,
+/// response too large) are `ServiceFailure`s naming the URL, the cause and what to do: an invalid
+/// request is `.invalidArgument`, a network failure `.unavailable`. The call blocks the calling
+/// thread (the ABI is synchronous) for at most the request's timeout.
+public struct HTTPService: HostService {
+    public var operations: [String] { [HTTPGetRequest.operation] }
+
+    public init() {}
+
+    public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
+        guard operation == HTTPGetRequest.operation else {
+            throw ServiceFailure(.notFound, "unknown operation '\(operation)'; the http service answers \(HTTPGetRequest.operation)")
+        }
+        let request = try decode(HTTPGetRequest.self, request, for: operation)
+        return try encode(try get(request), for: operation)
+    }
+
+    /// Performs one `http.get`.
+    public func get(_ request: HTTPGetRequest) throws(ServiceFailure) -> HTTPResponse {
+        let url = try Self.validatedURL(request.url)
+        let timeout = request.timeoutMilliseconds ?? HTTPLimits.defaultTimeoutMilliseconds
+        guard (1...HTTPLimits.maxTimeoutMilliseconds).contains(timeout) else {
+            throw .invalid("http.get \(request.url): timeout_ms must be between 1 and \(HTTPLimits.maxTimeoutMilliseconds) (got \(timeout)); leave it out for \(HTTPLimits.defaultTimeoutMilliseconds)")
+        }
+        let maxBytes = request.maxBytes ?? HTTPLimits.defaultMaxBytes
+        guard (1...HTTPLimits.maxMaxBytes).contains(maxBytes) else {
+            throw .invalid("http.get \(request.url): max_bytes must be between 1 and \(HTTPLimits.maxMaxBytes) (20 MiB) (got \(maxBytes)); leave it out for \(HTTPLimits.defaultMaxBytes) (5 MiB)")
+        }
+        let headers = request.headers ?? [:]
+        for (name, value) in headers {
+            if let problem = Self.problem(withHeader: name, value: value) {
+                throw .invalid("http.get \(request.url): \(problem)")
+            }
+        }
+
+        switch BlockingHTTPClient.shared.get(url, headers: headers, timeoutMilliseconds: timeout, maxBytes: maxBytes) {
+        case .success(let fetched):
+            return HTTPResponse(status: fetched.status, headers: fetched.headers, body: fetched.body)
+        case .failure(let failure):
+            throw .unavailable("http.get \(request.url) failed: \(Self.explain(failure, url: url, timeout: timeout, maxBytes: maxBytes))")
+        }
+    }
+
+    static func validatedURL(_ text: String) throws(ServiceFailure) -> URL {
+        let example = "give an absolute http:// or https:// URL such as https://example.com/rates.xml"
+        guard !text.isEmpty else {
+            throw .invalid("http.get: bad URL: the url is empty; \(example)")
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            throw .invalid("http.get: bad URL '\(text)': it is not an absolute URL; \(example)")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw .invalid("http.get: bad URL '\(text)': scheme '\(scheme)' is not supported; only http and https URLs can be fetched")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw .invalid("http.get: bad URL '\(text)': it names no host; \(example)")
+        }
+        return url
+    }
+
+    static func problem(withHeader name: String, value: String) -> String? {
+        let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        if name.isEmpty || !name.unicodeScalars.allSatisfy(token.contains) {
+            return "header name '\(name)' is not valid; use letters, digits and - (e.g. Accept)"
+        }
+        if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            return "the value of header '\(name)' contains a line break or NUL; remove it"
+        }
+        return nil
+    }
+
+    static func explain(_ failure: BlockingHTTPClient.Failure, url: URL, timeout: Int, maxBytes: Int) -> String {
+        switch failure {
+        case .timedOut, .transport(.timedOut, _):
+            return "timed out after \(timeout) ms. The server is slow or unreachable: try again later, or raise timeout_ms (at most \(HTTPLimits.maxTimeoutMilliseconds))."
+        case .tooLarge(let declared):
+            let said = declared.map { " (the server announced \($0) bytes)" } ?? ""
+            return "the response is larger than \(maxBytes) bytes, the max_bytes limit\(said); the transfer was stopped. Raise max_bytes (at most \(HTTPLimits.maxMaxBytes)) or fetch a smaller resource."
+        case .transport(let code, let description):
+            let place = "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")"
+            switch code {
+            case .cannotConnectToHost:
+                return "connection refused by \(place) (\(description)). Check that the server is running and that the URL's host and port are right."
+            case .cannotFindHost, .dnsLookupFailed:
+                return "host '\(url.host ?? "?")' not found (\(description)). Check the host name and the network connection."
+            case .notConnectedToInternet, .networkConnectionLost:
+                return "the network is unavailable or the connection dropped (\(description)). Check the network connection and try again."
+            case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+                 .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+                 .clientCertificateRequired:
+                return "the TLS connection to \(place) failed (\(description)). Check the server's certificate and that the URL's scheme (http/https) is right."
+            case .httpTooManyRedirects, .redirectToNonExistentLocation:
+                return "too many or broken redirects (\(description)). Fetch the final URL directly."
+            case .badServerResponse, .cannotParseResponse:
+                return "the server's answer is not valid HTTP (\(description)). Check that the URL points to an HTTP server."
+            case .cancelled:
+                return "the transfer was cancelled (\(description)). Try again."
+            default:
+                return "\(description). Check the URL and the network connection, then try again."
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import DenKit
+import Foundation
+
+/// Where `StorageService` keeps its entries: (namespace, key) → value. The namespace is the
+/// calling module's id. SQLite is the default (`SQLiteStorageEngine`); a server database can
+/// replace it by implementing this protocol.
+///
+/// Contract for implementations:
+/// - keys and values arrive already checked against `StorageLimits` (the service validates),
+///   but an engine must still refuse an empty key rather than store it;
+/// - `list` returns entries sorted by key in byte-wise UTF-8 order (`StorageEntry.keyPrecedes`);
+/// - `apply` is atomic: either every operation is applied or none is;
+/// - every method is thread-safe and may block; errors are `ServiceFailure`s whose message says
+///   what went wrong and what to do.
+public protocol StorageEngine: Sendable {
+    func get(namespace: String, key: String) throws(ServiceFailure) -> String?
+    func set(namespace: String, key: String, value: String) throws(ServiceFailure)
+    /// Returns whether the key existed.
+    func delete(namespace: String, key: String) throws(ServiceFailure) -> Bool
+    func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry]
+    /// Applies `operations` in order, all or nothing.
+    func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure)
+}
+
+/// A `StorageEngine` in memory: for tests, and for runs that must leave no file behind.
+public final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
+    private struct Slot: Hashable {
+        var namespace: String
+        var key: Data // byte-wise identity, as in SQLite
+    }
+
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var values: [Slot: StorageEntry] = [:]
+
+    public init() {}
+
+    public func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
+        lock.withLock { values[Slot(namespace: namespace, key: Data(key.utf8))]?.value }
+    }
+
+    public func set(namespace: String, key: String, value: String) throws(ServiceFailure) {
+        try apply(namespace: namespace, operations: [.set(key: key, value: value)])
+    }
+
+    public func delete(namespace: String, key: String) throws(ServiceFailure) -> Bool {
+        lock.withLock { values.removeValue(forKey: Slot(namespace: namespace, key: Data(key.utf8))) != nil }
+    }
+
+    public func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry] {
+        let prefix = Data(prefix.utf8)
+        return lock.withLock {
+            values.filter { $0.key.namespace == namespace && $0.key.key.starts(with: prefix) }
+                .values.sorted { StorageEntry.keyPrecedes($0.key, $1.key) }
+        }
+    }
+
+    public func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
+        // Check everything first, then apply under one lock: all or nothing.
+        if let index = operations.firstIndex(where: { $0.key.isEmpty }) {
+            throw .invalid("storage: operations[\(index)] has an empty key; nothing was written")
+        }
+        lock.withLock {
+            for operation in operations {
+                switch operation {
+                case .set(let key, let value):
+                    values[Slot(namespace: namespace, key: Data(key.utf8))] = StorageEntry(key: key, value: value)
+                case .delete(let key):
+                    values.removeValue(forKey: Slot(namespace: namespace, key: Data(key.utf8)))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+@testable import AboutModule
+import DenKit
+import Testing
+
+@Suite("About presenter")
+struct AboutPresenterTests {
+    let interactor = MockAboutInteractor()
+    let router = MockAboutRouter()
+    let view = MockAboutView()
+    let presenter: AboutPresenter
+
+    init() {
+        presenter = AboutPresenter(interactor: interactor, router: router)
+        presenter.view = view
+    }
+
+    @Test("when the view appears it asks the interactor for the app info, then for the modules")
+    func appearLoadsEverything() {
+        presenter.viewDidAppear()
+
+        #expect(interactor.calls == [.loadAppInfo, .loadModules])
+        #expect(router.calls.isEmpty)
+    }
+
+    @Test("tapping close asks the router to close and loads nothing")
+    func closeGoesToRouter() {
+        presenter.didTapClose()
+
+        #expect(router.calls == [.close])
+        #expect(interactor.calls.isEmpty)
+    }
+
+    @Test("tapping the website opens the URL of the loaded app info")
+    func websiteOpensAppInfoURL() {
+        presenter.didLoad(appInfo: AboutFixtures.appInfo)
+        presenter.didTapWebsite()
+
+        #expect(router.calls == [.open(website: "https://example.org/lair")])
+    }
+
+    @Test("tapping the website before the app info is known does nothing")
+    func websiteBeforeAppInfoIsIgnored() {
+        presenter.didTapWebsite()
+
+        #expect(router.calls.isEmpty)
+    }
+
+    @Test("the app info becomes display text: name, a version line, the description and a website title")
+    func appInfoBecomesViewObject() throws {
+        presenter.didLoad(appInfo: AboutFixtures.appInfo)
+
+        let shown = try #require(view.displayed.last)
+        #expect(view.displayed.count == 1)
+        #expect(shown == AboutViewObject(name: "Lair", versionLine: "Version 2.3.4", description: "A test host.",
+                                         websiteTitle: "Visit the project site", modules: [], modulesError: nil))
+    }
+
+    @Test("each loaded module becomes a row titled 'id version' with its summary as detail")
+    func modulesBecomeRows() throws {
+        presenter.didLoad(appInfo: AboutFixtures.appInfo)
+        presenter.didLoad(modules: [LoadedModule(id: "about", version: "1.0.0", summary: "About the app"),
+                                    LoadedModule(id: "main", version: "0.2.0", summary: "Currency converter")])
+
+        let shown = try #require(view.displayed.last)
+        #expect(shown.modules == [.init(title: "about 1.0.0", detail: "About the app"),
+                                  .init(title: "main 0.2.0", detail: "Currency converter")])
+        #expect(shown.name == "Lair", "the module list keeps the app info shown before it")
+        #expect(shown.modulesError == nil)
+    }
+
+    @Test("a catalog failure empties the list and shows the message as modulesError")
+    func failureBecomesModulesError() throws {
+        presenter.didLoad(modules: [LoadedModule(id: "about", version: "1.0.0", summary: "")])
+        presenter.didFailToLoadModules("The host could not list its modules: boom")
+
+        let shown = try #require(view.displayed.last)
+        #expect(shown.modules.isEmpty)
+        #expect(shown.modulesError == "The host could not list its modules: boom")
+    }
+
+    @Test("a later successful load clears the earlier modulesError")
+    func successClearsError() throws {
+        presenter.didFailToLoadModules("boom")
+        presenter.didLoad(modules: [LoadedModule(id: "main", version: "1.0.0", summary: "Converter")])
+
+        let shown = try #require(view.displayed.last)
+        #expect(shown.modulesError == nil)
+        #expect(shown.modules.map(\.title) == ["main 1.0.0"])
+    }
+
+    @Test("the presenter holds its view weakly")
+    func viewIsWeak() {
+        weak var weakView: MockAboutView?
+        do {
+            let transient = MockAboutView()
+            weakView = transient
+            presenter.view = transient
+            #expect(weakView != nil)
+        }
+        #expect(weakView == nil)
+        presenter.didLoad(appInfo: AboutFixtures.appInfo) // must not crash without a view
+        #expect(view.displayed.isEmpty, "the replaced view gets nothing")
+    }
+}

@@ -1,0 +1,189 @@
+import DenHost
+import DenKit
+import DenTestSupport
+import Foundation
+import Testing
+
+/// Each broken plugin is reported with the file, the cause and the fix, and the other modules
+/// keep working.
+@Suite("Broken plugins never take the host down")
+struct BrokenPluginTests {
+    /// Loads About plus one broken plugin, checks About still serves its route, and returns the
+    /// broken plugin's error.
+    func loadBeside(_ setUp: (PluginFolder) throws -> String) throws -> PluginLoadError {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        let broken = try setUp(folder)
+        let runtime = try folder.runtime()
+
+        let about = try #require(runtime.record("libAboutModule.so"))
+        #expect(about.isActive, "the healthy module must keep working")
+        let session = runtime.makeSession().open("about")
+        #expect(session.screen.title == "About Den")
+
+        let record = try #require(runtime.record(broken))
+        let error = try #require(record.error, "\(broken) should have failed")
+        #expect(error.description.contains(broken), "the message names the file")
+        #expect(!error.fix.isEmpty)
+        return error
+    }
+
+    @Test("a text file named .so")
+    func notELF() throws {
+        let error = try loadBeside { folder in
+            try folder.write(Array("this is not a library\n".utf8), as: "libNotes.so")
+            return "libNotes.so"
+        }
+        #expect(error.cause == .notELF)
+        #expect(error.reason.contains("not a shared library"))
+        #expect(error.fix.contains("rebuild"))
+    }
+
+    @Test("an empty file")
+    func empty() throws {
+        let error = try loadBeside { folder in
+            try folder.write([], as: "libEmpty.so")
+            return "libEmpty.so"
+        }
+        #expect(error.cause == .emptyFile)
+        #expect(error.reason == "the file is empty")
+    }
+
+    @Test("a truncated library is refused before dlopen, which would die of SIGBUS")
+    func truncated() throws {
+        let error = try loadBeside { folder in
+            let real = try Data(contentsOf: BuildProducts.require(BuildProducts.library("AboutModule")))
+            try folder.write(Array(real.prefix(4096)), as: "libTruncated.so")
+            return "libTruncated.so"
+        }
+        guard case .truncated(let size, let required) = error.cause else {
+            Issue.record("expected a truncated library, got \(error)")
+            return
+        }
+        #expect(size == 4096)
+        #expect(required > size)
+        #expect(error.reason.contains("truncated"))
+    }
+
+    @Test("a library built for another CPU")
+    func otherArchitecture() throws {
+        let error = try loadBeside { folder in
+            var header = [UInt8](repeating: 0, count: 64)
+            header[0...3] = [0x7F, 0x45, 0x4C, 0x46]
+            header[4] = 2
+            header[5] = 1
+            header[18] = 0xB7 // aarch64
+            try folder.write(header, as: "libArm.so")
+            return "libArm.so"
+        }
+        #expect(error.cause == .wrongArchitecture(found: "aarch64", expected: "x86_64"))
+        #expect(error.fix.contains("rebuild"))
+    }
+
+    @Test("a library without den_module_entry")
+    func missingEntry() throws {
+        let error = try loadBeside { folder in
+            try folder.add("DenFixtureNoEntry")
+            return "libDenFixtureNoEntry.so"
+        }
+        #expect(error.cause == .missingSymbol("den_module_entry"))
+        #expect(error.fix.contains("@_cdecl(\"den_module_entry\")"))
+    }
+
+    @Test("a shared library that is no Den module at all (no ABI version symbol)")
+    func missingABIVersion() throws {
+        let error = try loadBeside { folder in
+            // libsqlite3 is a real library (installed by Scripts/setup.sh) that knows nothing of Den.
+            let sqlite = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0").resolvingSymlinksInPath()
+            try folder.temp.copy(sqlite, into: folder.plugins, as: "libsqlite3.so")
+            return "libsqlite3.so"
+        }
+        #expect(error.cause == .missingSymbol("den_abi_version"))
+        #expect(error.fix.contains("DEN_DEFINE_ABI_VERSION"))
+    }
+
+    @Test("a wrong ABI version is refused before any plugin code runs")
+    func wrongABI() throws {
+        // The fixture's entry point calls abort(): reaching it would kill this test process.
+        let error = try loadBeside { folder in
+            try folder.add("DenFixtureWrongABI")
+            return "libDenFixtureWrongABI.so"
+        }
+        #expect(error.cause == .abiMismatch(found: 999, expected: 1))
+        #expect(error.reason.contains("version 999"))
+        // The rejected image stays mapped (never dlclosed): conformance scans keep working.
+        let values: [Any] = [1, "two", 3.0]
+        #expect(values.compactMap { $0 as? CustomStringConvertible }.count == 3)
+        #expect(["b", "a"].sorted() == ["a", "b"])
+    }
+
+    @Test("a plugin from another Swift toolchain is refused before its code runs")
+    func otherToolchain() throws {
+        let error = try loadBeside { folder in
+            try folder.add("DenFixtureToolchain")
+            return "libDenFixtureToolchain.so"
+        }
+        guard case .toolchainMismatch(let found, let expected) = error.cause else {
+            Issue.record("expected a toolchain mismatch, got \(error)")
+            return
+        }
+        #expect(found.contains("older toolchain"))
+        #expect(expected == DenModule.toolchain)
+        #expect(error.fix.contains("no stable ABI"))
+    }
+
+    @Test("an entry point that returns an error")
+    func entryFails() throws {
+        let error = try loadBeside { folder in
+            try folder.add("DenFixtureEntryFails")
+            return "libDenFixtureEntryFails.so"
+        }
+        #expect(error.cause == .entryFailed(status: 6, detail: nil))
+        #expect(error.reason.contains("returned error 6"))
+    }
+
+    @Test("a second module with an id already taken")
+    func duplicateID() throws {
+        let error = try loadBeside { folder in
+            try folder.add("DenFixtureDuplicateAbout")
+            return "libDenFixtureDuplicateAbout.so"
+        }
+        guard case .duplicateModule(let id, let existing) = error.cause else {
+            Issue.record("expected a duplicate module id, got \(error)")
+            return
+        }
+        #expect(id == "about")
+        #expect(existing.hasSuffix("libAboutModule.so"))
+        #expect(error.description.contains("libAboutModule.so"), "the message names both files")
+    }
+
+    @Test("a route that conflicts with another module's is refused, naming both modules")
+    func routeConflict() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        try folder.add("DenFixtureConflictingRoute")
+        let runtime = try folder.runtime()
+
+        let record = try #require(runtime.record("libDenFixtureConflictingRoute.so"))
+        let error = try #require(record.error)
+        #expect(error.description.contains("squatter"))
+        #expect(error.description.contains("about"))
+        // All or nothing: the squatter's other route was not installed either.
+        #expect(runtime.registry.routes.map(\.pattern) == ["about"])
+        #expect(try runtime.registry.resolve("about").get().owner == "about")
+    }
+
+    @Test("every failure shows in the plugin list that modules see")
+    func failuresAreListed() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        try folder.write([], as: "libEmpty.so")
+        try folder.add("DenFixtureWrongABI")
+        let runtime = try folder.runtime()
+
+        let listed = runtime.registry.plugins.map(\.summaryDocument)
+        #expect(listed.count == 3)
+        #expect(listed.filter { $0.status == .failed }.map(\.file).sorted() == ["libDenFixtureWrongABI.so", "libEmpty.so"])
+        #expect(listed.first { $0.file == "libEmpty.so" }?.error?.contains("empty") == true)
+    }
+}

@@ -1,0 +1,76 @@
+import DenHost
+import DenKit
+import DenTestSupport
+import Foundation
+import Testing
+
+@Suite("Loading plugins from real .so files")
+struct PluginLoaderTests {
+    @Test("the bundled About module loads through its C entry point and registers its route")
+    func loadsAbout() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        let runtime = try folder.runtime()
+
+        let about = try #require(runtime.record("libAboutModule.so"))
+        #expect(about.isActive)
+        #expect(about.id == "about")
+        #expect(about.version == "1.0.0")
+        #expect(about.routes == ["about"])
+        #expect(runtime.registry.routes.map(\.pattern) == ["about"])
+    }
+
+    @Test("the loaded copy lives in the cache under a new name, never the original path")
+    func loadsACopy() throws {
+        let folder = try PluginFolder()
+        let original = try folder.add("AboutModule")
+        let cache = PluginCache(directory: folder.temp.path("cache"))
+
+        let first = try cache.stage(original)
+        #expect(first.path != original.path)
+        #expect(first.deletingLastPathComponent().path == cache.directory.path)
+        #expect(try cache.stage(original) == first, "an unchanged file reuses its copy")
+
+        // A rebuilt plugin (new file, new inode and time) gets a new path, so dlopen loads it anew.
+        try FileManager.default.removeItem(at: original)
+        try folder.add("AboutModule")
+        #expect(try cache.stage(original) != first)
+    }
+
+    @Test("only lib<Name>Module.so files count in the bundled build folder")
+    func bundledFolderRule() throws {
+        let discovery = PluginDiscovery(explicitDirectories: [], bundledDirectory: BuildProducts.directory)
+        let names = try discovery.candidates().map(\.file.lastPathComponent)
+        #expect(names.contains("libAboutModule.so"))
+        #expect(names.allSatisfy { $0.hasPrefix("lib") && $0.hasSuffix("Module.so") })
+        #expect(!names.contains { $0.contains("Fixture") })
+        #expect(PluginDiscovery.moduleName(fromFile: "libJogsModule.so") == "Jogs")
+        #expect(PluginDiscovery.moduleName(fromFile: "libModule.so") == nil)
+        #expect(PluginDiscovery.moduleName(fromFile: "libGRDB.so") == nil)
+    }
+
+    @Test("a named plugin folder that does not exist is an error naming the folder")
+    func missingFolder() throws {
+        let runtime = DenRuntime(configuration: HostConfiguration(
+            pluginDirectories: [URL(fileURLWithPath: "/nonexistent/den-plugins")], bundledDirectory: nil))
+        #expect {
+            try runtime.loadPlugins()
+        } throws: { error in
+            "\(error)".contains("/nonexistent/den-plugins") && "\(error)".contains("no such folder")
+        }
+    }
+
+    @Test("--plugins selects modules by id")
+    func selection() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        try folder.add("DenFixtureConflictingRoute")
+        let runtime = try folder.runtime(selecting: ["about"])
+        #expect(runtime.registry.plugins.compactMap(\.id) == ["about"])
+        #expect(runtime.missingSelectedModules.isEmpty)
+
+        let none = try folder.runtime(selecting: ["jogs"])
+        #expect(none.registry.routes.isEmpty)
+        #expect(none.missingSelectedModules == ["jogs"])
+    }
+}

@@ -1,0 +1,174 @@
+import CDenABI
+@testable import DenHost
+@testable import DenKit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Shared helpers for the storage and http service specs. Namespaced so they cannot clash with
+/// other test files.
+enum ServiceTestSupport {
+    /// A new empty folder under the system's temporary folder; remove it with `remove`.
+    static func temporaryDirectory(_ label: String = "den-services") throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func remove(_ url: URL) {
+        // Undo any chmod a test made so the folder can be deleted.
+        _ = try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Calls `operation` of `service` with a JSON text as module `module`; returns the JSON answer.
+    @discardableResult
+    static func call(_ service: any HostService, _ operation: String, _ json: String,
+                     as module: String = "jogs") throws(ServiceFailure) -> String {
+        let answer = try service.handle(operation, request: Data(json.utf8), caller: ServiceCaller(moduleID: module))
+        return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// Encodes `request`, calls the service and decodes the answer.
+    static func call<Request: Encodable, Answer: Decodable>(
+        _ service: any HostService, _ operation: String, _ request: Request, as module: String = "jogs",
+        answer: Answer.Type
+    ) throws -> Answer {
+        let body = try WireFormat.encode(request)
+        let data = try service.handle(operation, request: body, caller: ServiceCaller(moduleID: module))
+        return try WireFormat.decode(Answer.self, from: data)
+    }
+
+    /// The module-side `HostServices` of module `module`, wired through a real `ServiceHub` and
+    /// its C `den_host` endpoint, exactly as a plugin would call them.
+    static func hostServices(for module: String, hub: ServiceHub) -> HostServices {
+        let endpoint = hub.makeEndpoint(caller: module)
+        return HostServices(endpoint.host)
+    }
+
+    /// A JSON string literal for `text` (quotes and escapes included).
+    static func jsonString(_ text: String) -> String {
+        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+    }
+}
+
+/// A TCP port on 127.0.0.1 that refuses connections: bound but never listening, and held until
+/// `close()` so nothing else can take it meanwhile.
+final class ClosedPort {
+    let port: Int
+    private var descriptor: Int32
+
+    init() throws {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw StubServerError("socket() failed: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
+            _ = Self.closeDescriptor(descriptor)
+            throw StubServerError("could not reserve a port: errno \(errno)")
+        }
+        self.descriptor = descriptor
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        if descriptor >= 0 { _ = Self.closeDescriptor(descriptor) }
+        descriptor = -1
+    }
+
+    deinit { close() }
+
+    private static func closeDescriptor(_ descriptor: Int32) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.close(descriptor)
+        #else
+        Darwin.close(descriptor)
+        #endif
+    }
+}
+
+struct StubServerError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `Tests/Fixtures/stub_http_server.py`, started for one test and stopped by `stop()` (or when
+/// this object goes away: closing its stdin makes the server exit).
+final class StubHTTPServer {
+    let port: Int
+    private let process: Process
+    private let input: Pipe
+
+    static var scriptURL: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent() // Services
+            .deletingLastPathComponent() // DenHostTests
+            .deletingLastPathComponent() // Tests
+            .appendingPathComponent("Fixtures/stub_http_server.py")
+    }
+
+    init(ecbFile: URL? = nil) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var arguments = ["python3", Self.scriptURL.path, "--lifetime", "120"]
+        if let ecbFile { arguments += ["--ecb", ecbFile.path] }
+        process.arguments = arguments
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+
+        // The first line on stdout is the port.
+        var line = Data()
+        let reader = output.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let port = Int(text) else {
+            process.terminate()
+            process.waitUntilExit()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw StubServerError("the stub HTTP server did not start (is python3 installed?): \(text) \(message)")
+        }
+        self.port = port
+        self.process = process
+        self.input = input
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Stops the server: closing its stdin makes it exit; SIGTERM, then SIGKILL, if it lingers.
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    deinit { stop() }
+}

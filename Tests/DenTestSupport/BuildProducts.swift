@@ -1,0 +1,40 @@
+import Foundation
+
+/// Where the package's build products are: the folder of the running test bundle, which SwiftPM
+/// puts beside `den` and the plugin libraries (override with `DEN_BUILD_DIR`).
+public enum BuildProducts {
+    public static var directory: URL {
+        if let explicit = ProcessInfo.processInfo.environment["DEN_BUILD_DIR"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit, isDirectory: true)
+        }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // On some runners the test binary sits inside `<Package>PackageTests.xctest/`.
+        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
+        return folder
+    }
+
+    /// `lib<name>.so` in the build folder, e.g. `library("AboutModule")`.
+    public static func library(_ name: String) -> URL {
+        directory.appendingPathComponent("lib\(name).so")
+    }
+
+    public static var den: URL {
+        directory.appendingPathComponent("den")
+    }
+
+    /// A readable failure when the plugins were not built (plain `swift test` builds no .so).
+    public static func require(_ file: URL) throws -> URL {
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw MissingBuildProduct(path: file.path)
+        }
+        return file
+    }
+}
+
+public struct MissingBuildProduct: Error, CustomStringConvertible {
+    public var path: String
+    public var description: String {
+        "\(path) was not built: run the tests with Scripts/test.sh, which builds the plugins first"
+    }
+}

@@ -1,0 +1,32 @@
+import DenTestSupport
+import Foundation
+
+/// Runs the built `den` binary with private cache and data folders.
+struct DenCommand {
+    let temp: TemporaryDirectory
+
+    init() throws {
+        temp = try TemporaryDirectory("den-e2e")
+    }
+
+    func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+        var environment = environment
+        environment["DEN_CACHE_DIR"] = temp.path("cache").path
+        environment["DEN_DATA_DIR"] = temp.path("data").path
+        environment["DEN_PLUGIN_PATH"] = environment["DEN_PLUGIN_PATH"] ?? ""
+        environment["NO_COLOR"] = "1"
+        return try ProcessRunner.run(BuildProducts.require(BuildProducts.den), arguments, input: input, environment: environment)
+    }
+
+    /// A plugin folder holding copies of the named build products.
+    func pluginFolder(_ libraries: [String], extra: [String: Data] = [:]) throws -> URL {
+        let folder = try temp.folder("plugins-\(UUID().uuidString.prefix(8))")
+        for library in libraries {
+            try temp.copy(BuildProducts.require(BuildProducts.library(library)), into: folder)
+        }
+        for (name, contents) in extra {
+            try temp.write(contents, to: name, in: folder)
+        }
+        return folder
+    }
+}

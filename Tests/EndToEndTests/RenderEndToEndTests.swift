@@ -1,0 +1,114 @@
+import DenTestSupport
+import Foundation
+import Testing
+
+@Suite("den render, plugins and routes, run as a real process against real plugins")
+struct RenderEndToEndTests {
+    @Test("den render about draws the About screen from the bundled libAboutModule.so")
+    func renderAbout() throws {
+        let result = try DenCommand().run(["render", "about"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("About Den"))
+        #expect(result.stdout.contains("Version 1.0.0"))
+        #expect(result.stdout.contains("[2] Close"))
+        #expect(result.stdout.contains("about 1.0.0"), "the loaded-modules list comes from the host")
+    }
+
+    @Test("den render --json prints the Screen document")
+    func renderJSON() throws {
+        let result = try DenCommand().run(["render", "about", "--json"])
+        #expect(result.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["title"] as? String == "About Den")
+        #expect(document["v"] as? Int == 1)
+        let types = (document["elements"] as? [[String: Any]])?.compactMap { $0["type"] as? String } ?? []
+        #expect(types.contains("button"))
+        #expect(types.contains("list"))
+    }
+
+    @Test("an unknown route prints a Not found screen naming it and exits 1")
+    func unknownRoute() throws {
+        let result = try DenCommand().run(["render", "jogs/42"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("Not found"))
+        #expect(result.stdout.contains("jogs/42"))
+    }
+
+    @Test("den plugins lists broken plugins with cause and fix while the good one stays active")
+    func pluginsWithBrokenFiles() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixtureWrongABI", "DenFixtureDuplicateAbout"],
+                                          extra: ["libEmpty.so": Data(), "libText.so": Data("hello".utf8)])
+        let result = try den.run(["plugins", "--plugin-dir", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("active  about 1.0.0"))
+        #expect(result.stdout.contains("speaks Den ABI version 999"))
+        #expect(result.stdout.contains("module id 'about' is already provided by"))
+        #expect(result.stdout.contains("the file is empty"))
+        #expect(result.stdout.contains("not a shared library"))
+        #expect(result.stdout.contains("1 active, 4 failed"))
+
+        let render = try den.run(["render", "about", "--plugin-dir", folder.path])
+        #expect(render.status == 0)
+        #expect(render.stdout.contains("About Den"))
+    }
+
+    @Test("DEN_PLUGIN_PATH names plugin folders too")
+    func pluginPathVariable() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["DenFixtureEntryFails"])
+        let result = try den.run(["plugins"], environment: ["DEN_PLUGIN_PATH": folder.path])
+        #expect(result.stdout.contains("libDenFixtureEntryFails.so"))
+        #expect(!result.stdout.contains("libAboutModule.so"), "a named folder replaces the bundled one")
+    }
+
+    @Test("den plugins --json is machine-readable")
+    func pluginsJSON() throws {
+        let result = try DenCommand().run(["plugins", "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let plugins = try #require(document["plugins"] as? [[String: Any]])
+        #expect(plugins.contains { $0["id"] as? String == "about" && $0["status"] as? String == "active" })
+        #expect(!plugins.contains { ($0["file"] as? String)?.contains("Fixture") == true })
+    }
+
+    @Test("den routes lists patterns and resolves a route without building it")
+    func routes() throws {
+        let den = try DenCommand()
+        let list = try den.run(["routes", "--plugins", "about"])
+        #expect(list.stdout.contains("about  -> about"))
+
+        let resolved = try den.run(["routes", "--resolve", "about?tab=modules", "--plugins", "about"])
+        #expect(resolved.status == 0)
+        #expect(resolved.stdout.contains("about?tab=modules -> about (module about)"))
+        #expect(resolved.stdout.contains("?tab = modules"))
+
+        let missing = try den.run(["routes", "--resolve", "nowhere"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("nowhere"))
+    }
+
+    @Test("a plugin folder that does not exist is reported, not a crash")
+    func missingFolder() throws {
+        let result = try DenCommand().run(["plugins", "--plugin-dir", "/nonexistent/plugins"])
+        #expect(result.stdout.contains("/nonexistent/plugins") || result.stderr.contains("/nonexistent/plugins"))
+        #expect(result.status != 0 || result.stdout.contains("no such folder"))
+    }
+
+    @Test("bad options get a usage message", arguments: [["render"], ["plugins", "--log-level", "loud"], ["run", "--plugins", ","]])
+    func badOptions(arguments: [String]) throws {
+        let result = try DenCommand().run(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("Error") || result.stderr.contains("error"))
+    }
+
+    @Test("--help explains every command")
+    func help() throws {
+        let den = try DenCommand()
+        let root = try den.run(["--help"])
+        for command in ["run", "render", "plugins", "routes"] {
+            #expect(root.stdout.contains(command))
+        }
+        let plugins = try den.run(["plugins", "--help"])
+        #expect(plugins.stdout.contains("--plugin-dir"))
+    }
+}

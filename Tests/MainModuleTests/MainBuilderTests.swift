@@ -1,0 +1,186 @@
+import DenKit
+import Foundation
+import Testing
+@testable import MainModule
+
+@Suite("Main builder and instance")
+struct MainBuilderTests {
+    @Test("the module is 'main' 1.0.0 with the main route and the deep link")
+    func definition() {
+        #expect(mainModule.id == "main")
+        #expect(mainModule.version == "1.0.0")
+        #expect(mainModule.routes.map(\.pattern) == ["main", "convert/<double:amount>/<string:from>/<string:to>"])
+    }
+
+    @Test("builds with the real host clients even when no host answers")
+    func buildWithoutHost() throws {
+        let instance = try MainBuilder.build(context("main"))
+        let reply = try instance.handle(.appear)
+        #expect(reply.screen.field("from")?.value == "USD")
+        #expect(reply.screen.field("to")?.value == "EUR")
+        #expect(reply.screen.field("amount")?.value == "100")
+        #expect(reply.effects.isEmpty)
+        _ = try WireFormat.encode(reply)
+    }
+
+    @Test("the main route restores the last saved conversion")
+    func restoresSaved() throws {
+        let settings = MockSettingsStore([SettingsKey.lastConversion: #"{"from":"GBP","to":"JPY","amount":"7.5"}"#])
+        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        #expect(stack.presenter.state == SavedConversion(from: gbp, to: jpy, amount: "7.5"))
+    }
+
+    @Test("a saved conversion that is no longer valid gives the defaults", arguments: [
+        #"{"from":"XAU","to":"JPY","amount":"7.5"}"#, #"{"from":"GBP","to":"JPY","amount":"00"}"#, "junk",
+    ])
+    func invalidSaved(saved: String) throws {
+        let settings = MockSettingsStore([SettingsKey.lastConversion: saved])
+        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        #expect(stack.presenter.state == SavedConversion(from: usd, to: eur, amount: "100"))
+    }
+
+    @Test("the deep link opens Main with its values; lower-case codes are accepted", arguments: [
+        ("12.5", "usd", "jpy", "USD", "JPY", "12.5"),
+        ("100", "EUR", "gbp", "EUR", "GBP", "100"),
+        ("0", "Chf", "CHF", "CHF", "CHF", "0"),
+        ("1e3", "USD", "EUR", "USD", "EUR", "1000"),
+    ])
+    func deepLink(amount: String, from: String, to: String, expectedFrom: String, expectedTo: String,
+                  expectedAmount: String) throws {
+        let stack = try MainBuilder.assemble(deepLinkContext(amount: amount, from: from, to: to),
+                                             dependencies: offlineDependencies())
+        #expect(stack.presenter.state == SavedConversion(from: currency(expectedFrom), to: currency(expectedTo),
+                                                         amount: expectedAmount))
+        let screen = try stack.instance.handle(.appear).screen
+        #expect(screen.field("from")?.value == expectedFrom)
+        #expect(screen.field("amount")?.value == expectedAmount)
+    }
+
+    @Test("the deep link shows the converted amount")
+    func deepLinkResult() throws {
+        let instance = try MainBuilder.assemble(deepLinkContext(amount: "100", from: "usd", to: "eur"),
+                                                dependencies: offlineDependencies()).instance
+        #expect(try instance.handle(.appear).screen.texts.contains("100 USD = 89.08 EUR"))
+    }
+
+    @Test("an unknown currency is refused with the list of valid codes", arguments: [("XYZ", "EUR"), ("USD", "xyz"), ("US", "EUR")])
+    func unknownCurrency(from: String, to: String) throws {
+        let link = deepLinkContext(amount: "1", from: from, to: to)
+        let error = try #require(throws: ModuleError.self) { try MainBuilder.build(link) }
+        guard case .invalidParameter(let message) = error else {
+            Issue.record("expected invalidParameter, got \(error)")
+            return
+        }
+        let bad = from.count == 3 && from != "XYZ" ? to : from
+        #expect(message.contains("'\(bad)'"))
+        for code in try bundledRates().currencies.map(\.code) {
+            #expect(message.contains(code))
+        }
+    }
+
+    @Test("a bad deep-link amount is refused with a message", arguments: ["-5", "abc", "1e20", "0.0000001"])
+    func badAmount(amount: String) throws {
+        let error = try #require(throws: ModuleError.self) {
+            try MainBuilder.build(deepLinkContext(amount: amount, from: "USD", to: "EUR"))
+        }
+        guard case .invalidParameter(let message) = error else {
+            Issue.record("expected invalidParameter, got \(error)")
+            return
+        }
+        #expect(message.contains("amount"))
+    }
+
+    @Test("a deep link with a missing value is refused")
+    func missingValue() {
+        let partial = context("convert/1/USD", pattern: MainRoutes.convert, parameters: ["amount": "1", "from": "USD"])
+        #expect(throws: ModuleError.self) { try MainBuilder.build(partial) }
+    }
+
+    @Test("info through the instance emits navigate(about)")
+    func infoEffect() throws {
+        let instance = try MainBuilder.build(context("main"))
+        let reply = try instance.handle(.action(id: "info", fields: [:]))
+        #expect(reply.effects == [.navigate("about")])
+        #expect(try instance.handle(.appear).effects.isEmpty)
+    }
+
+    @Test("convert through the instance saves from, to and amount")
+    func convertThroughInstance() throws {
+        let settings = MockSettingsStore()
+        let instance = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings)).instance
+        let reply = try instance.handle(.action(id: "convert", fields: ["from": "JPY", "to": "usd", "amount": "1000"]))
+        #expect(reply.screen.field("amount")?.value == "1000")
+        #expect(reply.screen.texts.contains("1000 JPY = 6.34 USD"))
+        let saved = try JSONDecoder().decode(SavedConversion.self,
+                                             from: Data(try #require(settings.values[SettingsKey.lastConversion]).utf8))
+        #expect(saved == SavedConversion(from: jpy, to: usd, amount: "1000"))
+    }
+
+    @Test("a destroyed instance frees its whole stack")
+    func noLeaks() throws {
+        weak var view: MainView?
+        weak var presenter: MainPresenter?
+        weak var interactor: MainInteractor?
+        weak var router: MainRouter?
+        weak var instance: VIPERInstance?
+        try {
+            let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+            _ = try stack.instance.handle(.action(id: "swap", fields: ["amount": "3"]))
+            _ = try stack.instance.handle(.action(id: "reload", fields: [:]))
+            _ = try stack.instance.handle(.action(id: "info", fields: [:]))
+            view = stack.view
+            presenter = stack.presenter
+            interactor = stack.interactor
+            router = stack.router
+            instance = stack.instance
+            #expect(presenter != nil)
+        }()
+        #expect(instance == nil)
+        #expect(view == nil)
+        #expect(presenter == nil)
+        #expect(interactor == nil)
+        #expect(router == nil)
+    }
+
+    @Test("the ownership follows VIPERRoles: interactor → presenter and router → view are weak")
+    func ownership() throws {
+        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        #expect(stack.interactor.output === stack.presenter)
+        #expect(stack.router.view === stack.view)
+        #expect(stack.view.presenter === stack.presenter)
+    }
+}
+
+@Suite("Hot-swap state")
+struct MainStateTests {
+    @Test("snapshot then restore into a new instance keeps from, to and amount")
+    func roundTrip() throws {
+        let old = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        _ = try old.instance.handle(.action(id: "convert", fields: ["from": "GBP", "to": "JPY", "amount": "12,5"]))
+        let bytes = try old.instance.snapshot()
+        let json = try #require(String(data: bytes, encoding: .utf8))
+        #expect(json == #"{"amount":"12.5","from":"GBP","to":"JPY","v":1}"#)
+
+        let new = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        try new.instance.restore(bytes)
+        #expect(new.presenter.state == SavedConversion(from: gbp, to: jpy, amount: "12.5"))
+        #expect(try new.instance.handle(.appear).screen.field("amount")?.value == "12.5")
+    }
+
+    @Test("state from an older version without extra keys, or with unknown keys, is read")
+    func tolerant() throws {
+        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        try stack.instance.restore(Data(#"{"v":1,"from":"chf","to":"EUR","amount":"3","extra":true}"#.utf8))
+        #expect(stack.presenter.state == SavedConversion(from: currency("CHF"), to: eur, amount: "3"))
+    }
+
+    @Test("unreadable or invalid state is refused and the fresh state kept", arguments: [
+        "", "junk", #"{"v":2,"from":"USD","to":"EUR","amount":"1"}"#, #"{"v":1,"from":"XAU","to":"EUR","amount":"1"}"#,
+        #"{"v":1,"from":"USD","to":"EUR","amount":"0.11.2"}"#, #"{"v":1,"from":"??","to":"EUR","amount":"1"}"#,
+    ])
+    func refused(state: String) throws {
+        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        #expect(throws: (any Error).self) { try stack.instance.restore(Data(state.utf8)) }
+        #expect(stack.presenter.state == SavedConversion(from: usd, to: eur, amount: "100"))
+    }
+}
