@@ -21,6 +21,8 @@ public final class DenRuntime: Sendable {
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService { registry.plugins.map(\.summaryDocument) })
+        services.register(StorageService(dataDirectory: configuration.dataDirectory))
+        services.register(HTTPService())
     }
 
     /// Discovers and loads every plugin. A broken plugin is recorded with its error and never
@@ -49,6 +51,12 @@ public final class DenRuntime: Sendable {
         guard let selected = configuration.selectedModules else { return [] }
         let active = Set(registry.plugins.filter(\.isActive).compactMap(\.id))
         return selected.subtracting(active).sorted()
+    }
+
+    /// The first screen when none is named: `main`, else `about`, else the first plain route.
+    public var homeRoute: String {
+        for route in ["main", "about"] where (try? registry.resolve(route).get()) != nil { return route }
+        return registry.routes.first { !$0.pattern.contains("<") }?.pattern ?? "main"
     }
 
     public func makeSession() -> NavigationSession {

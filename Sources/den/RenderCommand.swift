@@ -25,8 +25,6 @@ struct RenderCommand: ParsableCommand {
             print(TextRenderer().render(view.screen).text)
             for url in view.openURLs { print("Open in your browser: \(url)") }
         }
-        if view.moduleID == nil || view.screen.elements.contains(where: { if case .banner(let b) = $0 { b.kind == .error && view.screen.title.hasPrefix("Cannot open") } else { false } }) {
-            throw ExitCode(1)
-        }
+        if view.isHostScreen { throw ExitCode(1) }
     }
 }

@@ -10,14 +10,14 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var host: HostOptions
 
-    @Argument(help: "The first screen's route.")
-    var route: String = "about"
+    @Argument(help: "The first screen's route (default: main, or about when no module serves main).")
+    var route: String?
 
     func run() throws {
         let runtime = try host.makeRuntime()
         let terminal = TerminalSession(session: runtime.makeSession())
         let interactive = isatty(STDIN_FILENO) == 1
-        print(terminal.start(at: route).text)
+        print(terminal.start(at: route ?? runtime.homeRoute).text)
         while true {
             if interactive {
                 print("\nden> ", terminator: "")

@@ -25,9 +25,16 @@ struct RunEndToEndTests {
 
     @Test("end of input ends the session cleanly")
     func endOfInput() throws {
-        let result = try DenCommand().run(["run"], input: "")
+        let result = try DenCommand().run(["run", "about"], input: "")
         #expect(result.status == 0)
         #expect(result.stdout.contains("About Den"))
+    }
+
+    @Test("without a route, den run opens Main, or About when Main is not loaded")
+    func homeRoute() throws {
+        let den = try DenCommand()
+        #expect(try den.run(["run"], input: "").stdout.hasPrefix("Currency converter"))
+        #expect(try den.run(["run", "--plugins", "about"], input: "").stdout.hasPrefix("About Den"))
     }
 
     @Test("bad commands get a message and the session goes on")

@@ -63,10 +63,11 @@ public final class NavigationSession: @unchecked Sendable {
     private func view() -> SessionView {
         guard let top = stack.last else {
             return SessionView(route: "", screen: Screen(title: "Den", elements: [.text("Nothing is open yet.")]),
-                               moduleID: nil, backStack: [], openURLs: openedURLs, notices: notices)
+                               moduleID: nil, backStack: [], openURLs: openedURLs, notices: notices, isHostScreen: true)
         }
         return SessionView(route: top.route, screen: top.screen, moduleID: top.moduleID,
-                           backStack: stack.dropLast().map(\.route), openURLs: openedURLs, notices: notices)
+                           backStack: stack.dropLast().map(\.route), openURLs: openedURLs, notices: notices,
+                           isHostScreen: top.instance == nil)
     }
 
     private func push(_ route: String, budget: inout Int) -> Bool {
