@@ -32,6 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ecb", help="file served at /ecb.xml")
+    parser.add_argument("--files", help="folder whose files are served at /files/<name>")
     parser.add_argument("--lifetime", type=float, default=120.0, help="seconds before exiting by itself")
     parser.add_argument("--port", type=int, default=0, help="port to listen on (0: a free one)")
     args = parser.parse_args()
@@ -112,6 +113,15 @@ def main():
                 self.send_header("Location", "/ok")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+            elif path.startswith("/files/") and args.files:
+                name = os.path.basename(path[len("/files/"):])
+                try:
+                    with open(os.path.join(args.files, name), "rb") as handle:
+                        body = handle.read()
+                except OSError:
+                    self.send_body(404, b"not found")
+                    return
+                self.send_body(200, body, "application/xml")
             elif path == "/ecb.xml" and args.ecb:
                 with open(args.ecb, "rb") as handle:
                     body = handle.read()

@@ -119,7 +119,7 @@ for row in rows {
 }
 print("")
 details.forEach { print($0) }
-print("load average before / after: \(loadBefore) / \(loadAverage())  (2 cores: above ~0.5 the figures are noisy)")
+print("1-minute load average at start / end: \(loadBefore) / \(loadAverage()) (the benchmark itself adds about 1; other work on the 2 cores makes the figures noisy)")
 try? FileManager.default.removeItem(at: work)
 if !problems.isEmpty {
     print("")

@@ -173,19 +173,26 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
         case .updated(let url):
             return .init(kind: .success, text: "Rates updated from \(url): ECB reference rates of \(rates.date).")
         case .offlineOnly:
-            return .init(kind: .info, text: "No rates URL is configured (storage key \(SettingsKey.ratesURL) or "
-                + "\(ratesURLEnvironmentVariable)), so the rates stay offline. \(used)")
+            return .init(kind: .info, text: "No rates URL is configured, so the rates stay offline (set one with "
+                + "`den config set main rates_url <URL>` or \(ratesURLEnvironmentVariable)). \(used)")
         case .sourceFailed(let url, let reason):
-            return .init(kind: .warning, text: "Could not load rates from \(url): \(reason). \(used)")
+            return .init(kind: .warning, text: "Could not load rates from \(url): \(clause(reason)). \(used)")
         case .badURL(let problem):
-            return .init(kind: .warning, text: "The rates URL cannot be used: \(problem). \(used)")
+            return .init(kind: .warning, text: "The rates URL cannot be used: \(clause(problem)). \(used)")
         case .cacheUnreadable(let reason):
-            return .init(kind: .warning, text: "The cached rates could not be read (\(reason)). \(used)")
+            return .init(kind: .warning, text: "The cached rates could not be read (\(clause(reason))). \(used)")
         case .noRatesAvailable(let reason):
-            return .init(kind: .error, text: "No exchange rates are available (\(reason)); only EUR can be converted.")
+            return .init(kind: .error, text: "No exchange rates are available (\(clause(reason))); only EUR can be converted.")
         case .notCached(let reason):
             return .init(kind: .warning, text: "Rates updated (ECB \(rates.date)), but they could not be "
-                + "saved for the next start: \(reason).")
+                + "saved for the next start: \(clause(reason)).")
         }
+    }
+
+    /// A service's message as a clause inside our sentence: without its closing period.
+    static func clause(_ text: String) -> String {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

@@ -59,7 +59,8 @@ public struct HostServiceError: Error, CustomStringConvertible, Equatable {
         self.message = message
     }
 
-    public var description: String { "\(service): \(message)" }
+    /// Services usually name themselves in their messages; don't say it twice.
+    public var description: String { message.hasPrefix(service) ? message : "\(service): \(message)" }
 }
 
 /// An empty JSON object, for requests and answers that carry nothing.
