@@ -22,5 +22,5 @@ echo "bench: building den-bench (release)..." >&2
 swift build -c release --package-path Benchmarks >&2
 BENCH_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
-echo "bench: running (about a minute)..." >&2
+echo "bench: running (10-20 s)..." >&2
 exec "$BENCH_BIN/den-bench" --den-bin "$DEN_BIN" --hello "$BENCH_BIN/hello" "$@"

@@ -113,7 +113,7 @@ struct MainPresenterTests {
         interactor.nextLoad = RatesLoad(rates: try bundledRates(), notice: .offlineOnly)
         presenter.didTrigger(.reload, form: MainFormInput())
         presenter.didTrigger(.convert, form: MainFormInput())
-        #expect(presenter.viewObject.notices.first?.text.contains("config.rates_url") == true)
+        #expect(presenter.viewObject.notices.first?.text.contains("den config set main rates_url") == true)
     }
 
     @Test("info goes to the router")

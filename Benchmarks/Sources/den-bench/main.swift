@@ -50,10 +50,15 @@ if wanted("load") {
     problems += r.failures.prefix(5).map { "plugin load: \($0)" }
     let warmRatio = r.warmTotal.median / r.bare.median
     let coldRatio = r.coldTotal.median / r.bare.median
-    let met = warmRatio <= 3 && r.warmTotal.median <= 300_000
+    let verdict = switch (warmRatio <= 3, r.warmTotal.median <= 300_000) {
+    case (true, true): "MET"
+    case (true, false): "MISSED (> 0.3 ms)"
+    case (false, true): "MISSED (> 3×)"
+    case (false, false): "MISSED"
+    }
     rows.append(Row(figure: "plugin load+register (warm)", den: milliseconds(r.warmTotal.median),
                     baseline: "dlopen " + milliseconds(r.bare.median), ratio: ratio(warmRatio),
-                    goal: "≤ 3× and ≤ 0.3 ms", verdict: met ? "MET" : "MISSED"))
+                    goal: "≤ 3× and ≤ 0.3 ms", verdict: verdict))
     rows.append(Row(figure: "plugin load+register (cold)", den: milliseconds(r.coldTotal.median),
                     baseline: "dlopen " + milliseconds(r.bare.median), ratio: ratio(coldRatio),
                     goal: "(copy into cache included)", verdict: "info"))
