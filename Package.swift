@@ -8,6 +8,12 @@ let pluginLinkerFlags: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete", "-Xlinker", "-Bsymbolic"]),
 ]
 
+/// Bundled modules also export nothing but the `den_*` ABI symbols (a smaller dynamic symbol
+/// table loads faster; docs/PERFORMANCE.md).
+let moduleLinkerFlags: [LinkerSetting] = pluginLinkerFlags + [
+    .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/plugin-exports.map"]),
+]
+
 /// A bundled module: `Plugins/<Name>` (the VIPER layers, also linked into its unit tests) plus
 /// `Plugins/<Name>/Entry` (only the exported C entry point, which would clash between modules
 /// linked into one test binary), built together as `lib<Name>Module.so`.
@@ -16,7 +22,7 @@ func module(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] 
         .target(name: "\(name)Module", dependencies: [.target(name: "DenKit")] + dependencies, path: "Plugins/\(name)",
                 exclude: ["Entry"], linkerSettings: pluginLinkerFlags),
         .target(name: "\(name)ModuleEntry", dependencies: [.target(name: "\(name)Module"), "DenKit"], path: "Plugins/\(name)/Entry",
-                linkerSettings: pluginLinkerFlags),
+                linkerSettings: moduleLinkerFlags),
     ]
 }
 
