@@ -44,6 +44,8 @@ let package = Package(
         .library(name: "DenHost", targets: ["DenHost"]),
         .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),
         .library(name: "MainModule", type: .dynamic, targets: ["MainModuleEntry"]),
+        // The `http` service's network I/O, loaded by the host on the first fetch.
+        .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
     ] + fixtures.map { .library(name: $0, type: .dynamic, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -59,10 +61,14 @@ let package = Package(
         .target(name: "DenKitExports", dependencies: ["CDenABI"]),
         // Loader, registry, router, navigator, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
-            "CDenABI", "DenKit",
+            "CDenABI", "DenKit", "DenHTTPWire",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // What the host's `http` service and its transport library exchange.
+        .target(name: "DenHTTPWire"),
+        // URLSession (FoundationNetworking) behind one C function; see HTTPTransport.swift.
+        .target(name: "DenHTTPTransport", dependencies: ["CDenABI", "DenHTTPWire"]),
         .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit"]),
         .executableTarget(name: "den", dependencies: [
             "DenHost", "DenTerminal", "DenKit",

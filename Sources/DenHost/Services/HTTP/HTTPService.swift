@@ -1,8 +1,6 @@
+import DenHTTPWire
 import DenKit
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Host service `http.get`: an outbound GET with a deadline and a size limit (see
 /// `HTTPGetRequest` / `HTTPResponse` in DenKit for the JSON).
@@ -42,10 +40,11 @@ public struct HTTPService: HostService {
             }
         }
 
-        switch BlockingHTTPClient.shared.get(url, headers: headers, timeoutMilliseconds: timeout, maxBytes: maxBytes) {
-        case .success(let fetched):
-            return HTTPResponse(status: fetched.status, headers: fetched.headers, body: fetched.body)
-        case .failure(let failure):
+        let transport = TransportRequest(url: url.absoluteString, headers: headers, timeoutMilliseconds: timeout, maxBytes: maxBytes)
+        switch try HTTPTransport.shared.get(transport) {
+        case .fetched(let status, let headers, let body):
+            return HTTPResponse(status: status, headers: headers, body: body)
+        case .failed(let failure):
             throw .unavailable("http.get \(request.url) failed: \(Self.explain(failure, url: url, timeout: timeout, maxBytes: maxBytes))")
         }
     }
@@ -78,14 +77,18 @@ public struct HTTPService: HostService {
         return nil
     }
 
-    static func explain(_ failure: BlockingHTTPClient.Failure, url: URL, timeout: Int, maxBytes: Int) -> String {
+    static func explain(_ failure: TransportFailure, url: URL, timeout: Int, maxBytes: Int) -> String {
+        if case .transport(let code, _) = failure, code == URLError.Code.timedOut.rawValue {
+            return explain(.timedOut, url: url, timeout: timeout, maxBytes: maxBytes)
+        }
         switch failure {
-        case .timedOut, .transport(.timedOut, _):
+        case .timedOut:
             return "timed out after \(timeout) ms. The server is slow or unreachable: try again later, or raise timeout_ms (at most \(HTTPLimits.maxTimeoutMilliseconds))."
         case .tooLarge(let declared):
             let said = declared.map { " (the server announced \($0) bytes)" } ?? ""
             return "the response is larger than \(maxBytes) bytes, the max_bytes limit\(said); the transfer was stopped. Raise max_bytes (at most \(HTTPLimits.maxMaxBytes)) or fetch a smaller resource."
-        case .transport(let code, let description):
+        case .transport(let rawCode, let description):
+            let code = URLError.Code(rawValue: rawCode)
             let place = "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")"
             switch code {
             case .cannotConnectToHost:

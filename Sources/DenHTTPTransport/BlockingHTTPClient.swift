@@ -1,4 +1,4 @@
-import DenKit
+import DenHTTPWire
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -23,11 +23,7 @@ final class BlockingHTTPClient: Sendable {
         var body: Data
     }
 
-    enum Failure: Error, Sendable, Equatable {
-        case timedOut
-        case tooLarge(declared: Int64?)
-        case transport(URLError.Code, String)
-    }
+    typealias Failure = TransportFailure
 
     private let session: URLSession
     private let router: ExchangeRouter
@@ -39,7 +35,7 @@ final class BlockingHTTPClient: Sendable {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         // The per-request deadline below is the real bound; this is only a safety net.
-        configuration.timeoutIntervalForResource = TimeInterval(HTTPLimits.maxTimeoutMilliseconds / 1000 + 5)
+        configuration.timeoutIntervalForResource = 65
         let queue = OperationQueue()
         queue.name = "den.http"
         queue.maxConcurrentOperationCount = 1
@@ -129,12 +125,12 @@ private final class Exchange: @unchecked Sendable {
     func complete(_ error: (any Error)?, taskResponse: URLResponse?) {
         if let error {
             let urlError = error as? URLError
-            finish(.failure(.transport(urlError?.code ?? .unknown, error.localizedDescription)))
+            finish(.failure(.transport(code: (urlError?.code ?? .unknown).rawValue, description: error.localizedDescription)))
             return
         }
         let (received, body) = lock.withLock { (self.response, self.body) }
         guard let response = received ?? taskResponse as? HTTPURLResponse else {
-            finish(.failure(.transport(.badServerResponse, "the server sent no HTTP response")))
+            finish(.failure(.transport(code: URLError.Code.badServerResponse.rawValue, description: "the server sent no HTTP response")))
             return
         }
         var headers: [String: String] = [:]

@@ -1,0 +1,37 @@
+import CDenABI
+import DenHTTPWire
+import Foundation
+
+/// The transport's one export (see `httpTransportGetSymbol`): a blocking GET, JSON in, JSON out.
+/// Thread-safe; blocks the calling thread for at most the request's timeout.
+@_cdecl("den_http_transport_get")
+public func denHTTPTransportGet(_ request: UnsafePointer<UInt8>?, _ length: Int,
+                                _ outcome: UnsafeMutablePointer<den_owned>?) -> Int32 {
+    guard let request, let outcome else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
+    let result: TransportOutcome
+    do {
+        let decoded = try JSONDecoder().decode(TransportRequest.self, from: Data(bytes: request, count: length))
+        guard let url = URL(string: decoded.url) else {
+            result = .failed(.transport(code: URLError.Code.badURL.rawValue, description: "not a URL"))
+            return write(result, to: outcome)
+        }
+        switch BlockingHTTPClient.shared.get(url, headers: decoded.headers, timeoutMilliseconds: decoded.timeoutMilliseconds,
+                                             maxBytes: decoded.maxBytes) {
+        case .success(let fetched): result = .fetched(status: fetched.status, headers: fetched.headers, body: fetched.body)
+        case .failure(let failure): result = .failed(failure)
+        }
+    } catch {
+        return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+    }
+    return write(result, to: outcome)
+}
+
+private func write(_ result: TransportOutcome, to outcome: UnsafeMutablePointer<den_owned>) -> Int32 {
+    guard let data = try? JSONEncoder().encode(result), let memory = malloc(max(data.count, 1)) else {
+        return Int32(DEN_ERR_INTERNAL.rawValue)
+    }
+    let bytes = memory.assumingMemoryBound(to: UInt8.self)
+    data.copyBytes(to: bytes, count: data.count)
+    outcome.pointee = den_owned(ptr: bytes, len: data.count, release: den_free_release)
+    return Int32(DEN_OK.rawValue)
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+// The documents between the host's `http` service and `libDenHTTPTransport.so`, the library that
+// does the network I/O. The transport is a separate library so that FoundationNetworking (libcurl
+// and some thirty libraries behind it) loads on the first fetch instead of on every `den` start.
+// Both sides are built from this package at the same time; the JSON only crosses an image boundary.
+
+/// The C function the transport exports:
+/// `int32_t den_http_transport_get(const uint8_t *request, size_t length, den_owned *outcome)`;
+/// `request` is a `TransportRequest`, `*outcome` a `TransportOutcome` (both JSON).
+public let httpTransportGetSymbol = "den_http_transport_get"
+
+/// The transport's file, expected beside the `den` executable.
+public let httpTransportLibrary = "libDenHTTPTransport.so"
+
+/// One validated GET.
+public struct TransportRequest: Codable, Sendable, Equatable {
+    public var url: String
+    public var headers: [String: String]
+    public var timeoutMilliseconds: Int
+    public var maxBytes: Int
+
+    public init(url: String, headers: [String: String], timeoutMilliseconds: Int, maxBytes: Int) {
+        self.url = url
+        self.headers = headers
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.maxBytes = maxBytes
+    }
+}
+
+/// How a GET ended.
+public enum TransportOutcome: Codable, Sendable, Equatable {
+    /// Any HTTP answer, whatever its status; header names lower-cased.
+    case fetched(status: Int, headers: [String: String], body: Data)
+    case failed(TransportFailure)
+}
+
+public enum TransportFailure: Codable, Sendable, Equatable, Error {
+    case timedOut
+    /// The answer passed `maxBytes`; `declared` is its announced Content-Length, if any.
+    case tooLarge(declared: Int64?)
+    /// A network failure: `code` is a `URLError.Code` raw value.
+    case transport(code: Int, description: String)
+}
