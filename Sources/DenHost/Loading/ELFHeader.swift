@@ -17,12 +17,22 @@ struct ELFHeader {
     private(set) var requiredSize: UInt64 = 0
 
     /// Reads and checks the headers of `file`. Returns nil for a file shorter than an ELF identification.
-    static func read(_ file: URL) throws -> (header: ELFHeader?, fileSize: UInt64) {
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        let fileSize = try handle.seekToEnd()
-        try handle.seek(toOffset: 0)
-        let start = Array(try handle.read(upToCount: headerSize64) ?? Data())
+    /// Plain POSIX calls: this runs on every plugin load, next to a ~0.2 ms `dlopen`.
+    static func read(_ file: URL) throws(ELFReadError) -> (header: ELFHeader?, fileSize: UInt64) {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ELFReadError(errno: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw ELFReadError(errno: errno) }
+        let fileSize = UInt64(info.st_size)
+
+        func bytes(at offset: UInt64, count: Int) -> [UInt8] {
+            var buffer = [UInt8](repeating: 0, count: count)
+            let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+            return Array(buffer.prefix(max(read, 0)))
+        }
+
+        let start = bytes(at: 0, count: headerSize64)
         guard var header = ELFHeader(start) else { return (nil, fileSize) }
         guard header.isELF, header.is64Bit, start.count >= headerSize64, start[5] == 1 else { return (header, fileSize) }
 
@@ -31,8 +41,7 @@ struct ELFHeader {
         let shentsize = UInt64(start.uint16(at: 58)), shnum = UInt64(start.uint16(at: 60))
         var required = max(phoff &+ phentsize &* phnum, shnum == 0 ? 0 : shoff &+ shentsize &* shnum)
         if phnum > 0, phentsize >= 56, phoff &+ phentsize &* phnum <= fileSize {
-            try handle.seek(toOffset: phoff)
-            let table = Array(try handle.read(upToCount: Int(phentsize * phnum)) ?? Data())
+            let table = bytes(at: phoff, count: Int(phentsize * phnum))
             for index in 0..<Int(phnum) {
                 let base = index * Int(phentsize)
                 guard table.uint32(at: base) == loadableSegment else { continue }
@@ -73,6 +82,11 @@ struct ELFHeader {
         (0, MemoryLayout<Int>.size == 8)
         #endif
     }
+}
+
+struct ELFReadError: Error, CustomStringConvertible {
+    let errno: Int32
+    var description: String { String(cString: strerror(errno)) }
 }
 
 private extension Array where Element == UInt8 {

@@ -72,7 +72,7 @@ public struct PluginLoader: Sendable {
         do {
             (header, fileSize) = try ELFHeader.read(file)
         } catch {
-            throw fail(.unreadable(error.localizedDescription))
+            throw fail(.unreadable(error.description))
         }
         if fileSize == 0 { throw fail(.emptyFile) }
         guard let header, header.isELF else { throw fail(.notELF) }

@@ -49,6 +49,17 @@ struct BrokenPluginTests {
         #expect(error.reason == "the file is empty")
     }
 
+    @Test("a dangling link to a plugin that was removed")
+    func danglingLink() throws {
+        let error = try loadBeside { folder in
+            try FileManager.default.createSymbolicLink(atPath: folder.plugins.appendingPathComponent("libGone.so").path,
+                                                       withDestinationPath: "/nonexistent/libGone.so")
+            return "libGone.so"
+        }
+        #expect(error.cause == .unreadable("No such file or directory"))
+        #expect(error.fix.contains("exists"))
+    }
+
     @Test("a truncated library is refused before dlopen, which would die of SIGBUS")
     func truncated() throws {
         let error = try loadBeside { folder in
