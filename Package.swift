@@ -33,7 +33,8 @@ func fixture(_ name: String) -> Target {
 }
 
 let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails",
-                "DenFixtureDuplicateAbout", "DenFixtureConflictingRoute", "DenFixtureToolchain"]
+                "DenFixtureDuplicateAbout", "DenFixtureConflictingRoute", "DenFixtureToolchain",
+                "DenFixtureMisbehaving", "DenFixtureBadRegistration", "DenFixturePlainLibrary"]
 
 let package = Package(
     name: "Den",

@@ -99,7 +99,7 @@ static int32_t build(void *ctx, const den_host *host, den_bytes params, void **s
 
 DEN_EXPORT int32_t den_module_entry(const den_host *host, const den_registrar *registrar) {
     if (host->abi_version != DEN_ABI_VERSION) return DEN_ERR_VERSION;
-    int32_t status = registrar->describe(registrar->ctx, "counter-c", "1.0.0", "A counter written in plain C");
+    int32_t status = registrar->describe(registrar->ctx, "counter", "1.0.0", "A counter written in plain C");
     if (status != DEN_OK) return status;
     status = registrar->add_route(registrar->ctx, "counter", build, NULL);
     if (status != DEN_OK) return status;

@@ -1,6 +1,7 @@
 import DenKit
 import Foundation
 import Logging
+import Synchronization
 
 /// The host: finds and loads plugins, keeps the registry, offers services, opens sessions.
 /// Front-ends build on this; it knows none of them.
@@ -10,6 +11,10 @@ public final class DenRuntime: Sendable {
     public let services: ServiceHub
     public let logger: Logger
     private let loader: PluginLoader
+    private let folderProblemsStore = Mutex<[DiscoveryError]>([])
+
+    /// Named plugin folders that could not be read during `loadPlugins`.
+    public var folderProblems: [DiscoveryError] { folderProblemsStore.withLock { $0 } }
 
     public init(configuration: HostConfiguration, logger: Logger? = nil) {
         self.configuration = configuration
@@ -21,19 +26,22 @@ public final class DenRuntime: Sendable {
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService { registry.plugins.map(\.summaryDocument) })
-        services.register(StorageService(dataDirectory: configuration.dataDirectory))
+        services.register(StorageService(engine: configuration.makeStorageEngine(configuration.dataDirectory)))
         services.register(HTTPService())
     }
 
-    /// Discovers and loads every plugin. A broken plugin is recorded with its error and never
-    /// stops the others; only an unusable plugin folder is thrown.
-    public func loadPlugins() throws(DiscoveryError) {
+    /// Discovers and loads every plugin. A broken plugin or an unreadable folder is recorded
+    /// (`registry.plugins`, `folderProblems`) and never stops the others.
+    public func loadPlugins() {
         let discovery = PluginDiscovery(explicitDirectories: configuration.pluginDirectories,
                                         bundledDirectory: configuration.bundledDirectory)
         let selected = configuration.selectedModules
-        for candidate in try discovery.candidates() {
+        let (candidates, problems) = discovery.candidates()
+        folderProblemsStore.withLock { $0 = problems }
+        for problem in problems { logger.error("\(problem)") }
+        for candidate in candidates {
             // Skip unselected modules without running their code when the file name tells the id.
-            if let selected, let hint = candidate.idHint, !selected.contains(hint) { continue }
+            if let selected, let hint = candidate.idHint, !PluginDiscovery.hint(hint, mayMatch: selected) { continue }
             do {
                 let plugin = try loader.load(candidate.file)
                 if let selected, !selected.contains(plugin.id) { continue }

@@ -13,6 +13,9 @@ public struct HostConfiguration: Sendable {
     /// Where services keep durable data (`--data-dir`, default `~/.local/share/den`).
     public var dataDirectory: URL
     public var logLevel: Logger.Level
+    /// Makes the engine behind the `storage` service for a data folder: SQLite by default; a
+    /// server database can take its place by conforming to `StorageEngine`.
+    public var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { SQLiteStorageEngine(directory: $0) }
 
     public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = PluginDiscovery.executableDirectory,
                 selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),

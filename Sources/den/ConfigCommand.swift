@@ -17,9 +17,10 @@ struct ConfigCommand: ParsableCommand {
             "Where modules' data is kept (default: $DEN_DATA_DIR or ~/.local/share/den).", valueName: "dir"))
         var dataDirectory: String?
 
-        var engine: SQLiteStorageEngine {
-            SQLiteStorageEngine(directory: dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? HostConfiguration.defaultDataDirectory())
+        /// The module's storage as the module itself sees it, limits included.
+        func storage(of module: String) -> ModuleStorage {
+            ModuleStorage(service: StorageService(dataDirectory: dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? HostConfiguration.defaultDataDirectory()), caller: ServiceCaller(moduleID: module))
         }
     }
 
@@ -42,7 +43,7 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try ConfigCommand.check(module: module, key: key)
-            let entries = try location.engine.list(namespace: module, prefix: ConfigCommand.prefix + (key ?? ""))
+            let entries = try location.storage(of: module).list(prefix: ConfigCommand.prefix + (key ?? ""))
                 .filter { key == nil || $0.key == ConfigCommand.prefix + key! }
             if entries.isEmpty {
                 print(key.map { "\(module) has no setting '\($0)'." } ?? "\(module) has no settings.")
@@ -61,7 +62,7 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try ConfigCommand.check(module: module, key: key)
-            try location.engine.set(namespace: module, key: ConfigCommand.prefix + key, value: value)
+            try location.storage(of: module).set(ConfigCommand.prefix + key, value)
             print("\(module): \(key) = \(value)")
         }
     }
@@ -74,8 +75,33 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try ConfigCommand.check(module: module, key: key)
-            let removed = try location.engine.delete(namespace: module, key: ConfigCommand.prefix + key)
+            let removed = try location.storage(of: module).delete(ConfigCommand.prefix + key)
             print(removed ? "\(module): \(key) removed" : "\(module) had no setting '\(key)'")
         }
+    }
+}
+
+/// Calls the storage service on a module's behalf, so `den config` obeys the same rules
+/// (key and value limits, namespacing) as the module.
+struct ModuleStorage {
+    let service: StorageService
+    let caller: ServiceCaller
+
+    func list(prefix: String) throws -> [StorageEntry] {
+        try call(StorageListRequest.operation, StorageListRequest(prefix: prefix), as: StorageListAnswer.self).entries
+    }
+
+    func set(_ key: String, _ value: String) throws {
+        _ = try call(StorageSetRequest.operation, StorageSetRequest(key: key, value: value), as: Empty.self)
+    }
+
+    func delete(_ key: String) throws -> Bool {
+        try call(StorageDeleteRequest.operation, StorageDeleteRequest(key: key), as: StorageDeleteAnswer.self).deleted
+    }
+
+    private func call<Request: Encodable, Response: Decodable>(_ operation: String, _ request: Request,
+                                                                as: Response.Type) throws -> Response {
+        let answer = try service.handle(operation, request: WireFormat.encode(request), caller: caller)
+        return try WireFormat.decode(Response.self, from: answer)
     }
 }

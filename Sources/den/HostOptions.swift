@@ -53,11 +53,7 @@ struct HostOptions: ParsableArguments {
         if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true) }
         if let cacheDirectory { configuration.cacheDirectory = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
         let runtime = DenRuntime(configuration: configuration)
-        do {
-            try runtime.loadPlugins()
-        } catch {
-            throw CleanExit.message("error: \(error)")
-        }
+        runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
         for missing in runtime.missingSelectedModules {
             runtime.logger.warning("--plugins names '\(missing)', but no loaded plugin provides it (see `den plugins`)")
         }

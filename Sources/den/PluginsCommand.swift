@@ -22,6 +22,8 @@ struct PluginsCommand: ParsableCommand {
         }
         guard !plugins.isEmpty else {
             print("No plugins found. Build them with Scripts/build.sh, or name a folder with --plugin-dir.")
+            for problem in runtime.folderProblems { print("FOLDER  \(problem)") }
+            if !runtime.folderProblems.isEmpty { throw ExitCode(1) }
             return
         }
         for plugin in plugins {
@@ -37,5 +39,7 @@ struct PluginsCommand: ParsableCommand {
         }
         let failed = plugins.filter { !$0.isActive }.count
         print("\n\(plugins.count - failed) active, \(failed) failed")
+        for problem in runtime.folderProblems { print("FOLDER  \(problem)") }
+        if !runtime.folderProblems.isEmpty { throw ExitCode(1) }
     }
 }

@@ -6,7 +6,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Print one screen as text (or as Screen JSON) and exit.",
-        discussion: "Exits with status 1 when no module serves the route or the module cannot build it.")
+        discussion: "Exits with status 1 when no module serves the route, the module cannot build it, or its screen failed.")
 
     @OptionGroup var host: HostOptions
 
@@ -25,6 +25,6 @@ struct RenderCommand: ParsableCommand {
             print(TextRenderer().render(view.screen).text)
             for url in view.openURLs { print("Open in your browser: \(url)") }
         }
-        if view.isHostScreen { throw ExitCode(1) }
+        if view.isHostScreen || !view.errors.isEmpty { throw ExitCode(1) }
     }
 }

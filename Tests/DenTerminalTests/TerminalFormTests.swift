@@ -34,7 +34,7 @@ final class FormInstance: ModuleInstance {
 enum InProcessModule {
     /// Installs `definition` in `runtime`'s registry the way the loader would, minus the dlopen.
     static func install(_ definition: ModuleDefinition, in runtime: DenRuntime) throws {
-        let endpoint = runtime.services.makeEndpoint(caller: definition.id)
+        let endpoint = runtime.services.makeEndpoint(file: "lib\(definition.id)Module.so")
         let recorder = RegistrationRecorder()
         let status = recorder.withRegistrar { registrar in
             DenModule.entry(host: UnsafeRawPointer(endpoint.host), registrar: UnsafeRawPointer(registrar), module: definition)
@@ -42,7 +42,7 @@ enum InProcessModule {
         try #require(status == Int32(DEN_OK.rawValue), "entry failed: \(recorder.problems)")
         let file = URL(fileURLWithPath: "/in-process/lib\(definition.id)Module.so")
         let plugin = LoadedPlugin(file: file, loadedCopy: file, id: try #require(recorder.id), version: recorder.version ?? "",
-                                  summary: recorder.summary ?? "", routes: recorder.routes, host: endpoint.host,
+                                  summary: recorder.summary ?? "", routes: recorder.routes, host: endpoint.host, endpoint: endpoint,
                                   library: DynamicLibrary(handle: try #require(dlopen(nil, RTLD_NOW))))
         let record = runtime.registry.install(plugin)
         try #require(record.error == nil)

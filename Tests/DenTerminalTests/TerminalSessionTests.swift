@@ -16,7 +16,7 @@ struct AboutRuntime {
         try temp.copy(try BuildProducts.require(BuildProducts.library("AboutModule")), into: plugins)
         runtime = DenRuntime(configuration: HostConfiguration(
             pluginDirectories: [plugins], cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data")))
-        try runtime.loadPlugins()
+        runtime.loadPlugins()
     }
 
     func terminal() -> TerminalSession {

@@ -39,6 +39,6 @@ struct CPluginEndToEndTests {
         let result = try den.run(["run", "counter/1", "--plugin-dir", folder.path], input: "1\nadd\ngo about\nquit\n")
         #expect(result.status == 0)
         #expect(result.stdout.contains("\n3\n"), "two presses from 1 make 3")
-        #expect(result.stdout.contains("counter-c 1.0.0"), "About lists the C module")
+        #expect(result.stdout.contains("counter 1.0.0"), "About lists the C module")
     }
 }

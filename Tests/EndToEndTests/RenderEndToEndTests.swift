@@ -87,11 +87,26 @@ struct RenderEndToEndTests {
         #expect(missing.stdout.contains("nowhere"))
     }
 
-    @Test("a plugin folder that does not exist is reported, not a crash")
+    @Test("a plugin folder that does not exist is reported and fails den plugins, while other folders load")
     func missingFolder() throws {
-        let result = try DenCommand().run(["plugins", "--plugin-dir", "/nonexistent/plugins"])
-        #expect(result.stdout.contains("/nonexistent/plugins") || result.stderr.contains("/nonexistent/plugins"))
-        #expect(result.status != 0 || result.stdout.contains("no such folder"))
+        let den = try DenCommand()
+        let good = try den.pluginFolder(["AboutModule"])
+        let result = try den.run(["plugins", "--plugin-dir", "/nonexistent/plugins", "--plugin-dir", good.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FOLDER  plugin folder /nonexistent/plugins: no such folder"))
+        #expect(result.stdout.contains("active  about 1.0.0"))
+        #expect(result.stderr.contains("/nonexistent/plugins"))
+    }
+
+    @Test("a screen that fails or loops makes den render exit 1 with the reason on screen")
+    func renderFailures() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["DenFixtureMisbehaving"])
+        for route in ["loop", "garbage-reply", "build-fails"] {
+            let result = try den.run(["render", route, "--plugin-dir", folder.path])
+            #expect(result.status == 1, "\(route)")
+            #expect(result.stdout.contains("[ERROR]"), "\(route)")
+        }
     }
 
     @Test("bad options get a usage message", arguments: [["render"], ["plugins", "--log-level", "loud"], ["run", "--plugins", ","]])

@@ -98,6 +98,8 @@ typedef struct den_owned {
  * text message (on an error). Thread-safe; may block (storage, network) and so should not be
  * called while holding a lock the host may need. The host identifies the calling module by the
  * den_host pointer it handed to that module, so a module must pass its own pointer back.
+ * During den_module_entry only "log" is available: the other services open once the host has
+ * installed the module (and never for a module it rejected, e.g. for a duplicate id).
  */
 typedef int32_t (*den_host_call_fn)(void *ctx, const char *service, den_bytes request,
                                     den_owned *response);

@@ -24,6 +24,7 @@ public struct ModuleCallError: Error, Sendable, Equatable, CustomStringConvertib
         case DEN_ERR_CONFLICT.rawValue: "reported a conflict"
         case DEN_ERR_VERSION.rawValue: "does not speak this version"
         case DEN_ERR_SERVICE.rawValue: "could not reach a service"
+        case DEN_ERR_INTERNAL.rawValue: "failed"
         default: "failed (error \(status))"
         }
     }

@@ -20,8 +20,11 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         var instance: UnsafeMutableRawPointer?
         var api: UnsafePointer<den_instance_api>?
         var error = den_owned(ptr: nil, len: 0, release: nil)
-        let status = OwnedBuffer.borrow(body) { params in
-            target.route.build(target.route.context, target.host, params, &instance, &api, &error)
+        // den_module.h: a builder is never called concurrently for the same builder_ctx.
+        let status = target.gate.withLock {
+            OwnedBuffer.borrow(body) { params in
+                target.route.build(target.route.context, target.host, params, &instance, &api, &error)
+            }
         }
         let message = String(decoding: OwnedBuffer.take(&error), as: UTF8.self)
         guard status == DEN_OK.rawValue else { throw fail(status, message) }
@@ -30,6 +33,7 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         }
         guard api.pointee.struct_size >= UInt32(MemoryLayout<den_instance_api>.size),
               api.pointee.handle != nil, api.pointee.destroy != nil else {
+            api.pointee.destroy?(instance)
             throw fail(Int32(DEN_ERR_VERSION.rawValue), "its instance API table is incomplete (rebuild it against this den_module.h)")
         }
         return ModuleInstanceHandle(moduleID: target.moduleID, pointer: instance, api: api)
@@ -62,8 +66,8 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         do {
             decoded = try WireFormat.decode(ModuleReply.self, from: answer)
         } catch {
-            throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INVALID_ARGUMENT.rawValue),
-                                  message: "sent an unreadable reply (\(WireFormat.describe(error)))")
+            throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),
+                                  message: "sent a reply this host cannot read (\(WireFormat.describe(error)))")
         }
         guard decoded.screen.v <= Screen.currentVersion else {
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_VERSION.rawValue),

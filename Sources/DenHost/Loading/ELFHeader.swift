@@ -39,17 +39,26 @@ struct ELFHeader {
         let phoff = start.uint64(at: 32), shoff = start.uint64(at: 40)
         let phentsize = UInt64(start.uint16(at: 54)), phnum = UInt64(start.uint16(at: 56))
         let shentsize = UInt64(start.uint16(at: 58)), shnum = UInt64(start.uint16(at: 60))
-        var required = max(phoff &+ phentsize &* phnum, shnum == 0 ? 0 : shoff &+ shentsize &* shnum)
-        if phnum > 0, phentsize >= 56, phoff &+ phentsize &* phnum <= fileSize {
+        // Crafted headers must not wrap the arithmetic into a small, passing number.
+        let programTableEnd = end(phoff, phentsize, phnum)
+        var required = max(programTableEnd, shnum == 0 ? 0 : end(shoff, shentsize, shnum))
+        if phnum > 0, phentsize >= 56, programTableEnd <= fileSize {
             let table = bytes(at: phoff, count: Int(phentsize * phnum))
             for index in 0..<Int(phnum) {
                 let base = index * Int(phentsize)
                 guard table.uint32(at: base) == loadableSegment else { continue }
-                required = max(required, table.uint64(at: base + 8) &+ table.uint64(at: base + 32))
+                required = max(required, end(table.uint64(at: base + 8), 1, table.uint64(at: base + 32)))
             }
         }
         header.requiredSize = required
         return (header, fileSize)
+    }
+
+    /// `offset + size × count`, or `UInt64.max` when that overflows.
+    private static func end(_ offset: UInt64, _ size: UInt64, _ count: UInt64) -> UInt64 {
+        let (length, overflowA) = size.multipliedReportingOverflow(by: count)
+        let (sum, overflowB) = offset.addingReportingOverflow(length)
+        return overflowA || overflowB ? .max : sum
     }
 
     init?(_ bytes: [UInt8]) {
@@ -63,13 +72,17 @@ struct ELFHeader {
     /// A readable CPU name for `e_machine`.
     static func architecture(of machine: UInt16, is64Bit: Bool) -> String {
         switch machine {
-        case 0x3E: "x86_64"
+        case 0x3E: is64Bit ? "x86_64" : "x32 (32-bit x86_64)"
         case 0xB7: "aarch64"
         case 0x03: "i386"
         case 0x28: "arm"
         case 0xF3: is64Bit ? "riscv64" : "riscv32"
         default: "machine type \(machine)"
         }
+    }
+
+    static var hostMachineName: String {
+        architecture(of: hostMachine.machine, is64Bit: hostMachine.is64Bit)
     }
 
     /// The `e_machine` value of the CPU this host was built for.

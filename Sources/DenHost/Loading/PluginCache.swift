@@ -42,9 +42,29 @@ public struct PluginCache: Sendable {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
             }
         } catch {
-            throw PluginLoadError(file: file.path, cause: .unreadable(
-                "cannot copy it into the plugin cache \(directory.path): \(error.localizedDescription); set DEN_CACHE_DIR to a writable folder"))
+            throw PluginLoadError(file: file.path, cause: .cacheUnwritable(directory: directory.path, detail: error.localizedDescription))
         }
+        pruneOlderCopies(of: stem, keeping: name)
         return copy
+    }
+
+    /// How long a superseded copy is kept: another `den` started before the rebuild may still be
+    /// about to load it (a running process keeps its mapping even after the file is removed).
+    static let supersededCopyLifetime: TimeInterval = 3600
+
+    /// Removes copies of earlier versions of the same plugin, so rebuilding a plugin does not
+    /// grow the cache forever. Best effort: a copy that cannot be removed stays.
+    private func pruneOlderCopies(of stem: String, keeping current: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let cutoff = Date().addingTimeInterval(-PluginCache.supersededCopyLifetime)
+        for name in names where name != current && name.hasPrefix(stem + "-") && name.hasSuffix(".so") {
+            // Only names of the form <stem>-<dev>-<ino>-<size>-<mtime>.so belong to this plugin.
+            let identity = name.dropFirst(stem.count + 1).dropLast(3).split(separator: "-")
+            guard identity.count == 4, identity.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { continue }
+            let path = directory.appendingPathComponent(name).path
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  modified < cutoff else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
 }

@@ -35,18 +35,41 @@ public struct PluginDiscovery: Sendable {
         public var idHint: String?
     }
 
-    public func candidates() throws(DiscoveryError) -> [Candidate] {
+    /// The plugin files, and the named folders that could not be read: one bad folder (a stale
+    /// `DEN_PLUGIN_PATH` entry) costs only its own plugins.
+    public func candidates() -> (found: [Candidate], problems: [DiscoveryError]) {
         if !explicitDirectories.isEmpty {
             var found: [Candidate] = []
+            var problems: [DiscoveryError] = []
             for directory in explicitDirectories {
-                found += try files(in: directory, required: true).filter { $0.hasSuffix(".so") }.map { candidate(directory, $0) }
+                do {
+                    found += try files(in: directory, required: true).filter { $0.hasSuffix(".so") }.map { candidate(directory, $0) }
+                } catch {
+                    problems.append(error)
+                }
             }
-            return found
+            return (found, problems)
         }
-        guard let bundledDirectory else { return [] }
-        return try files(in: bundledDirectory, required: false)
-            .filter { PluginDiscovery.moduleName(fromFile: $0) != nil }
-            .map { candidate(bundledDirectory, $0) }
+        guard let bundledDirectory else { return ([], []) }
+        do {
+            let found = try files(in: bundledDirectory, required: false)
+                .filter { PluginDiscovery.moduleName(fromFile: $0) != nil }
+                .map { candidate(bundledDirectory, $0) }
+            return (found, [])
+        } catch {
+            return ([], [error])
+        }
+    }
+
+    /// Whether a file-name hint can belong to one of the selected module ids. Ids and names are
+    /// compared without case, `-` and `_`: `libCounterCModule.so` may hold `counter-c`.
+    public static func hint(_ hint: String, mayMatch selected: Set<String>) -> Bool {
+        let wanted = Set(selected.map(normalized))
+        return wanted.contains(normalized(hint))
+    }
+
+    static func normalized(_ id: String) -> String {
+        id.lowercased().filter { $0 != "-" && $0 != "_" }
     }
 
     /// `libAboutModule.so` → `About`; nil for any other name.

@@ -2,6 +2,7 @@
 public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Cause: Sendable, Equatable {
         case unreadable(String)
+        case cacheUnwritable(directory: String, detail: String)
         case emptyFile
         case notELF
         case wrongArchitecture(found: String, expected: String)
@@ -31,6 +32,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
     public var reason: String {
         switch cause {
         case .unreadable(let detail): "cannot read the file (\(detail))"
+        case .cacheUnwritable(let directory, let detail): "cannot copy it into the plugin cache \(directory) (\(detail))"
         case .emptyFile: "the file is empty"
         case .notELF: "not a shared library (no ELF header)"
         case .wrongArchitecture(let found, let expected): "built for \(found), but this host runs on \(expected)"
@@ -53,6 +55,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
     public var fix: String {
         switch cause {
         case .unreadable: "check that the file exists and is readable"
+        case .cacheUnwritable: "make that folder writable, or choose another with --cache-dir or DEN_CACHE_DIR"
         case .emptyFile, .notELF, .openFailed, .truncated:
             "rebuild the plugin (`swift build`), or remove the file from the plugin folder"
         case .wrongArchitecture: "rebuild the plugin on this machine"

@@ -13,6 +13,7 @@ public struct LoadedPlugin: @unchecked Sendable {
     public var routes: [PluginRoute]
     /// The `den_host` this plugin was given; its builders get the same pointer.
     let host: UnsafePointer<den_host>
+    let endpoint: ServiceEndpoint
     let library: DynamicLibrary
 }
 
@@ -30,8 +31,10 @@ public struct PluginLoader: Sendable {
     public func load(_ file: URL) throws(PluginLoadError) -> LoadedPlugin {
         func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
 
-        try checkHeader(of: file)
         let copy = try cache.stage(file)
+        // Check the copy, the file dlopen will map: the original may be rewritten meanwhile (a
+        // build in progress), and a copy never changes once written.
+        try checkHeader(of: copy, reportedAs: file)
         let library: DynamicLibrary
         do {
             library = try DynamicLibrary.open(copy.path)
@@ -51,26 +54,31 @@ public struct PluginLoader: Sendable {
         guard let entrySymbol = library.symbol(DEN_ENTRY_SYMBOL) else { throw fail(.missingSymbol(DEN_ENTRY_SYMBOL)) }
         let entry = unsafeBitCast(entrySymbol, to: den_module_entry_fn.self)
 
-        let endpoint = hub.makeEndpoint(caller: file.lastPathComponent)
+        let endpoint = hub.makeEndpoint(file: file.lastPathComponent)
+        // Service calls count as the module's only once the registry has installed it.
         let recorder = RegistrationRecorder()
         let status = recorder.withRegistrar { entry(endpoint.host, $0) }
         guard status == DEN_OK.rawValue else {
+            endpoint.revoke()
             throw fail(.entryFailed(status: status, detail: recorder.problems.first))
         }
         guard let id = recorder.id, let version = recorder.version else {
+            endpoint.revoke()
             throw fail(.invalidRegistration(recorder.problems.first ?? "it never called describe"))
         }
-        if let problem = recorder.problems.first { throw fail(.invalidRegistration(problem)) }
-        endpoint.attribute(to: id)
+        if let problem = recorder.problems.first {
+            endpoint.revoke()
+            throw fail(.invalidRegistration(problem))
+        }
         return LoadedPlugin(file: file, loadedCopy: copy, id: id, version: version, summary: recorder.summary ?? "",
-                            routes: recorder.routes, host: endpoint.host, library: library)
+                            routes: recorder.routes, host: endpoint.host, endpoint: endpoint, library: library)
     }
 
-    private func checkHeader(of file: URL) throws(PluginLoadError) {
+    private func checkHeader(of copy: URL, reportedAs file: URL) throws(PluginLoadError) {
         func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
         let header: ELFHeader?, fileSize: UInt64
         do {
-            (header, fileSize) = try ELFHeader.read(file)
+            (header, fileSize) = try ELFHeader.read(copy)
         } catch {
             throw fail(.unreadable(error.description))
         }

@@ -24,10 +24,10 @@ enum HostScreens {
     }
 
     /// The previous screen with an error banner on top, after an event the module failed to handle.
-    static func withError(_ screen: Screen, _ error: ModuleCallError) -> Screen {
+    static func withError(_ screen: Screen, _ message: String) -> Screen {
         var screen = screen
         screen.elements.removeAll { if case .banner(let banner) = $0 { banner.kind == .error } else { false } }
-        screen.elements.insert(.banner(Banner(.error, error.description)), at: 0)
+        screen.elements.insert(.banner(Banner(.error, message)), at: 0)
         return screen
     }
 }

@@ -20,6 +20,9 @@ public final class NavigationSession: @unchecked Sendable {
     private var stack: [Entry] = []
     private var openedURLs: [String] = []
     private var notices: [String] = []
+    private var errors: [String] = []
+    /// Set when a step used up its navigation budget: the step is then undone.
+    private var overflowed = false
 
     public init(registry: ModuleRegistry) {
         self.registry = registry
@@ -50,12 +53,26 @@ public final class NavigationSession: @unchecked Sendable {
         step { dispatch(.action(id: action, fields: fields), budget: &$0) }
     }
 
+    /// Runs one user step. A step that chains more navigations than the budget allows (a module
+    /// that navigates on every appear) is undone, so the user is never trapped in the loop.
     private func step(_ body: (inout Int) -> Void) -> SessionView {
         lock.withLock {
             openedURLs = []
             notices = []
+            errors = []
+            overflowed = false
+            let saved = stack
             var budget = NavigationSession.maxChainedEffects
             body(&budget)
+            if overflowed {
+                // Keep the screen the user asked for when there was nothing before it.
+                stack = saved.isEmpty ? Array(stack.prefix(1)) : saved
+                let message = "more than \(NavigationSession.maxChainedEffects) navigations were chained in one step (a redirect loop?); the host stopped them and stayed here"
+                errors.append(message)
+                if let top = stack.indices.last {
+                    stack[top].screen = HostScreens.withError(stack[top].screen, message)
+                }
+            }
             return view()
         }
     }
@@ -63,11 +80,12 @@ public final class NavigationSession: @unchecked Sendable {
     private func view() -> SessionView {
         guard let top = stack.last else {
             return SessionView(route: "", screen: Screen(title: "Den", elements: [.text("Nothing is open yet.")]),
-                               moduleID: nil, backStack: [], openURLs: openedURLs, notices: notices, isHostScreen: true)
+                               moduleID: nil, backStack: [], openURLs: openedURLs, notices: notices, errors: errors,
+                               isHostScreen: true)
         }
         return SessionView(route: top.route, screen: top.screen, moduleID: top.moduleID,
                            backStack: stack.dropLast().map(\.route), openURLs: openedURLs, notices: notices,
-                           isHostScreen: top.instance == nil)
+                           errors: errors, isHostScreen: top.instance == nil)
     }
 
     private func push(_ route: String, budget: inout Int) -> Bool {
@@ -111,20 +129,19 @@ public final class NavigationSession: @unchecked Sendable {
 
     /// Sends an event to the top instance, shows its reply and applies its effects.
     private func dispatch(_ event: ModuleEvent, budget: inout Int) {
-        guard let top = stack.last, let instance = top.instance else { return }
+        guard !overflowed, let top = stack.last, let instance = top.instance else { return }
         let reply: ModuleReply
         do {
             reply = try instance.handle(event)
         } catch {
-            stack[stack.count - 1].screen = HostScreens.withError(top.screen, error)
+            errors.append(error.description)
+            stack[stack.count - 1].screen = HostScreens.withError(top.screen, error.description)
             return
         }
         stack[stack.count - 1].screen = reply.screen
         for effect in reply.effects {
             guard budget > 0 else {
-                let error = ModuleCallError(moduleID: top.moduleID ?? "host", status: 7,
-                                            message: "asked for more than \(NavigationSession.maxChainedEffects) navigations in one step; stopped a redirect loop")
-                stack[stack.count - 1].screen = HostScreens.withError(stack[stack.count - 1].screen, error)
+                overflowed = true
                 return
             }
             budget -= 1
@@ -134,6 +151,7 @@ public final class NavigationSession: @unchecked Sendable {
             case .back: pop(budget: &budget)
             case .openURL(let url): openedURLs.append(url)
             }
+            if overflowed { return }
         }
     }
 }

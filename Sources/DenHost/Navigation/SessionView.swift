@@ -13,6 +13,9 @@ public struct SessionView: Sendable, Equatable {
     public var openURLs: [String]
     /// Host messages about this step, e.g. that there was nothing to go back to.
     public var notices: [String]
+    /// What went wrong during this step (a module failed an event, a redirect loop was stopped);
+    /// the screen shows the same messages in an error banner.
+    public var errors: [String]
     /// True when no module instance backs the screen: the host drew it because no module serves
     /// the route or the module could not build it.
     public var isHostScreen: Bool

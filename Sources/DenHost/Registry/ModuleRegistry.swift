@@ -33,6 +33,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             if let existing = records.first(where: { $0.isActive && $0.id == plugin.id }) {
                 record.status = .failed(PluginLoadError(file: plugin.file.path,
                                                         cause: .duplicateModule(id: plugin.id, existingFile: existing.file.path)))
+                plugin.endpoint.revoke()
                 records.append(record)
                 return record
             }
@@ -43,12 +44,14 @@ public final class ModuleRegistry: @unchecked Sendable {
                                       value: RouteTarget(moduleID: plugin.id, route: route, host: plugin.host))
                 } catch {
                     record.status = .failed(PluginLoadError(file: plugin.file.path, cause: .routeConflict("\(error)")))
+                    plugin.endpoint.revoke()
                     records.append(record)
                     return record
                 }
             }
             table = candidate
             router = candidate.compile()
+            plugin.endpoint.attribute(to: plugin.id)
             records.append(record)
             return record
         }

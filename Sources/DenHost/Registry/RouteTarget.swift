@@ -1,4 +1,5 @@
 import CDenABI
+import Foundation
 
 /// What a route resolves to: the module and the builder that serves it.
 public struct RouteTarget: @unchecked Sendable {
@@ -6,4 +7,6 @@ public struct RouteTarget: @unchecked Sendable {
     public var moduleID: String
     var route: PluginRoute
     var host: UnsafePointer<den_host>
+    /// Serialises calls of this route's builder.
+    let gate = NSLock()
 }

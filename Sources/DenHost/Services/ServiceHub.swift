@@ -24,7 +24,15 @@ public final class ServiceHub: @unchecked Sendable {
     }
 
     /// Answers one call; any failure becomes a status and a message, never a crash.
-    public func call(_ operation: String, request: Data, caller: ServiceCaller) -> (status: den_status, body: Data) {
+    public func call(_ operation: String, request: Data, caller: ServiceCaller?) -> (status: den_status, body: Data) {
+        // Until the registry has installed a module (and after it rejected one) it has no
+        // namespace: only logging is allowed, so no data can land under a wrong or borrowed id.
+        guard let caller else {
+            guard operation == "log" else {
+                return (DEN_ERR_INVALID_ARGUMENT, Data("\(operation): host services other than log are available once den_module_entry has returned and the host has installed the module, never to a rejected module".utf8))
+            }
+            return call(operation, request: request, caller: ServiceCaller(moduleID: "(unidentified)"))
+        }
         guard let service = lock.withLock({ services[operation] }) else {
             let known = operations.joined(separator: ", ")
             return (DEN_ERR_NOT_FOUND, Data("unknown host service '\(operation)'; this host offers: \(known)".utf8))
@@ -42,9 +50,9 @@ public final class ServiceHub: @unchecked Sendable {
         }
     }
 
-    /// A `den_host` for one plugin: its `ctx` identifies the plugin to the services.
-    func makeEndpoint(caller: String) -> ServiceEndpoint {
-        ServiceEndpoint(hub: self, caller: caller)
+    /// A `den_host` for one plugin file: its `ctx` identifies the plugin to the services.
+    func makeEndpoint(file: String) -> ServiceEndpoint {
+        ServiceEndpoint(hub: self, file: file)
     }
 }
 
@@ -53,12 +61,14 @@ public final class ServiceHub: @unchecked Sendable {
 final class ServiceEndpoint: @unchecked Sendable {
     private let hub: ServiceHub
     private let lock = NSLock()
-    private var caller: ServiceCaller
+    /// nil until the module describes itself, and again once the host rejects it.
+    private var caller: ServiceCaller?
+    let file: String
     private(set) var host: UnsafePointer<den_host>!
 
-    init(hub: ServiceHub, caller: String) {
+    init(hub: ServiceHub, file: String) {
         self.hub = hub
-        self.caller = ServiceCaller(moduleID: caller)
+        self.file = file
         let host = UnsafeMutablePointer<den_host>.allocate(capacity: 1)
         host.initialize(to: den_host(
             abi_version: DEN_ABI_VERSION, reserved: 0,
@@ -74,12 +84,18 @@ final class ServiceEndpoint: @unchecked Sendable {
         self.host = UnsafePointer(host)
     }
 
-    /// Calls made before the module described itself are attributed to its file name.
+    /// From now on, calls are the module's.
     func attribute(to moduleID: String) {
         lock.withLock { caller = ServiceCaller(moduleID: moduleID) }
     }
 
-    var currentCaller: ServiceCaller {
+    /// The host rejected the plugin (a failed entry, a duplicate id, a route conflict): its
+    /// calls no longer count as any module's.
+    func revoke() {
+        lock.withLock { caller = nil }
+    }
+
+    var currentCaller: ServiceCaller? {
         lock.withLock { caller }
     }
 }

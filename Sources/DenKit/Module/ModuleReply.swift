@@ -9,6 +9,26 @@ public struct ModuleReply: Codable, Sendable, Equatable {
         self.screen = screen
         self.effects = effects
     }
+
+    private enum CodingKeys: String, CodingKey { case v, screen, effects }
+
+    /// `effects` may be left out; an effect type this version does not know is ignored, so a
+    /// newer module still shows its screen.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        v = try container.decodeIfPresent(Int.self, forKey: .v) ?? WireFormat.version
+        screen = try container.decode(Screen.self, forKey: .screen)
+        effects = (try container.decodeIfPresent([KnownEffect].self, forKey: .effects) ?? []).compactMap(\.effect)
+    }
+}
+
+/// Decodes an effect, or nothing for an unknown effect type.
+private struct KnownEffect: Decodable {
+    let effect: Effect?
+
+    init(from decoder: any Decoder) throws {
+        effect = try? Effect(from: decoder)
+    }
 }
 
 /// Navigation requested by a module's Router. Routes are strings: a module never imports another.

@@ -14,12 +14,22 @@ public enum Element: Sendable, Equatable {
 
 public enum TextStyle: String, Codable, Sendable {
     case body, caption, emphasis
+
+    /// An unknown style (a newer module) draws as body text rather than failing the screen.
+    public init(from decoder: any Decoder) throws {
+        self = TextStyle(rawValue: try decoder.singleValueContainer().decode(String.self)) ?? .body
+    }
 }
 
 /// An input. `id` is the key of its value in an action event's `fields`.
 public struct Field: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         case text, number, password, choice
+
+        /// An unknown kind is edited as text.
+        public init(from decoder: any Decoder) throws {
+            self = Kind(rawValue: try decoder.singleValueContainer().decode(String.self)) ?? .text
+        }
     }
     public var id: String
     public var label: String
@@ -45,7 +55,13 @@ public struct Field: Codable, Sendable, Equatable {
 
 /// An action the user can trigger; the module gets an `action` event with this `id`.
 public struct Button: Codable, Sendable, Equatable {
-    public enum Role: String, Codable, Sendable { case primary, secondary, destructive }
+    public enum Role: String, Codable, Sendable {
+        case primary, secondary, destructive
+
+        public init(from decoder: any Decoder) throws {
+            self = Role(rawValue: try decoder.singleValueContainer().decode(String.self)) ?? .secondary
+        }
+    }
     public var id: String
     public var label: String
     public var role: Role
@@ -104,7 +120,13 @@ public struct Table: Codable, Sendable, Equatable {
 }
 
 public struct Banner: Codable, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable { case info, success, warning, error }
+    public enum Kind: String, Codable, Sendable {
+        case info, success, warning, error
+
+        public init(from decoder: any Decoder) throws {
+            self = Kind(rawValue: try decoder.singleValueContainer().decode(String.self)) ?? .info
+        }
+    }
     public var kind: Kind
     public var text: String
 

@@ -1,4 +1,4 @@
-import DenHost
+@testable import DenHost
 import DenKit
 import DenTestSupport
 import Foundation
@@ -49,6 +49,24 @@ struct BrokenPluginTests {
         #expect(error.reason == "the file is empty")
     }
 
+    @Test("an unwritable plugin cache is reported as such, naming the folder and the option")
+    func unwritableCache() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        let blocker = try folder.temp.write(Data("a file, not a folder".utf8), to: "cache-is-a-file")
+        let runtime = DenRuntime(configuration: HostConfiguration(
+            pluginDirectories: [folder.plugins], bundledDirectory: nil, cacheDirectory: blocker,
+            dataDirectory: folder.temp.path("data")))
+        runtime.loadPlugins()
+        let error = try #require(runtime.record("libAboutModule.so")?.error)
+        guard case .cacheUnwritable(let directory, _) = error.cause else {
+            Issue.record("expected an unwritable cache, got \(error)")
+            return
+        }
+        #expect(directory == blocker.path)
+        #expect(error.fix.contains("--cache-dir"))
+    }
+
     @Test("a dangling link to a plugin that was removed")
     func danglingLink() throws {
         let error = try loadBeside { folder in
@@ -84,10 +102,12 @@ struct BrokenPluginTests {
             header[4] = 2
             header[5] = 1
             header[18] = 0xB7 // aarch64
+            if ELFHeader.hostMachineName == "aarch64" { header[18] = 0x3E } // then x86_64 is the stranger
             try folder.write(header, as: "libArm.so")
             return "libArm.so"
         }
-        #expect(error.cause == .wrongArchitecture(found: "aarch64", expected: "x86_64"))
+        let host = ELFHeader.hostMachineName
+        #expect(error.cause == .wrongArchitecture(found: host == "aarch64" ? "x86_64" : "aarch64", expected: host))
         #expect(error.fix.contains("rebuild"))
     }
 
@@ -104,13 +124,26 @@ struct BrokenPluginTests {
     @Test("a shared library that is no Den module at all (no ABI version symbol)")
     func missingABIVersion() throws {
         let error = try loadBeside { folder in
-            // libsqlite3 is a real library (installed by Scripts/setup.sh) that knows nothing of Den.
-            let sqlite = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0").resolvingSymlinksInPath()
-            try folder.temp.copy(sqlite, into: folder.plugins, as: "libsqlite3.so")
-            return "libsqlite3.so"
+            try folder.add("DenFixturePlainLibrary")
+            return "libDenFixturePlainLibrary.so"
         }
         #expect(error.cause == .missingSymbol("den_abi_version"))
         #expect(error.fix.contains("DEN_DEFINE_ABI_VERSION"))
+    }
+
+    @Test("a module that describes itself with an invalid id is refused with the rule")
+    func invalidID() throws {
+        let error = try loadBeside { folder in
+            try folder.add("DenFixtureBadRegistration")
+            return "libDenFixtureBadRegistration.so"
+        }
+        guard case .entryFailed(let status, let detail) = error.cause else {
+            Issue.record("expected the entry point's error, got \(error)")
+            return
+        }
+        #expect(status == 1)
+        #expect(detail?.contains("module id 'Bad Id!' is not valid") == true)
+        #expect(detail?.contains("a-z, 0-9") == true)
     }
 
     @Test("a wrong ABI version is refused before any plugin code runs")

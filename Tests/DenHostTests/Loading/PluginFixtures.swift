@@ -27,7 +27,7 @@ struct PluginFolder {
         let runtime = DenRuntime(configuration: HostConfiguration(
             pluginDirectories: [plugins], bundledDirectory: nil, selectedModules: modules,
             cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data")))
-        try runtime.loadPlugins()
+        runtime.loadPlugins()
         return runtime
     }
 }

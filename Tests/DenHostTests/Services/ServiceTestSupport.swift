@@ -47,7 +47,8 @@ enum ServiceTestSupport {
     /// The module-side `HostServices` of module `module`, wired through a real `ServiceHub` and
     /// its C `den_host` endpoint, exactly as a plugin would call them.
     static func hostServices(for module: String, hub: ServiceHub) -> HostServices {
-        let endpoint = hub.makeEndpoint(caller: module)
+        let endpoint = hub.makeEndpoint(file: "lib\(module)Module.so")
+        endpoint.attribute(to: module)
         return HostServices(endpoint.host)
     }
 
