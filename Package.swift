@@ -34,7 +34,8 @@ func fixture(_ name: String) -> Target {
 
 let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails",
                 "DenFixtureDuplicateAbout", "DenFixtureConflictingRoute", "DenFixtureToolchain",
-                "DenFixtureMisbehaving", "DenFixtureBadRegistration", "DenFixturePlainLibrary"]
+                "DenFixtureMisbehaving", "DenFixtureBadRegistration", "DenFixturePlainLibrary",
+                "DenFixtureUndefinedSymbol"]
 
 let package = Package(
     name: "Den",

@@ -111,6 +111,20 @@ struct BrokenPluginTests {
         #expect(error.fix.contains("rebuild"))
     }
 
+    @Test("a library with an undefined symbol is refused by dlopen itself (RTLD_NOW), naming the symbol")
+    func undefinedSymbol() throws {
+        let error = try loadBeside { folder in
+            try folder.add("DenFixtureUndefinedSymbol")
+            return "libDenFixtureUndefinedSymbol.so"
+        }
+        guard case .openFailed(let detail) = error.cause else {
+            Issue.record("expected the dynamic loader to refuse it, got \(error)")
+            return
+        }
+        #expect(detail.contains("undefined symbol: den_fixture_function_nobody_defines"))
+        #expect(!detail.contains("/cache/"), "the message names the plugin, not the cache copy: \(detail)")
+    }
+
     @Test("a library without den_module_entry")
     func missingEntry() throws {
         let error = try loadBeside { folder in
