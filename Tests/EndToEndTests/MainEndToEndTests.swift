@@ -53,13 +53,15 @@ struct MainEndToEndTests {
         for code in ["AUD", "EUR", "USD", "ZAR"] { #expect(result.stdout.contains(code)) }
     }
 
-    @Test("the last currencies and amount survive a restart")
-    func savedValues() throws {
+    @Test("the last currencies and amount survive a restart, whichever button sent them",
+          arguments: ["convert", "reload", "info", "swap"])
+    func savedValues(button: String) throws {
         let den = try DenCommand()
-        let session = try den.run(["run", "main"], input: "set amount 42,5\nset to jpy\nconvert\nquit\n")
+        let session = try den.run(["run", "main"], input: "set amount 42,5\nset to jpy\n\(button)\nquit\n")
         #expect(session.status == 0)
         let restarted = try den.run(["render", "main"])
-        #expect(restarted.stdout.contains("42.5 USD = \(try Self.expected(42.5, "USD", "JPY")) JPY"))
+        let (from, to) = button == "swap" ? ("JPY", "USD") : ("USD", "JPY")
+        #expect(restarted.stdout.contains("42.5 \(from) = \(try Self.expected(42.5, from, to)) \(to)"), "\(restarted.stdout)")
     }
 
     @Test("bad input is refused with a message and the previous amount stays",

@@ -50,9 +50,27 @@ struct AmountInputTests {
         #expect(throws: AmountRejection.notAllowed(Character(character))) { try AmountInput.parse(input) }
     }
 
-    @Test("no second leading zero", arguments: ["00", "000", "007", "05", "00.5"])
+    @Test("no second leading zero", arguments: ["00", "000", "007", "00.5", "00,5", " 00 "])
     func noSecondLeadingZero(input: String) {
         #expect(throws: AmountRejection.leadingZero) { try AmountInput.parse(input) }
+    }
+
+    @Test("a single leading zero before a digit is dropped, as a text field replaces its 0", arguments: [
+        ("05", "5", "5"),
+        ("05.5", "5.5", "5.5"),
+        ("05,25", "5.25", "5.25"),
+        ("0500", "500", "500"),
+        ("0123456789012345", "123456789012345", "123456789012345"),
+    ])
+    func singleLeadingZeroIsDropped(input: String, text: String, value: String) throws {
+        #expect(try AmountInput.parse(input) == AmountInput.Amount(text: text, value: dec(value)))
+    }
+
+    @Test("a lone zero stays: 0 and 0.5 are fine")
+    func loneZero() throws {
+        #expect(try AmountInput.parse("0") == AmountInput.Amount(text: "0", value: 0))
+        #expect(try AmountInput.parse("0.5") == AmountInput.Amount(text: "0.5", value: dec("0.5")))
+        #expect(try AmountInput.parse("0,") == AmountInput.Amount(text: "0.", value: 0))
     }
 
     @Test("no second separator", arguments: ["0.11.2", "1,2,3", "1.2,3", "..", "1..2"])
@@ -66,12 +84,14 @@ struct AmountInputTests {
         #expect(throws: AmountRejection.tooManyFractionDigits) { try AmountInput.parse("0.1234567") }
     }
 
-    @Test("every refusal says what is allowed", arguments: [
-        AmountRejection.notAllowed("x"), .secondSeparator, .leadingZero, .tooManyIntegerDigits, .tooManyFractionDigits,
+    @Test("every refusal says exactly what is allowed", arguments: [
+        (AmountRejection.notAllowed("x"), "'x' is not allowed: use only digits and one decimal separator (. or ,)"),
+        (.secondSeparator, "only one decimal separator (. or ,) is allowed"),
+        (.leadingZero, "no second leading zero: write 0, 0.5 or 5, not 00"),
+        (.tooManyIntegerDigits, "at most 15 digits before the decimal separator"),
+        (.tooManyFractionDigits, "at most 6 digits after the decimal separator"),
     ])
-    func messagesSayWhatIsAllowed(rejection: AmountRejection) {
-        let message = rejection.description
-        #expect(!message.isEmpty)
-        #expect(message.contains("digit") || message.contains("separator") || message.contains("zero"))
+    func messagesSayWhatIsAllowed(rejection: AmountRejection, message: String) {
+        #expect(rejection.description == message)
     }
 }

@@ -44,6 +44,7 @@ struct MainBuilderTests {
         ("100", "EUR", "gbp", "EUR", "GBP", "100"),
         ("0", "Chf", "CHF", "CHF", "CHF", "0"),
         ("1e3", "USD", "EUR", "USD", "EUR", "1000"),
+        ("05", "USD", "EUR", "USD", "EUR", "5"),
     ])
     func deepLink(amount: String, from: String, to: String, expectedFrom: String, expectedTo: String,
                   expectedAmount: String) throws {
@@ -114,6 +115,25 @@ struct MainBuilderTests {
         let saved = try JSONDecoder().decode(SavedConversion.self,
                                              from: Data(try #require(settings.values[SettingsKey.lastConversion]).utf8))
         #expect(saved == SavedConversion(from: jpy, to: usd, amount: "1000"))
+    }
+
+    @Test("the choices submitted with any action survive a restart", arguments: ["convert", "reload", "info"])
+    func choicesSurviveRestart(action: String) throws {
+        let settings = MockSettingsStore()
+        let before = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings)).instance
+        _ = try before.handle(.action(id: action, fields: ["from": "GBP", "to": "jpy", "amount": "7,5"]))
+        let restarted = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        #expect(restarted.presenter.state == SavedConversion(from: gbp, to: jpy, amount: "7.5"))
+        #expect(try restarted.instance.handle(.appear).screen.field("amount")?.value == "7.5")
+    }
+
+    @Test("swap's result survives a restart")
+    func swapSurvivesRestart() throws {
+        let settings = MockSettingsStore()
+        let before = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings)).instance
+        _ = try before.handle(.action(id: "swap", fields: ["from": "GBP", "to": "JPY", "amount": "3"]))
+        let restarted = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        #expect(restarted.presenter.state == SavedConversion(from: jpy, to: gbp, amount: "3"))
     }
 
     @Test("a destroyed instance frees its whole stack")

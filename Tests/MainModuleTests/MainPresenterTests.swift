@@ -56,6 +56,19 @@ struct MainPresenterTests {
         #expect(object.amount.error?.contains("stays 100") == true)
     }
 
+    @Test("a single leading zero is dropped, a second one refused")
+    func leadingZero() {
+        presenter.didTrigger(.convert, form: MainFormInput(amount: "05"))
+        #expect(presenter.viewObject.amount.text == "5")
+        #expect(presenter.viewObject.amount.error == nil)
+        #expect(presenter.viewObject.result == "5 USD = 4.45 EUR")
+        presenter.didTrigger(.convert, form: MainFormInput(amount: "005"))
+        #expect(presenter.viewObject.amount.text == "5")
+        #expect(presenter.viewObject.amount.error
+            == "'005' was not accepted: no second leading zero: write 0, 0.5 or 5, not 00. The amount stays 5.")
+        #expect(interactor.saved.map(\.amount) == ["5", "5"])
+    }
+
     @Test("the field error goes away with the next valid input")
     func errorClears() {
         presenter.didTrigger(.convert, form: MainFormInput(amount: "x"))
@@ -121,6 +134,41 @@ struct MainPresenterTests {
         presenter.didTrigger(.info, form: MainFormInput())
         #expect(router.aboutShown == 1)
         #expect(interactor.reloads == 0)
+    }
+
+    @Test("reload and info also save the submitted fields for the next start", arguments: [MainAction.reload, .info])
+    func reloadAndInfoSave(action: MainAction) {
+        presenter.didTrigger(action, form: MainFormInput(from: "gbp", to: "JPY", amount: "12,5"))
+        #expect(interactor.saved == [SavedConversion(from: gbp, to: jpy, amount: "12.5")])
+    }
+
+    @Test("reload saves the choices before it asks for new rates")
+    func reloadSavesFirst() {
+        presenter.didTrigger(.reload, form: MainFormInput(amount: "7"))
+        #expect(interactor.saved == [SavedConversion(from: usd, to: eur, amount: "7")])
+        #expect(interactor.reloads == 1)
+    }
+
+    @Test("every action saves only valid values: refused fields keep the previous ones", arguments: [
+        (MainAction.convert, "USD", "JPY"), (.swap, "JPY", "USD"), (.reload, "USD", "JPY"), (.info, "USD", "JPY"),
+    ])
+    func savesOnlyValidValues(action: MainAction, from: String, to: String) {
+        presenter.didTrigger(action, form: MainFormInput(from: "XYZ", to: "jpy", amount: "00"))
+        #expect(interactor.saved == [SavedConversion(from: currency(from), to: currency(to), amount: "100")])
+    }
+
+    @Test("a failed save on info is a warning, and About still opens")
+    func failedSaveOnInfo() {
+        interactor.failSave = true
+        presenter.didTrigger(.info, form: MainFormInput(amount: "5"))
+        #expect(router.aboutShown == 1)
+        #expect(presenter.viewObject.notices.contains { $0.kind == .warning && $0.text.contains("could not be saved") })
+    }
+
+    @Test("an unknown action saves nothing")
+    func unknownActionSavesNothing() {
+        presenter.didTrigger(.unknown("launch"), form: MainFormInput(amount: "5"))
+        #expect(interactor.saved.isEmpty)
     }
 
     @Test("an unknown action is reported, not a crash")

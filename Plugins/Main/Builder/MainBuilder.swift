@@ -1,28 +1,6 @@
 import DenKit
 import Foundation
 
-/// The routes Main serves.
-enum MainRoutes {
-    static let main = "main"
-    /// Deep link: opens Main with these values, e.g. `convert/12.5/usd/EUR`.
-    static let convert = "convert/<double:amount>/<string:from>/<string:to>"
-}
-
-/// The services a Main stack needs; `host(_:)` gives the host-backed ones, tests pass mocks.
-struct MainDependencies {
-    var settings: any SettingsStore
-    var fetcher: any RatesFetching
-    var bundled: any RatesService = BundledRatesProvider()
-    var environment: [String: String] = [:]
-    var log: (any ModuleLog)?
-
-    static func host(_ host: HostServices) -> MainDependencies {
-        MainDependencies(settings: KeyValueSettingsStore(HostKeyValueStore(host)),
-                         fetcher: HTTPRatesFetcher(HostHTTPClient(host)),
-                         environment: ProcessInfo.processInfo.environment, log: HostLog(host))
-    }
-}
-
 /// Assembles a Main stack for a route and injects its dependencies; holds nothing afterwards.
 enum MainBuilder: ModuleBuilder {
     static func build(_ context: BuildContext) throws -> any ModuleInstance {

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Form handling: every action first applies the submitted fields. A refused amount keeps the
 /// previous valid amount and shows why on the field; an unknown currency keeps the previous
-/// currency and shows a banner. Convert and swap save from/to/amount for the next start.
+/// currency and shows a banner. Every action (convert, swap, reload, info) then saves
+/// from/to/amount for the next start; only valid values ever reach `persist()`, because refused
+/// input is never applied.
 final class MainPresenter: MainPresenterInput, MainInteractorOutput {
     private let interactor: any MainInteractorInput
     private let router: any MainRouterInput
@@ -49,9 +51,11 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
             persist()
         case .reload:
             apply(form)
+            persist()
             interactor.reloadRates()
         case .info:
             apply(form)
+            persist()
             router.showAbout()
         case .unknown(let id):
             eventNotices.append(.init(kind: .error, text: "Unknown action '\(id)'."))
