@@ -19,6 +19,9 @@ swift build -c release >&2
 DEN_BIN="$(swift build -c release --show-bin-path)"
 
 echo "bench: building den-bench (release)..." >&2
+# SwiftPM can keep a stale build plan for a path dependency whose files were added or removed
+# ("missing inputs"); dropping the plan makes it re-plan (cheap), the build products stay.
+rm -f Benchmarks/.build/release.yaml Benchmarks/.build/*/release/description.json
 swift build -c release --package-path Benchmarks >&2
 BENCH_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
