@@ -39,7 +39,14 @@ public final class DenRuntime: Sendable {
         let (candidates, problems) = discovery.candidates()
         folderProblemsStore.withLock { $0 = problems }
         for problem in problems { logger.error("\(problem)") }
+        var seen = Set<FileIdentity>()
         for candidate in candidates {
+            // The same file reached twice (a folder named twice, a link) is loaded once: a second
+            // dlopen would return the loaded image and run its entry point again.
+            if let identity = FileIdentity(candidate.file), !seen.insert(identity).inserted {
+                logger.debug("\(candidate.file.path) is a file already loaded from another folder; skipped")
+                continue
+            }
             // Skip unselected modules without running their code when the file name tells the id.
             if let selected, let hint = candidate.idHint, !PluginDiscovery.hint(hint, mayMatch: selected) { continue }
             do {
@@ -69,5 +76,18 @@ public final class DenRuntime: Sendable {
 
     public func makeSession() -> NavigationSession {
         NavigationSession(registry: registry)
+    }
+}
+
+/// A file's device and inode: the same for every path (link, second folder) that reaches it.
+private struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(_ file: URL) {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
     }
 }

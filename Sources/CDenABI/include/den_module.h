@@ -9,13 +9,14 @@
  *
  * A plugin is a shared library that exports two data symbols and one function:
  *
- *     const uint32_t den_abi_version;      read by the host BEFORE any plugin code runs
+ *     const uint32_t den_abi_version;      read from the file BEFORE any plugin code runs
  *     const char     den_toolchain[];      optional; "swift <version>" for plugins that use Swift
  *     int32_t den_module_entry(const den_host *host, const den_registrar *registrar);
  *
- * Load sequence: the host copies the plugin file to a new unique path, opens it with
- * RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE, reads den_abi_version (refusing any other version),
- * compares den_toolchain with its own when present, then calls den_module_entry once. The
+ * Load sequence: the host copies the plugin file to a new unique path, reads den_abi_version
+ * (refusing any other version) and den_toolchain (when present) from the copy's dynamic symbol
+ * table without loading it, opens it with RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE, then calls
+ * den_module_entry once. The
  * plugin describes itself and adds its routes through the registrar during that call. The host
  * never dlcloses a plugin: the Swift runtime keeps pointers into every image it has seen.
  *

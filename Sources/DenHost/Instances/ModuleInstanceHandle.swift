@@ -31,10 +31,13 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         guard let instance, let api else {
             throw fail(Int32(DEN_ERR_INTERNAL.rawValue), "its builder reported success but returned no instance")
         }
-        guard api.pointee.struct_size >= UInt32(MemoryLayout<den_instance_api>.size),
-              api.pointee.handle != nil, api.pointee.destroy != nil else {
+        // Read no field the plugin's table does not have: a smaller table can only be leaked.
+        guard api.pointee.struct_size >= UInt32(MemoryLayout<den_instance_api>.size) else {
+            throw fail(Int32(DEN_ERR_VERSION.rawValue), "its instance API table is older than this host's (rebuild it against this den_module.h)")
+        }
+        guard api.pointee.handle != nil, api.pointee.destroy != nil else {
             api.pointee.destroy?(instance)
-            throw fail(Int32(DEN_ERR_VERSION.rawValue), "its instance API table is incomplete (rebuild it against this den_module.h)")
+            throw fail(Int32(DEN_ERR_VERSION.rawValue), "its instance API table has no handle or destroy function")
         }
         return ModuleInstanceHandle(moduleID: target.moduleID, pointer: instance, api: api)
     }

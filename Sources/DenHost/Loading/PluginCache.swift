@@ -23,33 +23,55 @@ public struct PluginCache: Sendable {
 
     /// Returns the path of this version's copy, copying the file if this version was never staged.
     public func stage(_ file: URL) throws(PluginLoadError) -> URL {
+        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
         var info = stat()
-        guard stat(file.path, &info) == 0 else {
-            throw PluginLoadError(file: file.path, cause: .unreadable(String(cString: strerror(errno))))
-        }
+        guard stat(file.path, &info) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+        // Only a readable regular file that starts like a library is worth a copy: not a folder
+        // named x.so, not a link to /dev/zero, not a huge text file.
+        guard info.st_mode & S_IFMT == S_IFREG else { throw fail(.unreadable("it is not a regular file")) }
+        guard info.st_size > 0 else { throw fail(.emptyFile) }
+        guard access(file.path, R_OK) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+        guard PluginCache.startsLikeELF(file) else { throw fail(.notELF) }
+
         let stem = file.deletingPathExtension().lastPathComponent
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        // The modification time as text (seconds, then nanoseconds): no arithmetic to overflow.
+        let nanoseconds = String(info.st_mtim.tv_nsec)
+        let modified = "\(UInt64(bitPattern: Int64(info.st_mtim.tv_sec)))\(String(repeating: "0", count: max(0, 9 - nanoseconds.count)))\(nanoseconds)"
         let name = "\(stem)-\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified).so"
         let copy = directory.appendingPathComponent(name)
-        if access(copy.path, F_OK) == 0 { return copy }
+        if access(copy.path, F_OK) == 0 {
+            // Mark it as in use, so no other `den` prunes it as superseded in the next hour.
+            _ = utimensat(AT_FDCWD, copy.path, nil, 0)
+            return copy
+        }
+        // Write under a private name, then rename: a concurrent `den` never sees half a file.
+        let partial = directory.appendingPathComponent(".\(name).\(getpid()).partial")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            // Write under a private name, then rename: a concurrent `den` never sees half a file.
-            let partial = directory.appendingPathComponent(".\(name).\(getpid()).partial")
             try? FileManager.default.removeItem(at: partial)
             try FileManager.default.copyItem(at: file, to: partial)
             guard rename(partial.path, copy.path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
             }
         } catch {
-            throw PluginLoadError(file: file.path, cause: .cacheUnwritable(directory: directory.path, detail: error.localizedDescription))
+            try? FileManager.default.removeItem(at: partial)
+            throw fail(.cacheUnwritable(directory: directory.path, detail: error.localizedDescription))
         }
         pruneOlderCopies(of: stem, keeping: name)
         return copy
     }
 
-    /// How long a superseded copy is kept: another `den` started before the rebuild may still be
-    /// about to load it (a running process keeps its mapping even after the file is removed).
+    private static func startsLikeELF(_ file: URL) -> Bool {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 4) }
+        return count == 4 && magic == [0x7F, 0x45, 0x4C, 0x46]
+    }
+
+    /// How long a superseded copy is kept after its last use: another `den` may be about to load
+    /// it (a running process keeps its mapping even after the file is removed).
     static let supersededCopyLifetime: TimeInterval = 3600
 
     /// Removes copies of earlier versions of the same plugin, so rebuilding a plugin does not

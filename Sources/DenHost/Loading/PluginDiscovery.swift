@@ -86,8 +86,12 @@ public struct PluginDiscovery: Sendable {
 
     private func files(in directory: URL, required: Bool) throws(DiscoveryError) -> [String] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            if required { throw DiscoveryError(directory: directory.path, reason: "no such folder") }
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+            if required { throw DiscoveryError(directory: directory.path, reason: "no such folder (or a parent folder cannot be searched)") }
+            return []
+        }
+        guard isDirectory.boolValue else {
+            if required { throw DiscoveryError(directory: directory.path, reason: "it is a file, not a folder") }
             return []
         }
         do {

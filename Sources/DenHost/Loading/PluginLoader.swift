@@ -35,6 +35,9 @@ public struct PluginLoader: Sendable {
         // Check the copy, the file dlopen will map: the original may be rewritten meanwhile (a
         // build in progress), and a copy never changes once written.
         try checkHeader(of: copy, reportedAs: file)
+        // The ABI version and the toolchain are read from the file: dlopen would already run
+        // the plugin's constructors and register its Swift types with the runtime for good.
+        try checkExports(of: copy, reportedAs: file)
         let library: DynamicLibrary
         do {
             library = try DynamicLibrary.open(copy.path)
@@ -42,14 +45,11 @@ public struct PluginLoader: Sendable {
             // dlerror names the copy; users know the original.
             throw fail(.openFailed(error.message.replacingOccurrences(of: copy.path, with: file.lastPathComponent)))
         }
+        // Again through the loader, which also covers a library stripped of section headers.
         guard let abiSymbol = library.symbol(DEN_ABI_VERSION_SYMBOL) else { throw fail(.missingSymbol(DEN_ABI_VERSION_SYMBOL)) }
-        let abi = abiSymbol.load(as: UInt32.self)
-        guard abi == DEN_ABI_VERSION else { throw fail(.abiMismatch(found: abi, expected: DEN_ABI_VERSION)) }
+        try check(abi: abiSymbol.load(as: UInt32.self), file: file)
         if let toolchainSymbol = library.symbol(DEN_TOOLCHAIN_SYMBOL) {
-            let toolchain = String(cString: toolchainSymbol.assumingMemoryBound(to: CChar.self))
-            guard toolchain == DenModule.toolchain else {
-                throw fail(.toolchainMismatch(found: toolchain, expected: DenModule.toolchain))
-            }
+            try check(toolchain: String(cString: toolchainSymbol.assumingMemoryBound(to: CChar.self)), file: file)
         }
         guard let entrySymbol = library.symbol(DEN_ENTRY_SYMBOL) else { throw fail(.missingSymbol(DEN_ENTRY_SYMBOL)) }
         let entry = unsafeBitCast(entrySymbol, to: den_module_entry_fn.self)
@@ -72,6 +72,30 @@ public struct PluginLoader: Sendable {
         }
         return LoadedPlugin(file: file, loadedCopy: copy, id: id, version: version, summary: recorder.summary ?? "",
                             routes: recorder.routes, host: endpoint.host, endpoint: endpoint, library: library)
+    }
+
+    private func checkExports(of copy: URL, reportedAs file: URL) throws(PluginLoadError) {
+        guard let reader = ELFSymbolReader(path: copy.path) else { return }
+        defer { reader.finish() }
+        guard let abi = reader.value(of: DEN_ABI_VERSION_SYMBOL, maximum: 4), abi.count == 4 else {
+            throw PluginLoadError(file: file.path, cause: .missingSymbol(DEN_ABI_VERSION_SYMBOL))
+        }
+        try check(abi: UInt32(abi[0]) | UInt32(abi[1]) << 8 | UInt32(abi[2]) << 16 | UInt32(abi[3]) << 24, file: file)
+        if let toolchain = reader.value(of: DEN_TOOLCHAIN_SYMBOL, maximum: 512) {
+            try check(toolchain: String(decoding: toolchain.prefix { $0 != 0 }, as: UTF8.self), file: file)
+        }
+    }
+
+    private func check(abi: UInt32, file: URL) throws(PluginLoadError) {
+        guard abi == DEN_ABI_VERSION else {
+            throw PluginLoadError(file: file.path, cause: .abiMismatch(found: abi, expected: DEN_ABI_VERSION))
+        }
+    }
+
+    private func check(toolchain: String, file: URL) throws(PluginLoadError) {
+        guard toolchain == DenModule.toolchain else {
+            throw PluginLoadError(file: file.path, cause: .toolchainMismatch(found: toolchain, expected: DenModule.toolchain))
+        }
     }
 
     private func checkHeader(of copy: URL, reportedAs file: URL) throws(PluginLoadError) {

@@ -67,6 +67,7 @@ public final class NavigationSession: @unchecked Sendable {
             if overflowed {
                 // Keep the screen the user asked for when there was nothing before it.
                 stack = saved.isEmpty ? Array(stack.prefix(1)) : saved
+                openedURLs = []
                 let message = "more than \(NavigationSession.maxChainedEffects) navigations were chained in one step (a redirect loop?); the host stopped them and stayed here"
                 errors.append(message)
                 if let top = stack.indices.last {
@@ -140,6 +141,11 @@ public final class NavigationSession: @unchecked Sendable {
         }
         stack[stack.count - 1].screen = reply.screen
         for effect in reply.effects {
+            if case .openURL(let url) = effect {
+                openedURLs.append(url)
+                continue
+            }
+            // Only navigations count against the budget.
             guard budget > 0 else {
                 overflowed = true
                 return
@@ -149,7 +155,7 @@ public final class NavigationSession: @unchecked Sendable {
             case .navigate(let route): _ = push(route, budget: &budget)
             case .replace(let route): _ = replaceTop(route, budget: &budget)
             case .back: pop(budget: &budget)
-            case .openURL(let url): openedURLs.append(url)
+            case .openURL: break
             }
             if overflowed { return }
         }

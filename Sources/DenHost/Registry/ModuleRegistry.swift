@@ -38,10 +38,11 @@ public final class ModuleRegistry: @unchecked Sendable {
                 return record
             }
             var candidate = table
+            let gate = NSLock()
             for route in plugin.routes {
                 do {
                     try candidate.add(route.pattern, owner: plugin.id,
-                                      value: RouteTarget(moduleID: plugin.id, route: route, host: plugin.host))
+                                      value: RouteTarget(moduleID: plugin.id, route: route, host: plugin.host, gate: gate))
                 } catch {
                     record.status = .failed(PluginLoadError(file: plugin.file.path, cause: .routeConflict("\(error)")))
                     plugin.endpoint.revoke()

@@ -7,6 +7,7 @@ public struct RouteTarget: @unchecked Sendable {
     public var moduleID: String
     var route: PluginRoute
     var host: UnsafePointer<den_host>
-    /// Serialises calls of this route's builder.
-    let gate = NSLock()
+    /// Serialises builder calls: one lock per plugin, because a plugin may share one builder
+    /// context between routes (den_module.h: never two calls at once for one builder_ctx).
+    let gate: NSLock
 }

@@ -24,14 +24,17 @@ public final class ServiceHub: @unchecked Sendable {
     }
 
     /// Answers one call; any failure becomes a status and a message, never a crash.
-    public func call(_ operation: String, request: Data, caller: ServiceCaller?) -> (status: den_status, body: Data) {
+    /// - Parameters:
+    ///   - caller: the installed module calling, or nil before installation / after rejection.
+    ///   - file: the plugin file, which names an uninstalled caller in its log lines.
+    public func call(_ operation: String, request: Data, caller: ServiceCaller?, file: String? = nil) -> (status: den_status, body: Data) {
         // Until the registry has installed a module (and after it rejected one) it has no
         // namespace: only logging is allowed, so no data can land under a wrong or borrowed id.
         guard let caller else {
             guard operation == "log" else {
                 return (DEN_ERR_INVALID_ARGUMENT, Data("\(operation): host services other than log are available once den_module_entry has returned and the host has installed the module, never to a rejected module".utf8))
             }
-            return call(operation, request: request, caller: ServiceCaller(moduleID: "(unidentified)"))
+            return call(operation, request: request, caller: ServiceCaller(moduleID: file ?? "(unidentified plugin)"))
         }
         guard let service = lock.withLock({ services[operation] }) else {
             let known = operations.joined(separator: ", ")
@@ -61,7 +64,7 @@ public final class ServiceHub: @unchecked Sendable {
 final class ServiceEndpoint: @unchecked Sendable {
     private let hub: ServiceHub
     private let lock = NSLock()
-    /// nil until the module describes itself, and again once the host rejects it.
+    /// nil until the registry installs the module, and again if the host rejects it.
     private var caller: ServiceCaller?
     let file: String
     private(set) var host: UnsafePointer<den_host>!
@@ -77,7 +80,7 @@ final class ServiceEndpoint: @unchecked Sendable {
                 guard let ctx, let service, let response else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
                 let endpoint = Unmanaged<ServiceEndpoint>.fromOpaque(ctx).takeUnretainedValue()
                 let (status, body) = endpoint.hub.call(String(cString: service), request: OwnedBuffer.copy(request),
-                                                       caller: endpoint.currentCaller)
+                                                       caller: endpoint.currentCaller, file: endpoint.file)
                 response.pointee = OwnedBuffer.make(body)
                 return Int32(status.rawValue)
             }))

@@ -22,12 +22,17 @@ public struct ModuleReply: Codable, Sendable, Equatable {
     }
 }
 
-/// Decodes an effect, or nothing for an unknown effect type.
+/// Decodes an effect, or nothing for an effect type this version does not know; a malformed
+/// effect of a known type is still an error.
 private struct KnownEffect: Decodable {
+    private enum CodingKeys: String, CodingKey { case type }
+    static let knownTypes: Set<String> = ["navigate", "back", "replace", "open_url"]
+
     let effect: Effect?
 
     init(from decoder: any Decoder) throws {
-        effect = try? Effect(from: decoder)
+        let type = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .type)
+        effect = KnownEffect.knownTypes.contains(type) ? try Effect(from: decoder) : nil
     }
 }
 

@@ -67,6 +67,15 @@ struct BrokenPluginTests {
         #expect(error.fix.contains("--cache-dir"))
     }
 
+    @Test("a folder named like a plugin is refused without being copied")
+    func folderNamedSO() throws {
+        let error = try loadBeside { folder in
+            _ = try folder.temp.folder("plugins/libFolder.so")
+            return "libFolder.so"
+        }
+        #expect(error.cause == .unreadable("it is not a regular file"))
+    }
+
     @Test("a dangling link to a plugin that was removed")
     func danglingLink() throws {
         let error = try loadBeside { folder in
@@ -160,9 +169,10 @@ struct BrokenPluginTests {
         #expect(detail?.contains("a-z, 0-9") == true)
     }
 
-    @Test("a wrong ABI version is refused before any plugin code runs")
+    @Test("a wrong ABI version is refused before any plugin code runs, constructors included")
     func wrongABI() throws {
-        // The fixture's entry point calls abort(): reaching it would kill this test process.
+        // The fixture's ELF constructor and entry point call abort(): reaching either would kill
+        // this test process, so passing proves the version was read from the file, not via dlopen.
         let error = try loadBeside { folder in
             try folder.add("DenFixtureWrongABI")
             return "libDenFixtureWrongABI.so"
@@ -175,7 +185,7 @@ struct BrokenPluginTests {
         #expect(["b", "a"].sorted() == ["a", "b"])
     }
 
-    @Test("a plugin from another Swift toolchain is refused before its code runs")
+    @Test("a plugin from another Swift toolchain is refused before its code runs, constructors included")
     func otherToolchain() throws {
         let error = try loadBeside { folder in
             try folder.add("DenFixtureToolchain")

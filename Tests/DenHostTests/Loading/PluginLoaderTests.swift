@@ -37,6 +37,29 @@ struct PluginLoaderTests {
         #expect(try cache.stage(original) != first)
     }
 
+    @Test("a file with a modification time far in the future (or past) still loads")
+    func extremeTimestamps() throws {
+        let folder = try PluginFolder()
+        let about = try folder.add("AboutModule")
+        for seconds in [10_000_000_000.0, -10_000_000_000.0] { // the years 2286 and 1653
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: seconds)], ofItemAtPath: about.path)
+            let runtime = try folder.runtime()
+            #expect(runtime.record("libAboutModule.so")?.isActive == true)
+        }
+    }
+
+    @Test("the same file reached through two folders is loaded once, not reported as its own duplicate")
+    func sameFileTwice() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        let runtime = DenRuntime(configuration: HostConfiguration(
+            pluginDirectories: [folder.plugins, folder.plugins], bundledDirectory: nil,
+            cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data")))
+        runtime.loadPlugins()
+        #expect(runtime.registry.plugins.count == 1)
+        #expect(runtime.registry.plugins.allSatisfy { $0.isActive })
+    }
+
     @Test("only lib<Name>Module.so files count in the bundled build folder")
     func bundledFolderRule() throws {
         let discovery = PluginDiscovery(explicitDirectories: [], bundledDirectory: BuildProducts.directory)
