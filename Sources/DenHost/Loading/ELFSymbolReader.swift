@@ -50,31 +50,36 @@ struct ELFSymbolReader {
         _ = Glibc.close(descriptor)
     }
 
-    /// The bytes of the defined dynamic symbol `name` (at most `maximum`), or nil when the
-    /// library does not define it.
-    func value(of name: String, maximum: Int = 4096) -> [UInt8]? {
-        let wanted = Array(name.utf8)
+    /// The bytes (at most `maximum` each) of those of the defined dynamic symbols `names` that the
+    /// library defines, in one pass over its dynamic symbol table.
+    func values(of names: [String], maximum: Int = 4096) -> [String: [UInt8]] {
+        let wanted = names.map { Array($0.utf8) }
+        var found: [String: [UInt8]] = [:]
         for symbols in sections where symbols.type == ELFSymbolReader.dynamicSymbolTable && symbols.entrySize >= 24 {
             guard Int(symbols.link) < sections.count, symbols.size <= 64 << 20 else { continue }
             let strings = sections[Int(symbols.link)]
             let table = ELFSymbolReader.read(descriptor, at: symbols.offset, count: Int(symbols.size), limit: fileSize)
-            let names = ELFSymbolReader.read(descriptor, at: strings.offset, count: Int(min(strings.size, 16 << 20)), limit: fileSize)
+            let text = ELFSymbolReader.read(descriptor, at: strings.offset, count: Int(min(strings.size, 16 << 20)), limit: fileSize)
             for index in 0..<(table.count / Int(symbols.entrySize)) {
                 let base = index * Int(symbols.entrySize)
                 let nameOffset = Int(table.le(base, 4))
-                guard nameOffset < names.count, names.matches(wanted, at: nameOffset) else { continue }
+                guard nameOffset < text.count,
+                      let match = wanted.firstIndex(where: { text.matches($0, at: nameOffset) }) else { continue }
                 let sectionIndex = Int(table.le(base + 6, 2))
+                guard sectionIndex > 0, sectionIndex < sections.count else { continue } // undefined here
                 let address = table.le(base + 8, 8), size = Int(min(table.le(base + 16, 8), UInt64(maximum)))
-                guard sectionIndex > 0, sectionIndex < sections.count else { return nil } // undefined here
                 let holder = sections[sectionIndex]
-                if holder.type == ELFSymbolReader.noBits { return [UInt8](repeating: 0, count: size) }
-                guard address >= holder.address else { return nil }
+                if holder.type == ELFSymbolReader.noBits {
+                    found[names[match]] = [UInt8](repeating: 0, count: size)
+                    continue
+                }
+                guard address >= holder.address else { continue }
                 let (offset, overflow) = holder.offset.addingReportingOverflow(address - holder.address)
-                guard !overflow else { return nil }
-                return ELFSymbolReader.read(descriptor, at: offset, count: size, limit: fileSize)
+                guard !overflow else { continue }
+                found[names[match]] = ELFSymbolReader.read(descriptor, at: offset, count: size, limit: fileSize)
             }
         }
-        return nil
+        return found
     }
 
     private static func read(_ descriptor: Int32, at offset: UInt64, count: Int, limit: UInt64) -> [UInt8] {

@@ -30,8 +30,6 @@ public struct PluginCache: Sendable {
         // named x.so, not a link to /dev/zero, not a huge text file.
         guard info.st_mode & S_IFMT == S_IFREG else { throw fail(.unreadable("it is not a regular file")) }
         guard info.st_size > 0 else { throw fail(.emptyFile) }
-        guard access(file.path, R_OK) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
-        guard PluginCache.startsLikeELF(file) else { throw fail(.notELF) }
 
         let stem = file.deletingPathExtension().lastPathComponent
         // The modification time as text (seconds, then nanoseconds): no arithmetic to overflow.
@@ -39,11 +37,17 @@ public struct PluginCache: Sendable {
         let modified = "\(UInt64(bitPattern: Int64(info.st_mtim.tv_sec)))\(String(repeating: "0", count: max(0, 9 - nanoseconds.count)))\(nanoseconds)"
         let name = "\(stem)-\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified).so"
         let copy = directory.appendingPathComponent(name)
-        if access(copy.path, F_OK) == 0 {
-            // Mark it as in use, so no other `den` prunes it as superseded in the next hour.
-            _ = utimensat(AT_FDCWD, copy.path, nil, 0)
+        var copyInfo = stat()
+        if stat(copy.path, &copyInfo) == 0 {
+            // Mark it as in use, so no other `den` prunes it as superseded within the hour (at
+            // most every ten minutes: a start should not write to the disk each time).
+            if Double(time(nil) - copyInfo.st_mtim.tv_sec) > PluginCache.supersededCopyLifetime / 6 {
+                _ = utimensat(AT_FDCWD, copy.path, nil, 0)
+            }
             return copy
         }
+        guard access(file.path, R_OK) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+        guard PluginCache.startsLikeELF(file) else { throw fail(.notELF) }
         // Write under a private name, then rename: a concurrent `den` never sees half a file.
         let partial = directory.appendingPathComponent(".\(name).\(getpid()).partial")
         do {

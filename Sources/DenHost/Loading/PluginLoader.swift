@@ -77,11 +77,12 @@ public struct PluginLoader: Sendable {
     private func checkExports(of copy: URL, reportedAs file: URL) throws(PluginLoadError) {
         guard let reader = ELFSymbolReader(path: copy.path) else { return }
         defer { reader.finish() }
-        guard let abi = reader.value(of: DEN_ABI_VERSION_SYMBOL, maximum: 4), abi.count == 4 else {
+        let values = reader.values(of: [DEN_ABI_VERSION_SYMBOL, DEN_TOOLCHAIN_SYMBOL], maximum: 512)
+        guard let abi = values[DEN_ABI_VERSION_SYMBOL], abi.count == 4 else {
             throw PluginLoadError(file: file.path, cause: .missingSymbol(DEN_ABI_VERSION_SYMBOL))
         }
         try check(abi: UInt32(abi[0]) | UInt32(abi[1]) << 8 | UInt32(abi[2]) << 16 | UInt32(abi[3]) << 24, file: file)
-        if let toolchain = reader.value(of: DEN_TOOLCHAIN_SYMBOL, maximum: 512) {
+        if let toolchain = values[DEN_TOOLCHAIN_SYMBOL] {
             try check(toolchain: String(decoding: toolchain.prefix { $0 != 0 }, as: UTF8.self), file: file)
         }
     }
