@@ -1,0 +1,90 @@
+import CDenABI
+@testable import DenHost
+import Foundation
+import Testing
+
+/// What a plugin's entry point may and may not do with the registrar, driven through the real
+/// C callbacks the host hands to plugins.
+@Suite("Registration through den_registrar")
+struct RegistrationRecorderTests {
+    /// A builder that is never called in these tests.
+    static let unusedBuilder: den_builder_fn = { _, _, _, _, _, _ in Int32(DEN_ERR_UNSUPPORTED.rawValue) }
+
+    func register(_ body: (UnsafePointer<den_registrar>) -> Void) -> RegistrationRecorder {
+        let recorder = RegistrationRecorder()
+        recorder.withRegistrar(body)
+        return recorder
+    }
+
+    func describe(_ registrar: UnsafePointer<den_registrar>, _ id: String, _ version: String = "1.0.0") -> Int32 {
+        registrar.pointee.describe(registrar.pointee.ctx, id, version, "summary")
+    }
+
+    func addRoute(_ registrar: UnsafePointer<den_registrar>, _ pattern: String) -> Int32 {
+        registrar.pointee.add_route(registrar.pointee.ctx, pattern, Self.unusedBuilder, nil)
+    }
+
+    @Test("describe then add_route records the module and its routes")
+    func happyPath() {
+        var statuses: [Int32] = []
+        let recorder = register { registrar in
+            statuses = [describe(registrar, "jogs", "2.1.0-beta+7"), addRoute(registrar, "jogs"), addRoute(registrar, "jogs/<int:id>")]
+        }
+        #expect(statuses == [0, 0, 0])
+        #expect(recorder.id == "jogs")
+        #expect(recorder.version == "2.1.0-beta+7")
+        #expect(recorder.routes.map(\.pattern) == ["jogs", "jogs/<int:id>"])
+        #expect(recorder.problems.isEmpty)
+    }
+
+    @Test("invalid module ids are refused with the rule", arguments: ["", "Jogs", "my module", "-jogs", String(repeating: "a", count: 65), "jögs"])
+    func invalidIDs(id: String) {
+        var status: Int32 = 0
+        let recorder = register { status = describe($0, id) }
+        #expect(status == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
+        #expect(recorder.id == nil)
+        #expect(recorder.problems.first?.contains("is not valid") == true)
+    }
+
+    @Test("versions must be semantic versions", arguments: ["1", "1.2", "v1.2.3", "1.2.x", "1..3", ""])
+    func invalidVersions(version: String) {
+        var status: Int32 = 0
+        let recorder = register { status = describe($0, "jogs", version) }
+        #expect(status == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
+        #expect(recorder.problems.first?.contains("not a semantic version") == true)
+    }
+
+    @Test("describe may be called only once")
+    func describeTwice() {
+        var second: Int32 = 0
+        let recorder = register { registrar in
+            _ = describe(registrar, "jogs")
+            second = describe(registrar, "other")
+        }
+        #expect(second == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
+        #expect(recorder.id == "jogs")
+        #expect(recorder.problems == ["describe was called twice"])
+    }
+
+    @Test("add_route before describe is refused")
+    func routeBeforeDescribe() {
+        var status: Int32 = 0
+        let recorder = register { status = addRoute($0, "jogs") }
+        #expect(status == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
+        #expect(recorder.routes.isEmpty)
+        #expect(recorder.problems == ["add_route was called before describe"])
+    }
+
+    @Test("a malformed pattern is refused with the router's explanation")
+    func malformedPattern() {
+        var status: Int32 = 0
+        let recorder = register { registrar in
+            _ = describe(registrar, "jogs")
+            status = addRoute(registrar, "jogs/<float:x>")
+        }
+        #expect(status == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
+        #expect(recorder.routes.isEmpty)
+        #expect(recorder.problems.first?.hasPrefix("route pattern 'jogs/<float:x>'") == true)
+        #expect(recorder.problems.first?.contains("float") == true)
+    }
+}
