@@ -14,6 +14,8 @@ public struct TextRenderer: Sendable {
         var lines: [String] = []
         var actions: [RenderedScreen.Action] = []
         func clean(_ text: String) -> String { TerminalText.sanitize(text) }
+        // Two choice fields with the same options (from/to currencies) list them once.
+        var previousChoice: Field?
         func number(_ action: RenderedScreen.Action) -> String {
             actions.append(action)
             return "[\(actions.count)]"
@@ -35,7 +37,8 @@ public struct TextRenderer: Sendable {
                 case .emphasis: lines += TerminalText.wrap("*\(body)*", width: width)
                 }
             case .field(let field):
-                lines += fieldLines(field, value: values[field.id] ?? field.value)
+                lines += fieldLines(field, value: values[field.id] ?? field.value, sameChoicesAs: previousChoice)
+                if field.kind == .choice { previousChoice = field }
             case .button(let button):
                 lines.append("\(number(.button(id: button.id, label: button.label))) \(clean(button.label))")
             case .link(let link):
@@ -68,14 +71,18 @@ public struct TextRenderer: Sendable {
         return RenderedScreen(text: lines.joined(separator: "\n"), actions: actions)
     }
 
-    private func fieldLines(_ field: Field, value: String) -> [String] {
+    private func fieldLines(_ field: Field, value: String, sameChoicesAs previous: Field?) -> [String] {
         let shown = field.kind == .password ? String(repeating: "*", count: value.count) : value
         var line = "\(TerminalText.sanitize(field.label)) [\(TerminalText.sanitize(field.id))]: \(TerminalText.sanitize(shown))"
         if shown.isEmpty, let placeholder = field.placeholder { line += "(\(TerminalText.sanitize(placeholder)))" }
         var lines = [line]
         if field.kind == .choice, !field.options.isEmpty {
-            lines += TerminalText.wrap("one of: " + field.options.map(TerminalText.sanitize).joined(separator: " "),
-                                       width: width, indent: "    ")
+            if let previous, previous.options == field.options {
+                lines.append("    one of: the same as \(TerminalText.sanitize(previous.id))")
+            } else {
+                lines += TerminalText.wrap("one of: " + field.options.map(TerminalText.sanitize).joined(separator: " "),
+                                           width: width, indent: "    ")
+            }
         }
         if let error = field.error { lines += TerminalText.wrap("! " + TerminalText.sanitize(error), width: width, indent: "    ") }
         return lines
