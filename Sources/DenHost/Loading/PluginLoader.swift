@@ -37,7 +37,7 @@ public struct PluginLoader: Sendable {
         try checkHeader(of: copy, reportedAs: file)
         // The ABI version and the toolchain are read from the file: dlopen would already run
         // the plugin's constructors and register its Swift types with the runtime for good.
-        try checkExports(of: copy, reportedAs: file)
+        let exportsChecked = try checkExports(of: copy, reportedAs: file)
         let library: DynamicLibrary
         do {
             library = try DynamicLibrary.open(copy.path)
@@ -45,11 +45,13 @@ public struct PluginLoader: Sendable {
             // dlerror names the copy; users know the original.
             throw fail(.openFailed(error.message.replacingOccurrences(of: copy.path, with: file.lastPathComponent)))
         }
-        // Again through the loader, which also covers a library stripped of section headers.
-        guard let abiSymbol = library.symbol(DEN_ABI_VERSION_SYMBOL) else { throw fail(.missingSymbol(DEN_ABI_VERSION_SYMBOL)) }
-        try check(abi: abiSymbol.load(as: UInt32.self), file: file)
-        if let toolchainSymbol = library.symbol(DEN_TOOLCHAIN_SYMBOL) {
-            try check(toolchain: String(cString: toolchainSymbol.assumingMemoryBound(to: CChar.self)), file: file)
+        if !exportsChecked {
+            // A library stripped of section headers: check through the loader instead.
+            guard let abiSymbol = library.symbol(DEN_ABI_VERSION_SYMBOL) else { throw fail(.missingSymbol(DEN_ABI_VERSION_SYMBOL)) }
+            try check(abi: abiSymbol.load(as: UInt32.self), file: file)
+            if let toolchainSymbol = library.symbol(DEN_TOOLCHAIN_SYMBOL) {
+                try check(toolchain: String(cString: toolchainSymbol.assumingMemoryBound(to: CChar.self)), file: file)
+            }
         }
         guard let entrySymbol = library.symbol(DEN_ENTRY_SYMBOL) else { throw fail(.missingSymbol(DEN_ENTRY_SYMBOL)) }
         let entry = unsafeBitCast(entrySymbol, to: den_module_entry_fn.self)
@@ -74,8 +76,10 @@ public struct PluginLoader: Sendable {
                             routes: recorder.routes, host: endpoint.host, endpoint: endpoint, library: library)
     }
 
-    private func checkExports(of copy: URL, reportedAs file: URL) throws(PluginLoadError) {
-        guard let reader = ELFSymbolReader(path: copy.path) else { return }
+    /// Checks the ABI version and the toolchain from the file; false when the file has no
+    /// section headers to read them from.
+    private func checkExports(of copy: URL, reportedAs file: URL) throws(PluginLoadError) -> Bool {
+        guard let reader = ELFSymbolReader(path: copy.path) else { return false }
         defer { reader.finish() }
         let values = reader.values(of: [DEN_ABI_VERSION_SYMBOL, DEN_TOOLCHAIN_SYMBOL], maximum: 512)
         guard let abi = values[DEN_ABI_VERSION_SYMBOL], abi.count == 4 else {
@@ -85,6 +89,7 @@ public struct PluginLoader: Sendable {
         if let toolchain = values[DEN_TOOLCHAIN_SYMBOL] {
             try check(toolchain: String(decoding: toolchain.prefix { $0 != 0 }, as: UTF8.self), file: file)
         }
+        return true
     }
 
     private func check(abi: UInt32, file: URL) throws(PluginLoadError) {

@@ -60,6 +60,19 @@ struct PluginLoaderTests {
         #expect(runtime.registry.plugins.allSatisfy { $0.isActive })
     }
 
+    @Test("a library stripped of its section headers is checked through the loader instead, and loads")
+    func withoutSectionHeaders() throws {
+        let folder = try PluginFolder()
+        var bytes = [UInt8](try Data(contentsOf: BuildProducts.require(BuildProducts.library("AboutModule"))))
+        for offset in 40..<48 { bytes[offset] = 0 } // e_shoff
+        for offset in 60..<64 { bytes[offset] = 0 } // e_shnum, e_shstrndx
+        try folder.write(bytes, as: "libAboutModule.so")
+        let runtime = try folder.runtime()
+        let about = try #require(runtime.record("libAboutModule.so"))
+        #expect(about.isActive, "\(String(describing: about.error))")
+        #expect(runtime.makeSession().open("about").screen.title == "About Den")
+    }
+
     @Test("only lib<Name>Module.so files count in the bundled build folder")
     func bundledFolderRule() throws {
         let discovery = PluginDiscovery(explicitDirectories: [], bundledDirectory: BuildProducts.directory)
