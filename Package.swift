@@ -35,7 +35,7 @@ func fixture(_ name: String) -> Target {
 let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails",
                 "DenFixtureDuplicateAbout", "DenFixtureConflictingRoute", "DenFixtureToolchain",
                 "DenFixtureMisbehaving", "DenFixtureBadRegistration", "DenFixturePlainLibrary",
-                "DenFixtureUndefinedSymbol"]
+                "DenFixtureUndefinedSymbol", "DenFixtureRuleBreaker"]
 
 let package = Package(
     name: "Den",
@@ -82,7 +82,8 @@ let package = Package(
         // Finds the built `den` and plugins, makes temp folders, runs processes.
         .target(name: "DenTestSupport", path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
-        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenKit", "DenTestSupport",
+                                                     .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),
         .testTarget(name: "MainModuleTests", dependencies: ["MainModule", "DenKit"]),

@@ -15,4 +15,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# The tests validate every ABI document against docs/schema with the `jsonschema` package.
+if ! python3 -c 'import jsonschema, referencing' >/dev/null 2>&1; then
+    echo "setup: installing the Python package jsonschema (for the schema tests)" >&2
+    python3 -m pip install --quiet 'jsonschema>=4.18' >/dev/null 2>&1 \
+        || { apt-get install -y -qq python3-jsonschema >/dev/null 2>&1 || true; }
+    python3 -c 'import jsonschema, referencing' >/dev/null 2>&1 \
+        || echo "setup: could not install jsonschema; the schema tests will fail (pip install jsonschema)" >&2
+fi
+
 command -v swift >/dev/null 2>&1 || { echo "setup: swift is not on PATH; install the Swift 6.3 toolchain first" >&2; exit 1; }

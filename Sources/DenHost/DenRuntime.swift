@@ -22,7 +22,7 @@ public final class DenRuntime: Sendable {
         logger.logLevel = configuration.logLevel
         self.logger = logger
         self.services = ServiceHub()
-        self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory), hub: services)
+        self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory), hub: services, logger: logger)
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService { registry.plugins.map(\.summaryDocument) })
@@ -74,8 +74,9 @@ public final class DenRuntime: Sendable {
         return registry.routes.first { !$0.pattern.contains("<") }?.pattern ?? "main"
     }
 
-    public func makeSession() -> NavigationSession {
-        NavigationSession(registry: registry)
+    /// A UI session; `onSlowCall` hears of a module call that runs long (see `ModuleCallPolicy`).
+    public func makeSession(onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) -> NavigationSession {
+        NavigationSession(registry: registry, policy: configuration.callPolicy, logger: logger, onSlowCall: onSlowCall)
     }
 }
 

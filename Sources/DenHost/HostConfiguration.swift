@@ -13,6 +13,8 @@ public struct HostConfiguration: Sendable {
     /// Where services keep durable data (`--data-dir`, default `~/.local/share/den`).
     public var dataDirectory: URL
     public var logLevel: Logger.Level
+    /// How long a module call may run before the host gives up on it (`--call-timeout`).
+    public var callPolicy: ModuleCallPolicy = .default
     /// Makes the engine behind the `storage` service for a data folder: SQLite by default; a
     /// server database can take its place by conforming to `StorageEngine`.
     public var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { SQLiteStorageEngine(directory: $0) }

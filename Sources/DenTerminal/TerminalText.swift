@@ -1,20 +1,10 @@
-/// Module text is untrusted: before it reaches the terminal, control characters (escape
-/// sequences could move the cursor, retitle the window or hide text) become visible `^X` forms.
+import DenHost
+
+/// Text helpers of the terminal front-end.
 enum TerminalText {
+    /// Module text is untrusted: the host's one sanitiser makes control characters visible.
     static func sanitize(_ text: String) -> String {
-        var result = ""
-        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A: result.unicodeScalars.append(scalar)
-            case 0x09: result += "    "
-            case 0x00..<0x20: result += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
-            case 0x7F: result += "^?"
-            case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069: result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        ModuleText.sanitize(text)
     }
 
     /// Wraps `text` at word boundaries so that no line (indent included) passes `width` columns

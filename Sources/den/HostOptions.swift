@@ -25,13 +25,25 @@ struct HostOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "debug, info, warning or error (also DEN_LOG_LEVEL).")
     var logLevel: String?
 
+    @Option(name: .customLong("call-timeout"), help: ArgumentHelp(
+        "Seconds a module's builder or event handler may run before den gives up on it and closes its screen (default 30; also DEN_CALL_TIMEOUT).",
+        valueName: "seconds"))
+    var callTimeout: String?
+
     func validate() throws {
         if let level = resolvedLogLevelName, Logger.Level(rawValue: level) == nil {
             throw ValidationError("unknown log level '\(level)'; use debug, info, warning or error")
         }
+        if let text = resolvedCallTimeout, CallTimeoutOption.parse(text) == nil {
+            throw ValidationError("call timeout '\(text)' is not a number of seconds between 0.1 and 3600 (--call-timeout or DEN_CALL_TIMEOUT)")
+        }
         if let plugins, selectedModules?.isEmpty ?? true {
             throw ValidationError("--plugins '\(plugins)' names no module; give ids like about,main")
         }
+    }
+
+    private var resolvedCallTimeout: String? {
+        callTimeout ?? ProcessInfo.processInfo.environment["DEN_CALL_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private var resolvedLogLevelName: String? {
@@ -52,6 +64,7 @@ struct HostOptions: ParsableArguments {
             logLevel: resolvedLogLevelName.flatMap(Logger.Level.init(rawValue:)) ?? .warning)
         if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true) }
         if let cacheDirectory { configuration.cacheDirectory = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
+        if let timeout = resolvedCallTimeout.flatMap(CallTimeoutOption.parse) { configuration.callPolicy.timeout = timeout }
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
         for missing in runtime.missingSelectedModules {
@@ -69,5 +82,14 @@ enum LogSetup {
         guard !done else { return }
         done = true
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    }
+}
+
+enum CallTimeoutOption {
+    /// Seconds as typed ("30", "0.5"), within 0.1 s and one hour.
+    static func parse(_ text: String) -> Duration? {
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+              (0.1...3600).contains(seconds) else { return nil }
+        return .milliseconds(Int((seconds * 1000).rounded()))
     }
 }

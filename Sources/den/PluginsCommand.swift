@@ -22,24 +22,25 @@ struct PluginsCommand: ParsableCommand {
         }
         guard !plugins.isEmpty else {
             print("No plugins found. Build them with Scripts/build.sh, or name a folder with --plugin-dir.")
-            for problem in runtime.folderProblems { print("FOLDER  \(problem)") }
+            for problem in runtime.folderProblems { print("FOLDER  \(ModuleText.singleLine("\(problem)"))") }
             if !runtime.folderProblems.isEmpty { throw ExitCode(1) }
             return
         }
         for plugin in plugins {
             let status = plugin.isActive ? "active" : "FAILED"
+            // Everything a module or a file name supplies is printed through the one sanitiser.
             let name = plugin.id.map { "\($0) \(plugin.version ?? "")" } ?? "(unknown module)"
-            print("\(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(name)  \(plugin.file.path)")
-            if let summary = plugin.summary, !summary.isEmpty { print("        \(summary)") }
-            if !plugin.routes.isEmpty { print("        routes: \(plugin.routes.joined(separator: ", "))") }
+            print("\(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ModuleText.singleLine(name))  \(ModuleText.singleLine(plugin.file.path))")
+            if let summary = plugin.summary, !summary.isEmpty { print("        \(ModuleText.singleLine(summary, limit: 200))") }
+            if !plugin.routes.isEmpty { print("        routes: \(ModuleText.singleLine(plugin.routes.joined(separator: ", ")))") }
             if let error = plugin.error {
-                print("        error: \(error.reason)")
-                print("        fix: \(error.fix)")
+                print("        error: \(ModuleText.singleLine(error.reason))")
+                print("        fix: \(ModuleText.singleLine(error.fix))")
             }
         }
         let failed = plugins.filter { !$0.isActive }.count
         print("\n\(plugins.count - failed) active, \(failed) failed")
-        for problem in runtime.folderProblems { print("FOLDER  \(problem)") }
+        for problem in runtime.folderProblems { print("FOLDER  \(ModuleText.singleLine("\(problem)"))") }
         if !runtime.folderProblems.isEmpty { throw ExitCode(1) }
     }
 }

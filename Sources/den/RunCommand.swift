@@ -1,4 +1,5 @@
 import ArgumentParser
+import DenHost
 import DenTerminal
 import Foundation
 
@@ -15,9 +16,16 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let runtime = try host.makeRuntime()
-        let terminal = TerminalSession(session: runtime.makeSession())
+        let session = runtime.makeSession { call, elapsed in
+            // Standard error, so a script reading the screens from standard output is undisturbed.
+            let line = "(waiting for \(call) — \(ModuleCallRunner.format(elapsed)) so far; Ctrl-C gives up on it)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        let interrupts = InterruptForwarder(interrupting: session.interruption)
+        let terminal = TerminalSession(session: session)
         let interactive = isatty(STDIN_FILENO) == 1
-        print(terminal.start(at: route ?? runtime.homeRoute).text)
+        let first = route ?? runtime.homeRoute
+        print(interrupts.whileBusy { terminal.start(at: first) }.text)
         while true {
             if interactive {
                 print("\nden> ", terminator: "")
@@ -25,7 +33,7 @@ struct RunCommand: ParsableCommand {
             }
             guard let line = readLine() else { break }
             if !interactive { print("\n> \(line)") }
-            let output = terminal.handle(line: line)
+            let output = interrupts.whileBusy { terminal.handle(line: line) }
             print(output.text)
             if output.quit { return }
         }

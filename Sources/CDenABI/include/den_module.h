@@ -37,6 +37,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -209,11 +210,18 @@ typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar
     DEN_EXPORT const uint32_t den_abi_version = DEN_ABI_VERSION
 
 /* ---------------------------------------------------------------------------------------------
- * Helpers implemented in CDenABI for Swift code on both sides (not part of a plugin's exports).
+ * Helpers for either side.
  * ------------------------------------------------------------------------------------------- */
 
-/** A release function that calls free(); pair it with buffers allocated by malloc. */
-void den_free_release(uint8_t *ptr, size_t len);
+/**
+ * A release function that calls free(): pair it with buffers allocated by malloc. It is
+ * `static inline`, so every image that uses it (the host, or a plugin in C or Swift) compiles its
+ * own copy and no image has to export it: a plugin may use it freely.
+ */
+static inline void den_free_release(uint8_t *ptr, size_t len) {
+    (void)len;
+    free(ptr);
+}
 
 #ifdef __cplusplus
 }

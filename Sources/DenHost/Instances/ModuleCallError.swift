@@ -5,15 +5,20 @@ public struct ModuleCallError: Error, Sendable, Equatable, CustomStringConvertib
     public var moduleID: String
     public var status: Int32
     public var message: String
+    /// True when the host gave up waiting for the call (it ran past the call limit or the user
+    /// interrupted it): the instance is abandoned and its screen closed.
+    public var isStall: Bool
 
-    public init(moduleID: String, status: Int32, message: String) {
+    public init(moduleID: String, status: Int32, message: String, isStall: Bool = false) {
         self.moduleID = moduleID
         self.status = status
         self.message = message
+        self.isStall = isStall
     }
 
     public var description: String {
-        "module '\(moduleID)' \(ModuleCallError.statusText(status)): \(message.isEmpty ? "no details given" : message)"
+        if isStall { return "module '\(moduleID)' \(message)" }
+        return "module '\(moduleID)' \(ModuleCallError.statusText(status)): \(message.isEmpty ? "no details given" : message)"
     }
 
     static func statusText(_ status: Int32) -> String {

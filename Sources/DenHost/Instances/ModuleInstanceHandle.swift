@@ -1,43 +1,66 @@
 import CDenABI
 import DenKit
 import Foundation
+import Synchronization
 
-/// The host's side of one live module instance. Calls into it are serialised (den_module.h);
-/// the instance is destroyed, freeing its whole VIPER stack, when the handle goes away.
+/// The host's side of one live module instance. Calls into it are serialised (den_module.h) and
+/// run under a `ModuleCallRunner`: a call the host gives up on abandons the instance for good.
+/// The instance is destroyed, freeing its whole VIPER stack, when the handle goes away — unless
+/// it was abandoned, because its code may still be running.
 public final class ModuleInstanceHandle: @unchecked Sendable {
     public let moduleID: String
     private let pointer: UnsafeMutableRawPointer
     private let api: UnsafePointer<den_instance_api>
     private let lock = NSLock()
+    private let abandonedCall = Mutex<ModuleCall?>(nil)
+
+    /// True once the host gave up on a call into this instance.
+    public var isAbandoned: Bool { abandonedCall.withLock { $0 != nil } }
 
     /// Calls a route's builder with the matched parameters.
-    static func build(_ target: RouteTarget, request: BuildRequest) throws(ModuleCallError) -> ModuleInstanceHandle {
-        func fail(_ status: Int32, _ message: String) -> ModuleCallError {
-            ModuleCallError(moduleID: target.moduleID, status: status, message: message)
+    static func build(_ target: RouteTarget, request: BuildRequest,
+                      runner: ModuleCallRunner = ModuleCallRunner()) throws(ModuleCallError) -> ModuleInstanceHandle {
+        func fail(_ status: den_status, _ message: String) -> ModuleCallError {
+            ModuleCallError(moduleID: target.moduleID, status: Int32(status.rawValue), message: message)
+        }
+        let call = ModuleCall(moduleID: target.moduleID, what: "the builder of route '\(ModuleText.singleLine(request.route, limit: 200))'")
+        if let stalled = target.gate.stalledCall {
+            throw fail(DEN_ERR_INTERNAL, "cannot build now: \(stalled) has not returned yet (the host gave up waiting for it); this module's screens open again once it returns, or after den restarts")
         }
         let body: Data
-        do { body = try WireFormat.encode(request) } catch { throw fail(Int32(DEN_ERR_INTERNAL.rawValue), "\(error)") }
-        var instance: UnsafeMutableRawPointer?
-        var api: UnsafePointer<den_instance_api>?
-        var error = den_owned(ptr: nil, len: 0, release: nil)
-        // den_module.h: a builder is never called concurrently for the same builder_ctx.
-        let status = target.gate.withLock {
-            OwnedBuffer.borrow(body) { params in
-                target.route.build(target.route.context, target.host, params, &instance, &api, &error)
+        do { body = try WireFormat.encode(request) } catch { throw fail(DEN_ERR_INTERNAL, "\(error)") }
+        let gate = target.gate
+        let outcome = runner.run(call) {
+            let route = target.route
+            var instance: UnsafeMutableRawPointer?
+            var api: UnsafePointer<den_instance_api>?
+            var error = den_owned(ptr: nil, len: 0, release: nil)
+            // den_module.h: a builder is never called concurrently for the same builder_ctx.
+            let status = gate.run {
+                OwnedBuffer.borrow(body) { params in route.build(route.context, target.host, params, &instance, &api, &error) }
             }
+            return BuildOutcome(status: status, instance: instance, api: api, message: WireLimits.errorText(OwnedBuffer.take(&error)))
         }
-        let message = String(decoding: OwnedBuffer.take(&error), as: UTF8.self)
-        guard status == DEN_OK.rawValue else { throw fail(status, message) }
-        guard let instance, let api else {
-            throw fail(Int32(DEN_ERR_INTERNAL.rawValue), "its builder reported success but returned no instance")
+        let built: BuildOutcome
+        switch outcome {
+        case .success(let value): built = value
+        case .failure(let giveUp):
+            gate.markStalled(call.what)
+            throw ModuleCallRunner.error(for: call, giveUp)
+        }
+        guard built.status == DEN_OK.rawValue else {
+            throw ModuleCallError(moduleID: target.moduleID, status: built.status, message: built.message)
+        }
+        guard let instance = built.instance, let api = built.api else {
+            throw fail(DEN_ERR_INTERNAL, "its builder reported success but returned no instance")
         }
         // Read no field the plugin's table does not have: a smaller table can only be leaked.
         guard api.pointee.struct_size >= UInt32(MemoryLayout<den_instance_api>.size) else {
-            throw fail(Int32(DEN_ERR_VERSION.rawValue), "its instance API table is older than this host's (rebuild it against this den_module.h)")
+            throw fail(DEN_ERR_VERSION, "its instance API table is older than this host's (rebuild it against this den_module.h)")
         }
         guard api.pointee.handle != nil, api.pointee.destroy != nil else {
             api.pointee.destroy?(instance)
-            throw fail(Int32(DEN_ERR_VERSION.rawValue), "its instance API table has no handle or destroy function")
+            throw fail(DEN_ERR_VERSION, "its instance API table has no handle or destroy function")
         }
         return ModuleInstanceHandle(moduleID: target.moduleID, pointer: instance, api: api)
     }
@@ -49,45 +72,56 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
     }
 
     deinit {
-        api.pointee.destroy?(pointer)
+        // An abandoned instance may still be inside one of its functions: leak it rather than
+        // free memory that code is using.
+        if !isAbandoned { api.pointee.destroy?(pointer) }
     }
 
+    /// Sends an event under the default call policy.
     public func handle(_ event: ModuleEvent) throws(ModuleCallError) -> ModuleReply {
+        try handle(event, runner: ModuleCallRunner())
+    }
+
+    func handle(_ event: ModuleEvent, runner: ModuleCallRunner) throws(ModuleCallError) -> ModuleReply {
+        let call = ModuleCall(moduleID: moduleID, what: "handle(\(Self.describe(event)))")
+        if let earlier = abandonedCall.withLock({ $0 }) {
+            throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),
+                                  message: "is not called again: the host gave up on its \(earlier.what)", isStall: true)
+        }
         let body: Data
         do { body = try WireFormat.encode(event) } catch {
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue), message: "\(error)")
         }
-        var reply = den_owned(ptr: nil, len: 0, release: nil)
-        let status = lock.withLock {
-            OwnedBuffer.borrow(body) { api.pointee.handle!(pointer, $0, &reply) }
+        let pointer = UnsafeSendablePointer(pointer), api = UnsafeSendablePointer(api), lock = lock
+        let outcome = runner.run(call) {
+            var reply = den_owned(ptr: nil, len: 0, release: nil)
+            let status = lock.withLock {
+                OwnedBuffer.borrow(body) { api.value.pointee.handle!(pointer.value, $0, &reply) }
+            }
+            return (status, OwnedBuffer.take(&reply))
         }
-        let answer = OwnedBuffer.take(&reply)
+        let (status, answer): (Int32, Data)
+        switch outcome {
+        case .success(let value): (status, answer) = value
+        case .failure(let giveUp):
+            abandonedCall.withLock { $0 = call }
+            throw ModuleCallRunner.error(for: call, giveUp)
+        }
         guard status == DEN_OK.rawValue else {
-            throw ModuleCallError(moduleID: moduleID, status: status, message: String(decoding: answer, as: UTF8.self))
+            throw ModuleCallError(moduleID: moduleID, status: status, message: WireLimits.errorText(answer))
         }
-        let decoded: ModuleReply
-        do {
-            decoded = try WireFormat.decode(ModuleReply.self, from: answer)
-        } catch {
-            throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),
-                                  message: "sent a reply this host cannot read (\(WireFormat.describe(error)))")
-        }
-        guard decoded.screen.v <= Screen.currentVersion else {
-            throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_VERSION.rawValue),
-                                  message: "sent screen version \(decoded.screen.v); this host draws up to version \(Screen.currentVersion)")
-        }
-        return decoded
+        return try ReplyReader.read(answer, moduleID: moduleID)
     }
 
     /// The instance's state for a hot swap, or nil when it keeps none.
     public func snapshot() throws(ModuleCallError) -> Data? {
-        guard let snapshot = api.pointee.snapshot else { return nil }
+        guard !isAbandoned, let snapshot = api.pointee.snapshot else { return nil }
         var state = den_owned(ptr: nil, len: 0, release: nil)
         let status = lock.withLock { snapshot(pointer, &state) }
         let bytes = OwnedBuffer.take(&state)
         if status == DEN_ERR_UNSUPPORTED.rawValue { return nil }
         guard status == DEN_OK.rawValue else {
-            throw ModuleCallError(moduleID: moduleID, status: status, message: String(decoding: bytes, as: UTF8.self))
+            throw ModuleCallError(moduleID: moduleID, status: status, message: WireLimits.errorText(bytes))
         }
         return bytes
     }
@@ -95,7 +129,29 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
     /// Restores state from `snapshot()`; false when the instance could not use it.
     @discardableResult
     public func restore(_ state: Data) -> Bool {
-        guard let restore = api.pointee.restore else { return false }
+        guard !isAbandoned, let restore = api.pointee.restore else { return false }
         return lock.withLock { OwnedBuffer.borrow(state) { restore(pointer, $0) } } == DEN_OK.rawValue
     }
+
+    private static func describe(_ event: ModuleEvent) -> String {
+        switch event {
+        case .appear: "appear"
+        case .action(let id, _): "action '\(ModuleText.singleLine(id, limit: 80))'"
+        }
+    }
+}
+
+/// What a builder call left behind, carried back from the call's thread.
+private struct BuildOutcome: @unchecked Sendable {
+    // The pointers are the plugin's; they are only read after the call returned.
+    var status: Int32
+    var instance: UnsafeMutableRawPointer?
+    var api: UnsafePointer<den_instance_api>?
+    var message: String
+}
+
+/// A plugin pointer handed to the call's thread; the instance lock serialises its use.
+private struct UnsafeSendablePointer<P>: @unchecked Sendable {
+    let value: P
+    init(_ value: P) { self.value = value }
 }

@@ -26,7 +26,9 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         self.cause = cause
     }
 
-    public var description: String { "\(file): \(reason) — \(fix)" }
+    /// One line, sanitised: the file name, dlerror's text and a module's registration text are
+    /// not trusted to be printable.
+    public var description: String { ModuleText.singleLine("\(file): \(reason) — \(fix)") }
 
     /// What went wrong, in one clause.
     public var reason: String {
@@ -56,8 +58,12 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         switch cause {
         case .unreadable: "check that the file exists and is readable"
         case .cacheUnwritable: "make that folder writable, or choose another with --cache-dir or DEN_CACHE_DIR"
+        case .openFailed(let detail) where detail.contains("undefined symbol"):
+            "the plugin uses a symbol that neither it nor the libraries it links define: link the library that provides it, or stop using it (a Swift plugin built against another DenKit: rebuild it against this den's); `nm -D --undefined-only` on the file lists what it needs"
+        case .openFailed(let detail) where detail.contains("cannot open shared object file"):
+            "a library the plugin links is missing: install it, or put it where the plugin's RUNPATH points (`ldd` on the file shows which one)"
         case .emptyFile, .notELF, .openFailed, .truncated:
-            "rebuild the plugin (`swift build`), or remove the file from the plugin folder"
+            "rebuild the plugin, or remove the file from the plugin folder"
         case .wrongArchitecture: "rebuild the plugin on this machine"
         case .missingSymbol(let symbol) where symbol == "den_module_entry":
             "export `int32_t den_module_entry(const den_host *, const den_registrar *)` (Swift: `@_cdecl(\"den_module_entry\")` calling `DenModule.entry`)"

@@ -1,6 +1,7 @@
 import CDenABI
 import DenKit
 import Foundation
+import Logging
 
 /// A plugin whose entry point ran and registered itself.
 public struct LoadedPlugin: @unchecked Sendable {
@@ -22,10 +23,13 @@ public struct LoadedPlugin: @unchecked Sendable {
 public struct PluginLoader: Sendable {
     public let cache: PluginCache
     let hub: ServiceHub
+    /// Where late registrar calls are reported.
+    let logger: Logger?
 
-    public init(cache: PluginCache, hub: ServiceHub) {
+    public init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil) {
         self.cache = cache
         self.hub = hub
+        self.logger = logger
     }
 
     public func load(_ file: URL) throws(PluginLoadError) -> LoadedPlugin {
@@ -58,7 +62,7 @@ public struct PluginLoader: Sendable {
 
         let endpoint = hub.makeEndpoint(file: file.lastPathComponent)
         // Service calls count as the module's only once the registry has installed it.
-        let recorder = RegistrationRecorder()
+        let recorder = RegistrationRecorder(file: file.lastPathComponent, logger: logger)
         let status = recorder.withRegistrar { entry(endpoint.host, $0) }
         guard status == DEN_OK.rawValue else {
             endpoint.revoke()

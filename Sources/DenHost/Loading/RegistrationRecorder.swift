@@ -1,5 +1,6 @@
 import CDenABI
 import Foundation
+import Logging
 
 /// A route a plugin added: its pattern and the C builder to call for it.
 public struct PluginRoute: @unchecked Sendable {
@@ -10,69 +11,116 @@ public struct PluginRoute: @unchecked Sendable {
 }
 
 /// Records what a plugin's entry point registers through the `den_registrar` the host hands it.
-/// Lives only during `den_module_entry`, on the loading thread.
-final class RegistrationRecorder {
-    var id: String?
-    var version: String?
-    var summary: String?
-    var routes: [PluginRoute] = []
-    var problems: [String] = []
+///
+/// A module may keep the registrar pointer, or a copy of the struct, and call it after
+/// `den_module_entry` returned. So the struct and this recorder live for the process lifetime
+/// (like the plugin image itself, which is never unloaded) and, once `close()`d, every call is
+/// refused with `DEN_ERR_INVALID_ARGUMENT` and logged with the module's id: nothing freed is ever
+/// touched. Thread-safe, because a late call may come from any thread.
+final class RegistrationRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private let file: String
+    private let logger: Logger?
+    private var isOpen = true
+    private var _id: String?
+    private var _version: String?
+    private var _summary: String?
+    private var _routes: [PluginRoute] = []
+    private var _problems: [String] = []
+    /// Handed to the plugin; deliberately never freed (see the type's comment).
+    let registrar: UnsafePointer<den_registrar>
 
-    /// Runs `body` with a registrar whose callbacks fill this recorder.
-    func withRegistrar<R>(_ body: (UnsafePointer<den_registrar>) -> R) -> R {
-        var registrar = den_registrar(
-            ctx: Unmanaged.passUnretained(self).toOpaque(),
+    var id: String? { lock.withLock { _id } }
+    var version: String? { lock.withLock { _version } }
+    var summary: String? { lock.withLock { _summary } }
+    var routes: [PluginRoute] { lock.withLock { _routes } }
+    var problems: [String] { lock.withLock { _problems } }
+
+    init(file: String = "(in-process module)", logger: Logger? = nil) {
+        self.file = file
+        self.logger = logger
+        let registrar = UnsafeMutablePointer<den_registrar>.allocate(capacity: 1)
+        self.registrar = UnsafePointer(registrar)
+        // Retained for good: a late call through a kept pointer must still find a live object.
+        registrar.initialize(to: den_registrar(
+            ctx: Unmanaged.passRetained(self).toOpaque(),
             describe: { ctx, id, version, summary in
-                RegistrationRecorder.from(ctx).describe(id: id, version: version, summary: summary)
+                guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
+                return RegistrationRecorder.from(ctx).describe(id: id, version: version, summary: summary)
             },
             add_route: { ctx, pattern, build, builderContext in
-                RegistrationRecorder.from(ctx).addRoute(pattern: pattern, build: build, context: builderContext)
-            })
-        return withUnsafePointer(to: &registrar) { body($0) }
+                guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
+                return RegistrationRecorder.from(ctx).addRoute(pattern: pattern, build: build, context: builderContext)
+            }))
     }
 
-    private static func from(_ ctx: UnsafeMutableRawPointer?) -> RegistrationRecorder {
-        Unmanaged<RegistrationRecorder>.fromOpaque(ctx!).takeUnretainedValue()
+    /// Runs `body` (the entry point) with the registrar, then closes registration.
+    func withRegistrar<R>(_ body: (UnsafePointer<den_registrar>) -> R) -> R {
+        defer { close() }
+        return body(registrar)
+    }
+
+    /// Ends registration: called as soon as `den_module_entry` returns.
+    func close() {
+        lock.withLock { isOpen = false }
+    }
+
+    private static func from(_ ctx: UnsafeMutableRawPointer) -> RegistrationRecorder {
+        Unmanaged<RegistrationRecorder>.fromOpaque(ctx).takeUnretainedValue()
+    }
+
+    /// Refuses a call made after `den_module_entry` returned, saying so in the log.
+    private func refuseLate(_ function: String) -> Int32 {
+        let module = _id.map { "module '\($0)'" } ?? "the plugin"
+        logger?.error("\(module) (\(ModuleText.singleLine(file))) called \(function) after den_module_entry returned; the call was refused: register routes only during den_module_entry",
+                      metadata: ["module": "\(_id ?? file)"])
+        return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
     }
 
     private func describe(id: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, summary: UnsafePointer<CChar>?) -> Int32 {
-        guard self.id == nil else {
-            problems.append("describe was called twice")
-            return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+        lock.withLock {
+            guard isOpen else { return refuseLate("describe") }
+            guard _id == nil else {
+                _problems.append("describe was called twice")
+                return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+            }
+            let id = id.map { String(cString: $0) } ?? ""
+            let version = version.map { String(cString: $0) } ?? ""
+            guard ModuleIdentity.isValidID(id) else {
+                _problems.append("module id '\(ModuleText.singleLine(id, limit: 80))' is not valid (\(ModuleIdentity.idRule))")
+                return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+            }
+            guard ModuleIdentity.isValidVersion(version) else {
+                _problems.append("version '\(ModuleText.singleLine(version, limit: 80))' of module '\(id)' is not valid (\(ModuleIdentity.versionRule))")
+                return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+            }
+            _id = id
+            _version = version
+            _summary = summary.map { String(cString: $0) } ?? ""
+            return Int32(DEN_OK.rawValue)
         }
-        let id = id.map { String(cString: $0) } ?? ""
-        let version = version.map { String(cString: $0) } ?? ""
-        guard ModuleIdentity.isValidID(id) else {
-            problems.append("module id '\(id)' is not valid (use 1–64 characters of a-z, 0-9, '-' and '_', starting with a letter or digit)")
-            return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
-        }
-        guard ModuleIdentity.isValidVersion(version) else {
-            problems.append("version '\(version)' of module '\(id)' is not a semantic version like 1.2.0")
-            return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
-        }
-        self.id = id
-        self.version = version
-        self.summary = summary.map { String(cString: $0) } ?? ""
-        return Int32(DEN_OK.rawValue)
     }
 
     private func addRoute(pattern: UnsafePointer<CChar>?, build: den_builder_fn?, context: UnsafeMutableRawPointer?) -> Int32 {
-        guard id != nil else {
-            problems.append("add_route was called before describe")
-            return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+        lock.withLock {
+            guard isOpen else { return refuseLate("add_route") }
+            guard _id != nil else {
+                _problems.append("add_route was called before describe")
+                return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+            }
+            guard let pattern, let build else {
+                _problems.append("add_route was called without a pattern or a builder")
+                return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+            }
+            let text = String(cString: pattern)
+            do {
+                _ = try RoutePattern(text)
+            } catch {
+                _problems.append("route pattern '\(ModuleText.singleLine(text, limit: 200))': \(error)")
+                return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+            }
+            _routes.append(PluginRoute(pattern: text, build: build, context: context))
+            return Int32(DEN_OK.rawValue)
         }
-        guard let pattern, let build else {
-            problems.append("add_route was called without a pattern or a builder")
-            return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
-        }
-        let text = String(cString: pattern)
-        do {
-            _ = try RoutePattern(text)
-        } catch {
-            problems.append("route pattern '\(text)': \(error)")
-            return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
-        }
-        routes.append(PluginRoute(pattern: text, build: build, context: context))
-        return Int32(DEN_OK.rawValue)
     }
 }

@@ -1,5 +1,6 @@
 import DenKit
 import Foundation
+import Logging
 
 /// One UI session's navigation: a stack of screens, each backed by a live module instance. The
 /// front-end turns user input into `open`, `back`, `replace` and `send`; effects in a module's
@@ -16,6 +17,10 @@ public final class NavigationSession: @unchecked Sendable {
     }
 
     private let registry: ModuleRegistry
+    private let runner: ModuleCallRunner
+    private let logger: Logger?
+    /// A front-end interrupts the module call in progress through this (the terminal's Ctrl-C).
+    public let interruption: CallInterruption
     private let lock = NSLock()
     private var stack: [Entry] = []
     private var openedURLs: [String] = []
@@ -24,8 +29,19 @@ public final class NavigationSession: @unchecked Sendable {
     /// Set when a step used up its navigation budget: the step is then undone.
     private var overflowed = false
 
-    public init(registry: ModuleRegistry) {
+    /// - Parameters:
+    ///   - policy: how long a module call may run before the host gives up on it.
+    ///   - onSlowCall: told when a call has run past `policy.slowNotice` (say what we wait for).
+    public init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, logger: Logger? = nil,
+                onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
         self.registry = registry
+        self.logger = logger
+        let interruption = CallInterruption()
+        self.interruption = interruption
+        self.runner = ModuleCallRunner(policy: policy, interruption: interruption) { call, elapsed in
+            logger?.warning("\(call) has been running for \(ModuleCallRunner.format(elapsed))", metadata: ["module": "\(call.moduleID)"])
+            onSlowCall?(call, elapsed)
+        }
     }
 
     /// The top of the stack, or nil before the first `open`.
@@ -90,7 +106,13 @@ public final class NavigationSession: @unchecked Sendable {
     }
 
     private func push(_ route: String, budget: inout Int) -> Bool {
-        stack.append(makeEntry(route))
+        let (entry, stall) = makeEntry(route)
+        if let stall, !stack.isEmpty {
+            // The user stays on the screen they were on; the banner says what happened.
+            reportStall(stall)
+            return false
+        }
+        stack.append(entry)
         dispatch(.appear, budget: &budget)
         return true
     }
@@ -110,21 +132,32 @@ public final class NavigationSession: @unchecked Sendable {
         dispatch(.appear, budget: &budget)
     }
 
-    /// Builds the instance for a route, or a host screen saying why there is none.
-    private func makeEntry(_ route: String) -> Entry {
+    /// Builds the instance for a route, or a host screen saying why there is none; a builder the
+    /// host gave up on is returned as `stall` too.
+    private func makeEntry(_ route: String) -> (Entry, stall: ModuleCallError?) {
         switch registry.resolve(route) {
         case .failure(let error):
-            return Entry(route: route, moduleID: nil, instance: nil, screen: HostScreens.notFound(error, routes: registry.routes))
+            return (Entry(route: route, moduleID: nil, instance: nil, screen: HostScreens.notFound(error, routes: registry.routes)), nil)
         case .success(let match):
             let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query)
             do {
-                let instance = try ModuleInstanceHandle.build(match.value, request: request)
-                return Entry(route: route, moduleID: match.value.moduleID, instance: instance,
-                             screen: Screen(title: route, elements: []))
+                let instance = try ModuleInstanceHandle.build(match.value, request: request, runner: runner)
+                return (Entry(route: route, moduleID: match.value.moduleID, instance: instance,
+                              screen: Screen(title: route, elements: [])), nil)
             } catch {
-                return Entry(route: route, moduleID: match.value.moduleID, instance: nil,
-                             screen: HostScreens.failed(route, error))
+                return (Entry(route: route, moduleID: match.value.moduleID, instance: nil,
+                              screen: HostScreens.failed(route, error)), error.isStall ? error : nil)
             }
+        }
+    }
+
+    /// Says that the host gave up on a module call: in the step's errors, the log, and a banner
+    /// on the screen now on top.
+    private func reportStall(_ error: ModuleCallError) {
+        errors.append(error.description)
+        logger?.error("\(error.description)", metadata: ["module": "\(error.moduleID)"])
+        if let top = stack.indices.last {
+            stack[top].screen = HostScreens.withError(stack[top].screen, error.description)
         }
     }
 
@@ -133,7 +166,18 @@ public final class NavigationSession: @unchecked Sendable {
         guard !overflowed, let top = stack.last, let instance = top.instance else { return }
         let reply: ModuleReply
         do {
-            reply = try instance.handle(event)
+            reply = try instance.handle(event, runner: runner)
+        } catch where error.isStall {
+            // The instance is abandoned: close its screen and go back to a working one.
+            stack.removeLast()
+            if stack.isEmpty {
+                stack.append(Entry(route: top.route, moduleID: top.moduleID, instance: nil,
+                                   screen: HostScreens.failed(top.route, error)))
+            } else {
+                dispatch(.appear, budget: &budget)
+            }
+            reportStall(error)
+            return
         } catch {
             errors.append(error.description)
             stack[stack.count - 1].screen = HostScreens.withError(top.screen, error.description)
@@ -142,7 +186,14 @@ public final class NavigationSession: @unchecked Sendable {
         stack[stack.count - 1].screen = reply.screen
         for effect in reply.effects {
             if case .openURL(let url) = effect {
-                openedURLs.append(url)
+                if let refusal = ExternalURLPolicy.refusal(for: url) {
+                    let message = "module '\(top.moduleID ?? "?")' asked to open '\(ModuleText.singleLine(url, limit: 200))'; the host refused: \(refusal)"
+                    errors.append(message)
+                    logger?.warning("\(message)", metadata: ["module": "\(top.moduleID ?? "?")"])
+                    stack[stack.count - 1].screen = HostScreens.withError(stack[stack.count - 1].screen, message)
+                } else {
+                    openedURLs.append(url)
+                }
                 continue
             }
             // Only navigations count against the budget.

@@ -38,7 +38,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                 return record
             }
             var candidate = table
-            let gate = NSLock()
+            let gate = BuilderGate()
             for route in plugin.routes {
                 do {
                     try candidate.add(route.pattern, owner: plugin.id,

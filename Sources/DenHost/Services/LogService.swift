@@ -10,6 +10,9 @@ public struct LogService: HostService {
         self.logger = logger
     }
 
+    /// Longer messages are cut (with "…"): a log line is not a data channel.
+    public static let maxMessageCharacters = 4096
+
     public var operations: [String] { ["log"] }
 
     public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
@@ -20,7 +23,9 @@ public struct LogService: HostService {
         case .warning: .warning
         case .error: .error
         }
-        logger.log(level: level, "\(line.message)", metadata: ["module": "\(caller.moduleID)"])
+        // One call, one log line: a module cannot forge lines (newlines) or reach the terminal (ESC).
+        logger.log(level: level, "\(ModuleText.singleLine(line.message, limit: LogService.maxMessageCharacters))",
+                   metadata: ["module": "\(ModuleText.singleLine(caller.moduleID))"])
         return try encode(Empty(), for: operation)
     }
 }

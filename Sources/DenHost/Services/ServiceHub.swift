@@ -28,6 +28,13 @@ public final class ServiceHub: @unchecked Sendable {
     ///   - caller: the installed module calling, or nil before installation / after rejection.
     ///   - file: the plugin file, which names an uninstalled caller in its log lines.
     public func call(_ operation: String, request: Data, caller: ServiceCaller?, file: String? = nil) -> (status: den_status, body: Data) {
+        // Checked before any service parses the request (docs/ABI.md, "Limits").
+        guard request.count <= WireLimits.maxServiceRequestBytes else {
+            return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): the request is \(WireLimits.describe(bytes: request.count)); service requests are limited to \(WireLimits.describe(bytes: WireLimits.maxServiceRequestBytes))".utf8))
+        }
+        guard !JSONNesting.exceeds(WireLimits.maxNesting, in: request) else {
+            return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): the request is nested more than \(WireLimits.maxNesting) levels deep, the limit for any document".utf8))
+        }
         // Until the registry has installed a module (and after it rejected one) it has no
         // namespace: only logging is allowed, so no data can land under a wrong or borrowed id.
         guard let caller else {
@@ -38,7 +45,7 @@ public final class ServiceHub: @unchecked Sendable {
         }
         guard let service = lock.withLock({ services[operation] }) else {
             let known = operations.joined(separator: ", ")
-            return (DEN_ERR_NOT_FOUND, Data("unknown host service '\(operation)'; this host offers: \(known)".utf8))
+            return (DEN_ERR_NOT_FOUND, Data("unknown host service '\(ModuleText.singleLine(operation, limit: 80))'; this host offers: \(known)".utf8))
         }
         do {
             return (DEN_OK, try service.handle(operation, request: request, caller: caller))

@@ -12,11 +12,11 @@ public struct ModuleReply: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey { case v, screen, effects }
 
-    /// `effects` may be left out; an effect type this version does not know is ignored, so a
-    /// newer module still shows its screen.
+    /// `"v"` and `screen` are required; `effects` may be left out; an effect type this version
+    /// does not know is ignored, so a newer module still shows its screen.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        v = try container.decodeIfPresent(Int.self, forKey: .v) ?? WireFormat.version
+        v = try container.decode(Int.self, forKey: .v)
         screen = try container.decode(Screen.self, forKey: .screen)
         effects = (try container.decodeIfPresent([KnownEffect].self, forKey: .effects) ?? []).compactMap(\.effect)
     }

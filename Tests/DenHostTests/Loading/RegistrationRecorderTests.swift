@@ -46,12 +46,13 @@ struct RegistrationRecorderTests {
         #expect(recorder.problems.first?.contains("is not valid") == true)
     }
 
-    @Test("versions must be semantic versions", arguments: ["1", "1.2", "v1.2.3", "1.2.x", "1..3", ""])
+    @Test("versions must be semantic versions", arguments: ["1", "1.2", "v1.2.3", "1.2.x", "1..3", "", "1.0.0-", "1.0.0-beta\u{1B}[2J", "1.0.0+build 7",
+                                                               "1.0.0-" + String(repeating: "a", count: 60)])
     func invalidVersions(version: String) {
         var status: Int32 = 0
         let recorder = register { status = describe($0, "jogs", version) }
         #expect(status == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
-        #expect(recorder.problems.first?.contains("not a semantic version") == true)
+        #expect(recorder.problems.first?.contains("is not valid (a semantic version") == true)
     }
 
     @Test("describe may be called only once")
@@ -86,5 +87,30 @@ struct RegistrationRecorderTests {
         #expect(recorder.routes.isEmpty)
         #expect(recorder.problems.first?.hasPrefix("route pattern 'jogs/<float:x>'") == true)
         #expect(recorder.problems.first?.contains("float") == true)
+    }
+
+    @Test("a kept registrar (pointer or copy) used after den_module_entry returned is refused, not a crash")
+    func lateCalls() {
+        var kept: UnsafePointer<den_registrar>?
+        var copy: den_registrar?
+        let recorder = register { registrar in
+            _ = describe(registrar, "jogs")
+            _ = addRoute(registrar, "jogs")
+            kept = registrar
+            copy = registrar.pointee
+        }
+        guard let kept, let copy else { Issue.record("the entry point did not run"); return }
+        #expect(addRoute(kept, "late") == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
+        #expect(describe(kept, "other") == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
+        #expect(copy.add_route(copy.ctx, "late-copy", Self.unusedBuilder, nil) == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
+        #expect(recorder.routes.map(\.pattern) == ["jogs"])
+        #expect(recorder.id == "jogs")
+    }
+
+    @Test("prerelease and build labels of a version are accepted", arguments: ["1.0.0-rc.1", "10.20.30+build.5", "1.2.3-beta-2+exp.sha.5114f85"])
+    func validVersions(version: String) {
+        var status: Int32 = -1
+        _ = register { status = describe($0, "jogs", version) }
+        #expect(status == 0)
     }
 }

@@ -1,0 +1,14 @@
+/* The header's structs are the ABI: a change to a size or an offset would break every built
+ * plugin silently. These checks make such a change fail the host's build instead. */
+#include "den_module.h"
+
+#if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
+_Static_assert(sizeof(den_bytes) == 16, "den_bytes layout is ABI");
+_Static_assert(sizeof(den_owned) == 24, "den_owned layout is ABI");
+_Static_assert(sizeof(den_host) == 24, "den_host layout is ABI");
+_Static_assert(offsetof(den_host, call) == 16, "den_host layout is ABI");
+_Static_assert(sizeof(den_instance_api) == 40, "den_instance_api layout is ABI");
+_Static_assert(offsetof(den_instance_api, destroy) == 32, "den_instance_api layout is ABI");
+_Static_assert(sizeof(den_registrar) == 24, "den_registrar layout is ABI");
+#endif
+_Static_assert(sizeof(den_status) == sizeof(int32_t), "status codes travel as int32_t");

@@ -1,0 +1,47 @@
+import Foundation
+import Synchronization
+
+/// How long the host waits for module code (a builder, `handle`) before giving up on it, and how
+/// a front-end hears about a slow call and can interrupt it. A call that is given up is never
+/// waited for again: its thread stays blocked in the module (in-process code cannot be killed),
+/// the instance is abandoned and never called again, and the user is back on a working screen.
+public struct ModuleCallPolicy: Sendable {
+    /// The longest a call may run (`--call-timeout`, `DEN_CALL_TIMEOUT`; default 30 s, longer
+    /// than the `http` service's own limits so a module fetching data is not cut short).
+    public var timeout: Duration
+    /// When a call has run this long, `onSlowCall` hears of it (the terminal says what it waits for).
+    public var slowNotice: Duration
+
+    public init(timeout: Duration = .seconds(30), slowNotice: Duration = .seconds(2)) {
+        self.timeout = timeout
+        self.slowNotice = slowNotice
+    }
+
+    public static let `default` = ModuleCallPolicy()
+}
+
+/// Lets a front-end give up the call in progress, e.g. when the user presses Ctrl-C.
+/// `interrupt()` is async-signal-safe (one atomic store), so a signal handler may call it.
+public final class CallInterruption: Sendable {
+    private let requested = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func interrupt() {
+        requested.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// True once after `interrupt()`; clears the request.
+    func consume() -> Bool {
+        requested.exchange(false, ordering: .sequentiallyConsistent)
+    }
+}
+
+/// One call into a module, named the way users and logs see it.
+public struct ModuleCall: Sendable, Equatable, CustomStringConvertible {
+    public var moduleID: String
+    /// e.g. "handle(action 'save')", "handle(appear)", "the builder of route 'jogs/42'".
+    public var what: String
+
+    public var description: String { "module '\(moduleID)': \(what)" }
+}

@@ -1,0 +1,45 @@
+import CDenABI
+import DenKit
+import Foundation
+
+/// Reads a module's reply document, refusing — with a message that says what and why — one that
+/// is too large, nested too deeply, not JSON, of a document or screen version this host does not
+/// speak, or of the wrong shape.
+enum ReplyReader {
+    static func read(_ bytes: Data, moduleID: String) throws(ModuleCallError) -> ModuleReply {
+        func fail(_ status: den_status, _ message: String) -> ModuleCallError {
+            ModuleCallError(moduleID: moduleID, status: Int32(status.rawValue), message: message)
+        }
+        guard bytes.count <= WireLimits.maxReplyBytes else {
+            throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply of \(WireLimits.describe(bytes: bytes.count)); replies are limited to \(WireLimits.describe(bytes: WireLimits.maxReplyBytes)) (show less at once, e.g. page a long list)")
+        }
+        guard !JSONNesting.exceeds(WireLimits.maxNesting, in: bytes) else {
+            throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply nested more than \(WireLimits.maxNesting) levels deep, the limit for any document")
+        }
+        let version: Int
+        do {
+            version = try WireFormat.decode(DocumentVersion.self, from: bytes).v
+        } catch {
+            throw fail(DEN_ERR_INTERNAL, "sent a reply this host cannot read (\(WireFormat.describe(error)))")
+        }
+        guard version == WireFormat.version else {
+            throw fail(DEN_ERR_VERSION, "sent reply document version \(version); this host reads version \(WireFormat.version)")
+        }
+        let reply: ModuleReply
+        do {
+            reply = try WireFormat.decode(ModuleReply.self, from: bytes)
+        } catch {
+            throw fail(DEN_ERR_INTERNAL, "sent a reply this host cannot read (\(WireFormat.describe(error)))")
+        }
+        guard (1...Screen.currentVersion).contains(reply.screen.v) else {
+            throw fail(DEN_ERR_VERSION, "sent screen version \(reply.screen.v); this host draws up to version \(Screen.currentVersion) (versions start at 1)")
+        }
+        return reply
+    }
+}
+
+/// Only the document's `"v"`, read first so a newer document is refused as such rather than for
+/// whatever shape change came with it.
+private struct DocumentVersion: Decodable {
+    let v: Int
+}

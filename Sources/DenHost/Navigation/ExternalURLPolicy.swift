@@ -1,0 +1,26 @@
+import Foundation
+
+/// Which URLs a module may ask a front-end to open (`open_url`). Anything else — `javascript:`,
+/// `data:`, `file:`, a custom scheme — would let a module run script in the browser front-end or
+/// reach local files, so the host refuses it before any front-end sees it.
+public enum ExternalURLPolicy {
+    public static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
+
+    /// nil when `url` may be opened, else why not.
+    public static func refusal(for url: String) -> String? {
+        if url.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) {
+            return "it contains spaces or control characters"
+        }
+        guard let colon = url.firstIndex(of: ":") else { return "it has no scheme (only http, https and mailto URLs may be opened)" }
+        let scheme = url[..<colon].lowercased()
+        guard allowedSchemes.contains(scheme) else {
+            return "scheme '\(scheme)' is not allowed (only http, https and mailto URLs may be opened)"
+        }
+        if scheme != "mailto" {
+            guard let parsed = URLComponents(string: url), let host = parsed.host, !host.isEmpty else {
+                return "it names no host"
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+/// Text that came from a module (a summary, an id it tried, a log message, a screen string) is
+/// untrusted. Every path that prints it — terminal screens, `den plugins`, error messages, log
+/// lines — goes through here, so a module can never move the cursor, clear or retitle the user's
+/// terminal (ESC, OSC), hide text (bidi overrides), or forge extra log lines (newlines).
+public enum ModuleText {
+    /// For multi-line places (a screen's text): keeps line breaks, makes every other control
+    /// character visible (`^[` for ESC, `^?` for DEL), tabs become four spaces, and C1 controls
+    /// and bidi overrides become U+FFFD.
+    public static func sanitize(_ text: String) -> String {
+        render(text, keepNewlines: true)
+    }
+
+    /// For one-line places (a log line, a list row, an error message): like `sanitize`, and line
+    /// breaks become a visible `^J`; text longer than `limit` characters is cut with "…".
+    public static func singleLine(_ text: String, limit: Int? = nil) -> String {
+        let clean = render(text, keepNewlines: false)
+        guard let limit, clean.count > limit else { return clean }
+        return String(clean.prefix(max(limit - 1, 0))) + "…"
+    }
+
+    private static func render(_ text: String, keepNewlines: Bool) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A where keepNewlines: result.unicodeScalars.append(scalar)
+            case 0x09: result += "    "
+            case 0x00..<0x20: result += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
+            case 0x7F: result += "^?"
+            case 0x80..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: result += "\u{FFFD}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,203 @@
+import DenHost
+import DenKit
+import DenTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// A C module (Tests/Fixtures/DenFixtureRuleBreaker) that breaks the ABI's rules the way outside
+/// authors did. Each rule the host can check cheaply is enforced with a message naming the module
+/// and the rule; nothing crashes or hangs the host.
+@Suite("Modules that break the ABI's rules")
+struct RuleBreakingModuleTests {
+    let folder: PluginFolder
+    let log = CapturedLog()
+
+    init() throws {
+        folder = try PluginFolder()
+        try folder.add("AboutModule")
+        try folder.add("DenFixtureRuleBreaker")
+    }
+
+    func runtime(timeout: Duration = .seconds(30), slowNotice: Duration = .seconds(2)) -> DenRuntime {
+        var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil,
+                                              cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
+        configuration.callPolicy = ModuleCallPolicy(timeout: timeout, slowNotice: slowNotice)
+        let runtime = DenRuntime(configuration: configuration, logger: log.logger)
+        runtime.loadPlugins()
+        return runtime
+    }
+
+    func texts(_ view: SessionView) -> [String] {
+        view.screen.elements.compactMap { if case .text(let text, _) = $0 { text } else { nil } }
+    }
+
+    func errorBanners(_ view: SessionView) -> [String] {
+        view.screen.elements.compactMap { if case .banner(let banner) = $0, banner.kind == .error { banner.text } else { nil } }
+    }
+
+    // MARK: registrar
+
+    @Test("a registrar kept past den_module_entry answers DEN_ERR_INVALID_ARGUMENT and is logged with the module id")
+    func lateRegistrar() throws {
+        let runtime = runtime()
+        let view = runtime.makeSession().open("late-registrar")
+        #expect(texts(view) == ["late calls answered 1 1 1"])
+        #expect((try? runtime.registry.resolve("late").get()) == nil, "a late route must not be installed")
+        let late = log.lines.filter { $0.message.contains("after den_module_entry returned") }
+        #expect(late.count == 3)
+        #expect(late.allSatisfy { $0.module == "rule-breaker" && $0.message.contains("module 'rule-breaker'") })
+        #expect(late.map(\.message).contains { $0.contains("called add_route") })
+        #expect(late.map(\.message).contains { $0.contains("called describe") })
+    }
+
+    // MARK: limits
+
+    @Test("a 50 MB reply is refused by size before it is parsed, naming the limit")
+    func hugeReply() {
+        let view = runtime().makeSession().open("huge-reply")
+        #expect(view.errors.count == 1)
+        #expect(view.errors.first?.contains("module 'rule-breaker'") == true)
+        #expect(view.errors.first?.contains("sent a reply of 50 MiB") == true, "\(view.errors)")
+        #expect(view.errors.first?.contains("replies are limited to 4 MiB") == true, "\(view.errors)")
+    }
+
+    @Test("a valid reply nested 600 levels deep is refused as too deep, not as invalid JSON")
+    func deepReply() {
+        let view = runtime().makeSession().open("deep-reply")
+        #expect(view.errors.first?.contains("nested more than 64 levels deep") == true, "\(view.errors)")
+        #expect(view.errors.first?.contains("cannot read") == false)
+    }
+
+    @Test("the reply's document version is checked like the screen's", arguments: [
+        ("future-reply", "sent reply document version 999; this host reads version 1"),
+        ("unversioned-reply", "missing key 'v'"),
+    ])
+    func replyVersion(route: String, expected: String) {
+        let view = runtime().makeSession().open(route)
+        #expect(view.errors.count == 1)
+        #expect(view.errors.first?.contains(expected) == true, "\(view.errors)")
+    }
+
+    @Test("an error message of 100 KB is cut to 4 KiB with a note saying so")
+    func longError() throws {
+        let session = runtime().makeSession()
+        _ = session.open("long-error")
+        let error = try #require(session.current?.errors.first)
+        #expect(error.contains("first words of a long error"))
+        #expect(error.contains("more bytes cut: error messages are limited to 4 KiB"))
+        #expect(error.utf8.count < 4096 + 300)
+    }
+
+    @Test("a service request over 4 MiB is refused before any service parses it")
+    func hugeServiceRequest() {
+        let view = runtime().makeSession().open("huge-request")
+        #expect(texts(view).first?.hasPrefix("status 1: storage.set: the request is 5 MiB; service requests are limited to 4 MiB") == true, "\(texts(view))")
+    }
+
+    @Test("a service request nested too deeply is refused as such")
+    func deepServiceRequest() {
+        let view = runtime().makeSession().open("deep-request")
+        #expect(texts(view).first?.hasPrefix("status 1: storage.get: the request is nested more than 64 levels deep") == true, "\(texts(view))")
+    }
+
+    // MARK: effects and text
+
+    @Test("open_url with a javascript: URL is refused with a banner naming the module; an https URL passes")
+    func javascriptURL() {
+        let view = runtime().makeSession().open("javascript-url")
+        #expect(view.openURLs == ["https://example.org/ok"])
+        #expect(view.errors.count == 1)
+        #expect(view.errors.first?.contains("module 'rule-breaker' asked to open 'javascript:alert(1)'") == true)
+        #expect(view.errors.first?.contains("scheme 'javascript' is not allowed") == true)
+        #expect(errorBanners(view) == view.errors)
+    }
+
+    @Test("a log message cannot forge log lines or send escape sequences")
+    func forgedLog() throws {
+        _ = runtime().makeSession().open("forged-log")
+        let lines = log.lines.filter { $0.module == "rule-breaker" && $0.message.contains("real line") }
+        try #require(lines.count == 1)
+        let message = lines[0].message
+        #expect(!message.contains("\n"))
+        #expect(!message.contains("\u{1B}"))
+        #expect(message == "real line^J2026-01-01T00:00:00 error den : forged line^[[2J")
+    }
+
+    // MARK: calls that never return
+
+    @Test("a handle() that never returns is given up after the call limit: the user is back on the previous screen")
+    func hangingAppear() {
+        let session = runtime(timeout: .milliseconds(300)).makeSession()
+        _ = session.open("about")
+        let view = session.open("hangs")
+        #expect(view.route == "about")
+        #expect(view.backStack.isEmpty)
+        #expect(view.errors.first?.contains("module 'rule-breaker' did not return from handle(appear) within") == true, "\(view.errors)")
+        #expect(errorBanners(view).count == 1)
+        #expect(log.lines.contains { $0.level == .error && $0.message.contains("did not return from handle(appear)") })
+        // The host still works.
+        #expect(session.send(action: "close", fields: [:]).errors.isEmpty)
+    }
+
+    @Test("an action that never returns closes that screen; the instance is never called again")
+    func hangingAction() {
+        let session = runtime(timeout: .milliseconds(300)).makeSession()
+        _ = session.open("about")
+        #expect(session.open("hangs-on-tap").errors.isEmpty)
+        let view = session.send(action: "tap", fields: [:])
+        #expect(view.route == "about")
+        #expect(view.errors.first?.contains("did not return from handle(action 'tap')") == true, "\(view.errors)")
+        // Opening the route again builds a new, working instance.
+        #expect(session.open("hangs-on-tap").errors.isEmpty)
+    }
+
+    @Test("a stalled first screen is replaced by a host screen that says what happened")
+    func hangingFirstScreen() {
+        let session = runtime(timeout: .milliseconds(300)).makeSession()
+        let view = session.open("hangs")
+        #expect(view.isHostScreen)
+        #expect(view.screen.title == "Cannot open hangs")
+        #expect(errorBanners(view).contains { $0.contains("did not return from handle(appear)") })
+        #expect(session.replace("about").route == "about")
+    }
+
+    @Test("a builder that never returns is given up; later builds of that module fail at once, other modules work")
+    func hangingBuilder() {
+        let session = runtime(timeout: .milliseconds(300)).makeSession()
+        _ = session.open("about")
+        let first = session.open("build-hangs")
+        #expect(first.route == "about")
+        #expect(first.errors.first?.contains("did not return from the builder of route 'build-hangs'") == true, "\(first.errors)")
+        // No second thread queues behind the stuck one: the next build is refused at once.
+        let second = session.open("late-registrar")
+        #expect(second.isHostScreen)
+        #expect(errorBanners(second).contains { $0.contains("cannot build now: the builder of route 'build-hangs' has not returned yet") },
+                "\(second.screen)")
+        #expect(session.open("about").errors.isEmpty)
+    }
+
+    @Test("an interrupt (the terminal's Ctrl-C) gives up the call at once, long before the limit")
+    func interrupt() {
+        let session = runtime(timeout: .seconds(600)).makeSession()
+        _ = session.open("about")
+        let interruption = session.interruption
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.3)
+            interruption.interrupt()
+        }
+        let view = session.open("hangs")
+        #expect(view.route == "about")
+        #expect(view.errors.first?.contains("was interrupted in handle(appear) after") == true, "\(view.errors)")
+    }
+
+    @Test("a slow call is announced to the front-end, naming the module and the call")
+    func slowNotice() {
+        let heard = Mutex<[String]>([])
+        let session = runtime(timeout: .milliseconds(600), slowNotice: .milliseconds(100)).makeSession { call, _ in
+            heard.withLock { $0.append(call.description) }
+        }
+        _ = session.open("hangs")
+        #expect(heard.withLock { $0 } == ["module 'rule-breaker': handle(appear)"])
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// A swift-log handler that keeps every line, for tests that check what the host logs.
+final class CapturedLog: Sendable {
+    struct Line: Sendable {
+        var level: Logger.Level
+        var message: String
+        var module: String?
+    }
+
+    private let stored = Mutex<[Line]>([])
+
+    var lines: [Line] { stored.withLock { $0 } }
+
+    var logger: Logger {
+        Logger(label: "den-test") { _ in Handler(log: self) }
+    }
+
+    fileprivate func append(_ line: Line) {
+        stored.withLock { $0.append(line) }
+    }
+
+    private struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+                 file: String, function: String, line: UInt) {
+            log.append(Line(level: level, message: message.description, module: metadata?["module"].map { "\($0)" }))
+        }
+    }
+}
