@@ -13,8 +13,8 @@ enum ReplyReader {
         guard bytes.count <= WireLimits.maxReplyBytes else {
             throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply of \(WireLimits.describe(bytes: bytes.count)); replies are limited to \(WireLimits.describe(bytes: WireLimits.maxReplyBytes)) (show less at once, e.g. page a long list)")
         }
-        guard !JSONNesting.exceeds(WireLimits.maxNesting, in: bytes) else {
-            throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply nested more than \(WireLimits.maxNesting) levels deep, the limit for any document")
+        if let problem = JSONPreflight.check(bytes) {
+            throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply that was refused: " + JSONPreflight.describe(problem, document: "it"))
         }
         let version: Int
         do {

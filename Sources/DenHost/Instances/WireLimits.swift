@@ -31,11 +31,17 @@ public enum WireLimits {
     }
 }
 
-/// How deeply a JSON document nests, found by one pass over its bytes (strings skipped), so a
-/// hostile document is refused for what it is before a parser recurses into it.
-enum JSONNesting {
-    /// True when some array or object in `data` sits deeper than `limit` levels.
-    static func exceeds(_ limit: Int, in data: Data) -> Bool {
+/// One pass over a module's JSON document (strings skipped) before any parser sees it: refuses
+/// nesting deeper than the limit — so a hostile document is refused for what it is, before a
+/// parser recurses into it — and `null`, which no document a module sends may contain (an
+/// optional key is left out instead; docs/ABI.md).
+enum JSONPreflight {
+    enum Problem: Equatable {
+        case tooDeep
+        case null
+    }
+
+    static func check(_ data: Data, maxNesting: Int = WireLimits.maxNesting) -> Problem? {
         data.withUnsafeBytes { raw in
             var depth = 0, inString = false, escaped = false
             for byte in raw {
@@ -47,12 +53,22 @@ enum JSONNesting {
                 case UInt8(ascii: "\""): inString = true
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     depth += 1
-                    if depth > limit { return true }
+                    if depth > maxNesting { return .tooDeep }
                 case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                // Outside strings, only the literal null starts with 'n'.
+                case UInt8(ascii: "n"): return .null
                 default: break
                 }
             }
-            return false
+            return nil
+        }
+    }
+
+    /// The refusal in words, for a document named like "a reply" or "the request".
+    static func describe(_ problem: Problem, document: String) -> String {
+        switch problem {
+        case .tooDeep: "\(document) is nested more than \(WireLimits.maxNesting) levels deep, the limit for any document"
+        case .null: "\(document) contains null, which no document a module sends may hold (leave an optional key out instead)"
         }
     }
 }

@@ -12,6 +12,21 @@ public struct PluginsListService: HostService {
     public var operations: [String] { ["plugins.list"] }
 
     public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
-        try encode(PluginListResponse(plugins: list()), for: operation)
+        _ = try decode(EmptyRequest.self, request, for: operation) // `{}`: keys a later ABI adds are ignored
+        return try encode(PluginListResponse(plugins: list()), for: operation)
+    }
+}
+
+/// A request document with no keys of its own: any JSON object.
+private struct EmptyRequest: Decodable {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self) // an object, whatever its keys
     }
 }

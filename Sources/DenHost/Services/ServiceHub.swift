@@ -32,8 +32,8 @@ public final class ServiceHub: @unchecked Sendable {
         guard request.count <= WireLimits.maxServiceRequestBytes else {
             return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): the request is \(WireLimits.describe(bytes: request.count)); service requests are limited to \(WireLimits.describe(bytes: WireLimits.maxServiceRequestBytes))".utf8))
         }
-        guard !JSONNesting.exceeds(WireLimits.maxNesting, in: request) else {
-            return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): the request is nested more than \(WireLimits.maxNesting) levels deep, the limit for any document".utf8))
+        if let problem = JSONPreflight.check(request) {
+            return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): \(JSONPreflight.describe(problem, document: "the request"))".utf8))
         }
         // Until the registry has installed a module (and after it rejected one) it has no
         // namespace: only logging is allowed, so no data can land under a wrong or borrowed id.
