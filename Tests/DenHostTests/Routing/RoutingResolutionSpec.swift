@@ -179,6 +179,8 @@ struct RoutingResolutionSpec {
             let segments = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
                 (0..<Int.random(in: 1...4, using: &generator)).map { _ in tokens.randomElement(using: &generator)! }.joined()
             }
+            // '.' and '..' are refused (RoutingDotSegmentSpec), not decoded.
+            if segments.contains(where: { $0 == "." || $0 == ".." }) { continue }
             let prefix = Bool.random(using: &generator) ? "/" : ""
             let suffix = Bool.random(using: &generator) ? "?q=1#f" : ""
             let route = prefix + segments.joined(separator: "/") + suffix
