@@ -38,7 +38,7 @@ public struct CompiledRouter<Value: Sendable>: Sendable {
             return .success(RouteMatch(
                 value: routes[found.index].value, owner: routes[found.index].owner,
                 pattern: routes[found.index].pattern.text, route: route,
-                parameters: found.parameters, query: found.query))
+                parameters: found.parameters, queryValues: found.queryValues))
         case .failure(let error):
             return .failure(error)
         }
