@@ -9,9 +9,10 @@
 /// matches, so the answer is a function of the route and the *set* of patterns: reordering them,
 /// or adding one that does not match the route, cannot change it.
 ///
-/// Why no placeholder can be starved by a sibling: a kind is only ever preferred to kinds whose
-/// values include its own, so each placeholder keeps values no preferred sibling takes (an `int`
-/// that is no literal, a `double` that is no `int`, a `string` that is neither number nor uuid).
+/// Why no placeholder can be starved by a sibling: no kind is tried after a kind that includes
+/// all its values, so each placeholder keeps values no preferred sibling takes (an `int` that is
+/// no literal, a `double` that is no `int`, a `uuid` that is no literal, a `string` that is
+/// neither a literal, a number nor a uuid); literals are finite, the other sets are not.
 /// The one pattern that more preferred ones can still cover completely is a catch-all: `a/<s>`
 /// plus `a/<s>/<path:r>` take every route `a/<path:p>` could match. `RouteReachability` finds
 /// exactly that case, and `RouteTable` refuses it at registration (`RouteUnreachableError`).
