@@ -2,11 +2,10 @@
 /// Safe to share between tasks and threads; `resolve` has no side effects.
 ///
 /// Precedence, per path segment, from first tried to last:
-/// **literal > typed (`int`, `double`, `uuid`) > `string` > catch-all (`path`)**.
-/// Typed placeholders that accept the same segment (`<int:a>` and `<double:b>` both accept
-/// `42`) are tried in registration order (of the first route that used that placeholder type at
-/// that position). When the preferred branch cannot match the rest of the path, the router
-/// backtracks and tries the next candidate: with `a/<string:x>/c` and `a/b/d`, the route `a/b/c`
+/// **literal > `int` > `double` > `uuid` > `string` > catch-all (`path`)**: the more specific
+/// kind first (`42` is both an int and a double, so `<int:a>` gets it). Registration order never
+/// matters (`RoutePrecedence` says why). When the preferred branch cannot match the rest of the
+/// path, the router backtracks and tries the next candidate: with `a/<string:x>/c` and `a/b/d`, the route `a/b/c`
 /// matches `a/<string:x>/c`. Literals compare as exact bytes after percent-decoding
 /// (case-sensitive, no Unicode normalization), as URL paths do.
 public struct CompiledRouter<Value: Sendable>: Sendable {
@@ -39,7 +38,7 @@ public struct CompiledRouter<Value: Sendable>: Sendable {
             return .success(RouteMatch(
                 value: routes[found.index].value, owner: routes[found.index].owner,
                 pattern: routes[found.index].pattern.text, route: route,
-                parameters: found.parameters, query: found.query))
+                parameters: found.parameters, queryValues: found.queryValues))
         case .failure(let error):
             return .failure(error)
         }

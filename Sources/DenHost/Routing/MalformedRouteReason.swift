@@ -31,6 +31,9 @@ public enum MalformedRouteReason: Error, Sendable, Hashable, CustomStringConvert
     case invalidUTF8(in: RoutePart)
     /// A percent-escape decoding to a control character inside the path, e.g. `%0A`.
     case encodedControlCharacter(Unicode.Scalar, in: RoutePart)
+    /// A path segment that is `.` or `..` once decoded (so `%2E%2E` too): routes name things,
+    /// they are not file paths, and a `..` would let a catch-all value climb out of its folder.
+    case dotSegment(String, in: RoutePart)
 
     public var description: String {
         switch self {
@@ -51,6 +54,9 @@ public enum MalformedRouteReason: Error, Sendable, Hashable, CustomStringConvert
             "the percent-escapes in \(part) do not decode to UTF-8 text; encode text as UTF-8 bytes (e.g. é is %C3%A9)"
         case .encodedControlCharacter(let scalar, let part):
             "\(part) decodes to control character \(routeScalarName(scalar)), which paths cannot carry; remove it"
+        case .dotSegment(let segment, let part):
+            "segment '\(segment)' is not allowed (\(part)): routes have no relative segments ('.' and '..', "
+                + "even percent-encoded as %2E); remove it"
         }
     }
 }

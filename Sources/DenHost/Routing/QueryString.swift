@@ -1,10 +1,17 @@
 /// `application/x-www-form-urlencoded`-style query strings, as routes carry them.
 ///
 /// Parsing: pairs separated by `&`; `+` is a space; keys and values are percent-decoded; a key
-/// without `=` gets ""; empty pairs and pairs with an empty key are skipped; when a key repeats,
-/// the later value wins. Decoded control characters are allowed here (a query value is data).
+/// without `=` gets ""; empty pairs and pairs with an empty key are skipped. A key may repeat
+/// (`id=1&id=2`): `parseAll` keeps every value in order, `parse` keeps the last one.
+/// Decoded control characters are allowed here (a query value is data).
 public enum QueryString: Sendable {
+    /// One value per key; when a key repeats, the last value wins.
     public static func parse(_ query: some StringProtocol) throws(MalformedRouteReason) -> [String: String] {
+        try parseAll(query).compactMapValues(\.last)
+    }
+
+    /// Every value of every key, in the order they appear.
+    public static func parseAll(_ query: some StringProtocol) throws(MalformedRouteReason) -> [String: [String]] {
         var text = String(query)
         // withUTF8 only rethrows untyped errors, so carry the typed error out in a Result.
         let result = text.withUTF8 { bytes in
@@ -23,8 +30,8 @@ public enum QueryString: Sendable {
     }
 
     /// Works on UTF-8 bytes: splitting by `Character` would cost grapheme breaking on every byte.
-    static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(MalformedRouteReason) -> [String: String] {
-        var result: [String: String] = [:]
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(MalformedRouteReason) -> [String: [String]] {
+        var result: [String: [String]] = [:]
         var pairStart = 0
         while pairStart < bytes.count {
             var pairEnd = pairStart
@@ -34,8 +41,9 @@ public enum QueryString: Sendable {
                 while equals < pairEnd, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
                 let key = try decode(UnsafeBufferPointer(rebasing: bytes[pairStart..<equals]))
                 if !key.isEmpty {
-                    result[key] = equals < pairEnd
+                    let value = equals < pairEnd
                         ? try decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<pairEnd])) : ""
+                    result[key, default: []].append(value)
                 }
             }
             pairStart = pairEnd + 1

@@ -8,7 +8,7 @@
 ///   digits (`12.5`, `-3`, `0.5`). No exponent, no bare `.5` or `5.`, no `nan`/`inf`, and the
 ///   value must be finite. Kept this strict so a route has one spelling per number.
 /// - `uuid`: 8-4-4-4-12 hexadecimal digits, either case (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`).
-/// - `string`: any one non-empty segment.
+/// - `string`: any one non-empty segment except `.` and `..` (which no route may contain).
 /// - `path`: the catch-all; one or more remaining segments, joined by `/`. Last segment only.
 public enum RouteParameterType: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case int
@@ -25,8 +25,8 @@ public enum RouteParameterType: String, Sendable, Hashable, CaseIterable, Custom
         case .int: "an integer: optional '-' then digits, within Int64 (e.g. 42, -7)"
         case .double: "a finite decimal number: optional '-', digits, optional '.' and digits (e.g. 12.5, -3)"
         case .uuid: "a UUID: 8-4-4-4-12 hexadecimal digits (e.g. E621E1F8-C36C-495A-93FC-0C247A3E6E5F)"
-        case .string: "any non-empty text without control characters"
-        case .path: "one or more non-empty segments separated by '/' (e.g. docs/guide.md)"
+        case .string: "any non-empty text without control characters, other than '.' and '..'"
+        case .path: "one or more non-empty segments separated by '/', none of them '.' or '..' (e.g. docs/guide.md)"
         }
     }
 

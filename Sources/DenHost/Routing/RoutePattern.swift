@@ -5,7 +5,8 @@
 /// names are `[A-Za-z_][A-Za-z0-9_]*`, unique within the pattern; `<path:name>` only last).
 /// Literals may use ASCII letters and digits, `- . _ ~ ! $ & ' ( ) * + , ; = : @` and visible
 /// non-ASCII characters (not `.`/`..`, no `%`-escapes); they match case-sensitively, byte for
-/// byte against the percent-decoded route segment (no Unicode normalization).
+/// byte against the percent-decoded route segment (no Unicode normalization). A pattern must fit
+/// in the 2,048-byte route limit, both as text and as the shortest route it could match.
 /// Parsing reports the first problem as a `RoutePatternError` that says what, where and how to fix.
 public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern exactly as it was written; used in messages and `RouteMatch.pattern`.

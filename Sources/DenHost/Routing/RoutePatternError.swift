@@ -30,6 +30,11 @@ public struct RoutePatternError: Error, Sendable, Hashable, CustomStringConverti
         case invalidCharacter(Character)
         /// `.` or `..` as a whole segment: reserved by URL path semantics.
         case dotSegment
+        /// The pattern text is longer (in UTF-8 bytes) than the longest route `resolve` accepts.
+        case tooLong(byteCount: Int)
+        /// Every route the pattern could match is longer than the longest route `resolve`
+        /// accepts, so it could never match; the associated value is the shortest such route.
+        case shortestRouteTooLong(byteCount: Int)
     }
 
     /// The pattern as written.
@@ -108,6 +113,13 @@ public struct RoutePatternError: Error, Sendable, Hashable, CustomStringConverti
             problem = "\(place) contains '\(shown)', which a route literal cannot contain. \(fix)"
         case .dotSegment:
             problem = "\(place) is a dot segment, which URL paths reserve for 'this/parent folder'. Use another name."
+        case .tooLong(let byteCount):
+            problem = "the pattern is \(byteCount) bytes long, over the limit of \(RouteLengthLimit.maximumByteCount) "
+                + "bytes that a route may have. Shorten its literals or use fewer segments."
+        case .shortestRouteTooLong(let byteCount):
+            problem = "the shortest route it could match is \(byteCount) bytes long, over the limit of "
+                + "\(RouteLengthLimit.maximumByteCount) bytes that a route may have, so it would never match "
+                + "(a uuid takes 36 bytes, any other placeholder at least 1, each '/' 1). Shorten its literals or use fewer segments."
         }
         return "Invalid route pattern \"\(pattern)\": \(problem)"
     }

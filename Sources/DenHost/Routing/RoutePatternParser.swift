@@ -29,6 +29,15 @@ enum RoutePatternParser {
             }
             segments.append(segment)
         }
+        // After the segments, so a malformed segment is reported as such rather than as length.
+        let textByteCount = text.utf8.count
+        if textByteCount > RouteLengthLimit.maximumByteCount {
+            throw RoutePatternError(pattern: text, reason: .tooLong(byteCount: textByteCount))
+        }
+        let shortest = RouteLengthLimit.shortestRouteByteCount(segments)
+        if shortest > RouteLengthLimit.maximumByteCount {
+            throw RoutePatternError(pattern: text, reason: .shortestRouteTooLong(byteCount: shortest))
+        }
         return segments
     }
 

@@ -3,7 +3,8 @@
 struct ResolvedRoute: Sendable {
     @usableFromInline let index: Int
     @usableFromInline let parameters: [String: String]
-    @usableFromInline let query: [String: String]
+    /// Every value of each query key, in order (`RouteMatch` derives the last-wins view).
+    @usableFromInline let queryValues: [String: [String]]
 }
 
 /// The non-generic heart of `CompiledRouter`: parse, decode, match, extract.
@@ -74,9 +75,9 @@ struct RouteResolverCore: Sendable {
 
         // The query is checked even when nothing matched, so a malformed route is always
         // reported as malformed rather than as not found.
-        var query: [String: String] = [:]
+        var queryValues: [String: [String]] = [:]
         if let range = layout.query, !range.isEmpty {
-            do { query = try QueryString.parse(bytes: UnsafeBufferPointer(rebasing: raw[range])) } catch {
+            do { queryValues = try QueryString.parse(bytes: UnsafeBufferPointer(rebasing: raw[range])) } catch {
                 return .failure(.malformed(route, reason: error))
             }
         }
@@ -87,7 +88,7 @@ struct RouteResolverCore: Sendable {
         case .success(nil):
             return .failure(.notFound(route))
         case .success(let found?):
-            return .success(ResolvedRoute(index: found.index, parameters: found.parameters, query: query))
+            return .success(ResolvedRoute(index: found.index, parameters: found.parameters, queryValues: queryValues))
         }
     }
 

@@ -10,8 +10,14 @@ enum RouteSegmentMatcher {
         case .int: isInt(segment)
         case .double: isDouble(segment)
         case .uuid: isUUID(segment)
-        case .string, .path: !segment.isEmpty
+        case .string, .path: !segment.isEmpty && !isDotSegment(segment)
         }
+    }
+
+    /// `.` or `..`: never a valid segment (resolve refuses them; see `MalformedRouteReason.dotSegment`).
+    @inline(__always)
+    static func isDotSegment(_ segment: Bytes) -> Bool {
+        (segment.count == 1 || segment.count == 2) && segment.allSatisfy { $0 == UInt8(ascii: ".") }
     }
 
     /// `-?[0-9]+` within `Int64`.

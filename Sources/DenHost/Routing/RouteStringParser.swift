@@ -81,6 +81,11 @@ enum RouteStringParser {
         func finishSegment() -> MalformedRouteReason? {
             let part = RoutePart.segment(segmentCount + 1)
             guard written > segmentStart else { return .emptySegment(part) }
+            // Checked after decoding, so `%2E%2E` and `.%2e` are caught like `..`.
+            let decodedSegment = UnsafeBufferPointer(rebasing: output[segmentStart..<written])
+            if RouteSegmentMatcher.isDotSegment(decodedSegment) {
+                return .dotSegment(String(decoding: decodedSegment, as: UTF8.self), in: part)
+            }
             if hasEscape {
                 // Escapes can produce invalid UTF-8 or control characters; raw bytes cannot.
                 let decoded = UnsafeBufferPointer(rebasing: output[segmentStart..<written])

@@ -6,7 +6,7 @@
 /// The host edits a `RouteTable` (a value: copy it, add all of a module's routes, and keep the
 /// copy only if every `add` succeeded), then `compile()`s and publishes the router in one step.
 public struct RouteTable<Value: Sendable>: Sendable {
-    /// Every route, in registration order (which breaks ties between typed placeholders).
+    /// Every route, in registration order (which decides nothing about matching).
     public private(set) var routes: [RegisteredRoute<Value>] = []
     /// Shape (`jogs/<int>`, as UTF-8 bytes, since literals match byte for byte) to index in
     /// `routes`: equal shapes are exactly the conflicting ones.
@@ -19,14 +19,18 @@ public struct RouteTable<Value: Sendable>: Sendable {
 
     /// Parses and registers `pattern`.
     /// - Throws: `RoutePatternError` if the pattern is invalid, `RouteConflictError` if an
-    ///   already registered pattern matches exactly the same routes. The table is unchanged on error.
+    ///   already registered pattern matches exactly the same routes, `RouteUnreachableError` if
+    ///   the pattern, or a catch-all already registered, could then never match. The table is
+    ///   unchanged on error.
     public mutating func add(_ pattern: String, owner: String, value: Value) throws {
         try add(RoutePattern(pattern), owner: owner, value: value)
     }
 
-    /// Registers an already parsed pattern. The table is unchanged on error.
-    public mutating func add(_ pattern: RoutePattern, owner: String, value: Value) throws(RouteConflictError) {
+    /// Registers an already parsed pattern.
+    /// - Throws: `RouteConflictError` or `RouteUnreachableError`; the table is unchanged on error.
+    public mutating func add(_ pattern: RoutePattern, owner: String, value: Value) throws {
         if let conflict = conflict(for: pattern, owner: owner) { throw conflict }
+        if let unreachable = unreachableRoute(for: pattern, owner: owner) { throw unreachable }
         indexByShape[Array(pattern.shape.utf8)] = routes.count
         routes.append(RegisteredRoute(pattern: pattern, owner: owner, value: value))
     }
@@ -41,8 +45,37 @@ public struct RouteTable<Value: Sendable>: Sendable {
             existingPattern: existing.pattern.text, existingOwner: existing.owner, shape: shape)
     }
 
+    /// The `RouteUnreachableError` that adding `pattern` for `owner` would raise, if any; adds
+    /// nothing. Checks the pattern itself if it is a catch-all, and every registered catch-all it
+    /// could help starve (`RouteReachability`).
+    public func unreachableRoute(for pattern: RoutePattern, owner: String) -> RouteUnreachableError? {
+        let newIndex = routes.count
+        let newShape = pattern.shape
+        func lookup(_ shape: String) -> Int? { shape == newShape ? newIndex : indexByShape[Array(shape.utf8)] }
+        func route(_ index: Int) -> RouteUnreachableError.Route {
+            index == newIndex
+                ? .init(pattern: pattern.text, owner: owner)
+                : .init(pattern: routes[index].pattern.text, owner: routes[index].owner)
+        }
+
+        if case .parameter(_, .path) = pattern.segments.last,
+           let takers = RouteReachability.takers(ofCatchAll: pattern.segments, lookup: lookup) {
+            return RouteUnreachableError(pattern: pattern.text, owner: owner, unreachablePattern: pattern.text,
+                                         unreachableOwner: owner, takenBy: takers.map(route))
+        }
+        for shape in RouteReachability.catchAllShapes(takenFromBy: pattern.segments) {
+            guard let index = indexByShape[Array(shape.utf8)],
+                  let takers = RouteReachability.takers(ofCatchAll: routes[index].pattern.segments, lookup: lookup)
+            else { continue }
+            return RouteUnreachableError(pattern: pattern.text, owner: owner, unreachablePattern: routes[index].pattern.text,
+                                         unreachableOwner: routes[index].owner, takenBy: takers.map(route))
+        }
+        return nil
+    }
+
     /// Removes every route registered by `owner` (for unloading or hot-swapping a module); the
     /// other routes keep their relative registration order. Returns how many were removed.
+    /// (Removing never makes another route unreachable: it only takes routes away from others.)
     @discardableResult
     public mutating func removeAll(ownedBy owner: String) -> Int {
         let before = routes.count

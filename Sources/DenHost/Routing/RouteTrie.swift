@@ -3,8 +3,8 @@
 ///
 /// Matching is a depth-first search that tries, at each segment, in this fixed order:
 /// 1. the literal child equal to the segment (exact bytes after percent-decoding);
-/// 2. typed children (`int`, `double`, `uuid`) whose type accepts the segment, in the order in
-///    which the first route using each edge was registered;
+/// 2. typed children whose type accepts the segment: `int`, then `double`, then `uuid`
+///    (`RoutePrecedence`; never registration order);
 /// 3. the `string` child;
 /// 4. a catch-all (`path`) route, which takes the segment and everything after it.
 /// If a branch dead-ends deeper down, the search backtracks and tries the next candidate. Each

@@ -3,7 +3,7 @@
 struct RouteTrieBuilder {
     private struct Node {
         var literals: [[UInt8]: Int] = [:]
-        /// `int`, `double`, `uuid` children, in the order their edge was first created.
+        /// `int`, `double`, `uuid` children; `build()` orders them by `RoutePrecedence`.
         var typed: [(type: RouteParameterType, child: Int)] = []
         var string: Int?
         var catchAllRoute: Int?
@@ -12,8 +12,8 @@ struct RouteTrieBuilder {
 
     private var nodes: [Node] = [Node()]
 
-    /// Adds a route's segments. Callers insert in registration order (that is what orders typed
-    /// edges) and have already refused conflicts, so an occupied end is left as it is.
+    /// Adds a route's segments. Callers have already refused conflicts, so an occupied end is
+    /// left as it is; insertion order matters nowhere else.
     mutating func insert(_ segments: [RouteSegment], route: Int) {
         var node = 0
         for segment in segments {
@@ -59,7 +59,10 @@ struct RouteTrieBuilder {
         flatNodes.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() {
             let typedStart = typedEdges.count
-            typedEdges += node.typed.map { RouteTrie.TypedEdge(type: $0.type, child: Int32($0.child)) }
+            // By type, not by which route created the edge first: see RoutePrecedence.
+            typedEdges += node.typed
+                .sorted { RoutePrecedence.typedRank($0.type) < RoutePrecedence.typedRank($1.type) }
+                .map { RouteTrie.TypedEdge(type: $0.type, child: Int32($0.child)) }
             literalEdges += node.literals.map { RouteLiteralTable.Edge(parent: index, text: $0.key, child: $0.value) }
             flatNodes.append(RouteTrie.Node(
                 typedStart: Int32(typedStart), typedEnd: Int32(typedEdges.count),

@@ -57,8 +57,10 @@ public enum RouteURLBuilder: Sendable {
         guard !value.unicodeScalars.contains(where: RoutePercentEncoding.isControl) else { return false }
         switch type {
         case .path:
-            // Empty parts ("a//b", "/a") would not survive: routes cannot have empty segments.
-            return !value.isEmpty && !value.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty }
+            // Empty parts ("a//b", "/a") and dot parts ("a/../b") would not survive: resolve refuses them.
+            return !value.isEmpty && value.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+                !$0.isEmpty && $0 != "." && $0 != ".."
+            }
         default:
             return type.accepts(value)
         }

@@ -107,13 +107,15 @@ struct RoutingConflictSpec {
         #expect(before.routes.count == 1)
     }
 
-    @Test("removal keeps registration order for the remaining ties")
-    func removalKeepsOrder() throws {
+    @Test("removing a module does not change which typed branch wins")
+    func removalKeepsPrecedence() throws {
         var table = RouteTable<String>()
-        try table.add("x", owner: "gone", value: "x")
+        try table.add("n/<int:z>/x", owner: "gone", value: "x")
         try table.add("n/<double:b>", owner: "keep", value: "double")
         try table.add("n/<int:a>", owner: "keep", value: "int")
+        #expect(try table.compile().resolve("n/42").get().value == "int")
         table.removeAll(ownedBy: "gone")
-        #expect(try table.compile().resolve("n/42").get().value == "double")
+        #expect(try table.compile().resolve("n/42").get().value == "int")
+        #expect(try table.compile().resolve("n/4.2").get().value == "double")
     }
 }

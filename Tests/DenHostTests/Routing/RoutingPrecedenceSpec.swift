@@ -5,7 +5,7 @@ import Testing
 struct RoutingPrecedenceSpec {
     let all = ["items/new", "items/<int:id>", "items/<string:slug>", "items/<path:rest>"]
 
-    @Test("per segment: literal > typed > string > catch-all, whatever the registration order",
+    @Test("per segment: literal > int > double > uuid > string > catch-all, whatever the registration order",
           arguments: [
               ("items/new", "items/new"),
               ("items/42", "items/<int:id>"),
@@ -28,15 +28,38 @@ struct RoutingPrecedenceSpec {
         #expect(RoutingTestSupport.matchedPattern(router, "u/x") == "u/<s>")
     }
 
-    @Test("typed placeholders accepting the same segment: the first registered wins")
-    func tieByRegistrationOrder() throws {
-        let intFirst = try RoutingTestSupport.router(["n/<int:a>", "n/<double:b>"])
-        #expect(RoutingTestSupport.matchedPattern(intFirst, "n/42") == "n/<int:a>")
-        #expect(RoutingTestSupport.matchedPattern(intFirst, "n/4.2") == "n/<double:b>")
+    @Test("typed placeholders accepting the same segment: the more specific type first (int > double > uuid)")
+    func moreSpecificTypeFirst() throws {
+        for patterns in [["n/<int:a>", "n/<double:b>"], ["n/<double:b>", "n/<int:a>"]] {
+            let router = try RoutingTestSupport.router(patterns)
+            #expect(RoutingTestSupport.matchedPattern(router, "n/42") == "n/<int:a>", "registered as \(patterns)")
+            #expect(RoutingTestSupport.matchedPattern(router, "n/-7") == "n/<int:a>", "registered as \(patterns)")
+            #expect(RoutingTestSupport.matchedPattern(router, "n/4.2") == "n/<double:b>", "registered as \(patterns)")
+        }
+    }
 
-        let doubleFirst = try RoutingTestSupport.router(["n/<double:b>", "n/<int:a>"])
-        #expect(RoutingTestSupport.matchedPattern(doubleFirst, "n/42") == "n/<double:b>")
-        #expect(RoutingTestSupport.matchedPattern(doubleFirst, "n/-7") == "n/<double:b>")
+    @Test("a module's <double:> registered first does not make another module's <int:> dead")
+    func loadOrderDoesNotDecide() throws {
+        for doubleFirst in [true, false] {
+            var table = RouteTable<String>()
+            let modules = [("a", "n/<double:b>"), ("b", "n/<int:a>")]
+            for (owner, pattern) in doubleFirst ? modules : modules.reversed() {
+                try table.add(pattern, owner: owner, value: pattern)
+            }
+            let router = table.compile()
+            #expect(try router.resolve("n/5").get().owner == "b", "double first: \(doubleFirst)")
+            #expect(try router.resolve("n/5.5").get().owner == "a", "double first: \(doubleFirst)")
+        }
+    }
+
+    @Test("an unrelated earlier route does not change which typed branch wins")
+    func unrelatedRouteDoesNotReorder() throws {
+        let with = try RoutingTestSupport.router(["n/<int:a>/x", "n/<double:b>", "n/<int:c>"])
+        let without = try RoutingTestSupport.router(["n/<double:b>", "n/<int:c>"])
+        #expect(RoutingTestSupport.matchedPattern(with, "n/5") == "n/<int:c>")
+        #expect(RoutingTestSupport.matchedPattern(without, "n/5") == "n/<int:c>")
+        #expect(RoutingTestSupport.matchedPattern(with, "n/5/x") == "n/<int:a>/x")
+        #expect(RoutingTestSupport.matchedPattern(with, "n/5.5") == "n/<double:b>")
     }
 
     @Test("a dead end under the preferred branch backtracks to the next candidate")

@@ -21,12 +21,30 @@ struct RoutingQueryStringSpec {
         #expect(try QueryString.parse(query) == expected)
     }
 
+    @Test("parseAll keeps every value of a repeated key, in order; parse keeps the last",
+          arguments: [
+              ("id=1&id=2&id=3", ["id": ["1", "2", "3"]]),
+              ("a=1&b=x&a=2", ["a": ["1", "2"], "b": ["x"]]),
+              ("tag&tag=&tag=v", ["tag": ["", "", "v"]]),
+              ("k%20ey=1&k+ey=2", ["k ey": ["1", "2"]]),
+              ("=x&&a=1", ["a": ["1"]]),
+              ("", [:]),
+          ])
+    func parseAll(query: String, expected: [String: [String]]) throws {
+        let all = try QueryString.parseAll(query)
+        #expect(all == expected)
+        #expect(try QueryString.parse(query) == all.compactMapValues(\.last))
+    }
+
     @Test("bad escapes are refused")
     func badEscape() {
         #expect(throws: MalformedRouteReason.invalidPercentEncoding(escape: "%G1", in: .query)) {
             try QueryString.parse("a=%G1")
         }
         #expect(throws: MalformedRouteReason.invalidUTF8(in: .query)) { try QueryString.parse("a=%C3%28") }
+        #expect(throws: MalformedRouteReason.invalidPercentEncoding(escape: "%G1", in: .query)) {
+            try QueryString.parseAll("a=1&a=%G1")
+        }
     }
 
     @Test("encoding sorts by key and escapes everything but unreserved characters")

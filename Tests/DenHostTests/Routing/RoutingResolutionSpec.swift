@@ -108,6 +108,7 @@ struct RoutingResolutionSpec {
         .init(route: "a/x%0Ay", reason: .encodedControlCharacter("\n", in: .segment(2)), phrase: "U+000A"),
         .init(route: "a?q=%zz", reason: .invalidPercentEncoding(escape: "%zz", in: .query), phrase: "the query string"),
         .init(route: "a?%FF=1", reason: .invalidUTF8(in: .query), phrase: "the query string"),
+        .init(route: "a/%2e%2E/b", reason: .dotSegment("..", in: .segment(2)), phrase: "no relative segments"),
         .init(route: String(repeating: "a/", count: 1025), reason: .tooLong(byteCount: 2050), phrase: "2050 bytes"),
     ]
 
@@ -179,6 +180,8 @@ struct RoutingResolutionSpec {
             let segments = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
                 (0..<Int.random(in: 1...4, using: &generator)).map { _ in tokens.randomElement(using: &generator)! }.joined()
             }
+            // '.' and '..' are refused (RoutingDotSegmentSpec), not decoded.
+            if segments.contains(where: { $0 == "." || $0 == ".." }) { continue }
             let prefix = Bool.random(using: &generator) ? "/" : ""
             let suffix = Bool.random(using: &generator) ? "?q=1#f" : ""
             let route = prefix + segments.joined(separator: "/") + suffix
