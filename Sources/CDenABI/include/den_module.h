@@ -30,7 +30,17 @@
  *
  * Memory: a den_bytes is borrowed and valid only for the duration of the call that received it.
  * A den_owned is handed over with its release function; whoever receives it calls release
- * exactly once (release may be NULL when len == 0 and ptr == NULL).
+ * exactly once (release may be NULL when len == 0 and ptr == NULL). The host zeroes every
+ * out-parameter before it calls a plugin function.
+ *
+ * Documents are UTF-8 JSON of exactly `len` bytes, with no NUL terminator, and never contain
+ * null. Limits: a reply 4 MiB, a service request 4 MiB, nesting 64 levels, an error message 4 KiB
+ * (cut). docs/ABI.md has every rule and docs/schema/ a JSON Schema for every document.
+ *
+ * Undefined behaviour (the host cannot check it): NULL service/response or a NULL ptr with
+ * len > 0 passed to den_host.call; releasing a den_owned twice; a den_owned with ptr != NULL and a
+ * NULL release; tables, builder contexts or strings that do not live for the process lifetime;
+ * calling an instance's functions yourself concurrently with the host; dlclose of any image.
  */
 #ifndef DEN_MODULE_H
 #define DEN_MODULE_H
@@ -132,20 +142,25 @@ typedef struct den_instance_api {
 
     /**
      * Handles one event (JSON, see docs/ABI.md: "appear", "action" with field values) and puts
-     * the reply (JSON: the new screen plus effects such as navigate/back/open_url) in *reply.
-     * On an error *reply may hold a plain-text message; the instance stays usable.
+     * the reply (JSON: "v": 1, the new screen, effects such as navigate/back/open_url) in *reply,
+     * which the host zeroed before the call. A reply over 4 MiB, nested deeper than 64 levels,
+     * holding null, or of another "v" is refused. On an error *reply may hold a plain-text
+     * message (cut at 4 KiB); the instance stays usable. A call that runs past the host's call
+     * limit (30 s by default) is given up: the instance is abandoned — never called again, never
+     * destroyed — and its screen closed.
      */
     int32_t (*handle)(void *self, den_bytes event, den_owned *reply);
 
     /**
      * Serialises the instance's state as opaque bytes for a hot swap; the next version of the
-     * module gets them in restore. May return DEN_ERR_UNSUPPORTED.
+     * module gets them in restore. May return DEN_ERR_UNSUPPORTED, or be NULL (no state kept).
      */
     int32_t (*snapshot)(void *self, den_owned *state);
 
     /**
      * Restores state written by snapshot, possibly by an older version of the module: an
      * instance that cannot read the bytes returns DEN_ERR_VERSION and keeps its fresh state.
+     * May be NULL (the instance is rebuilt from its route instead).
      */
     int32_t (*restore)(void *self, den_bytes state);
 
@@ -155,9 +170,14 @@ typedef struct den_instance_api {
 
 /**
  * Builds an instance for a matched route. `params` is borrowed JSON: {"route": "...",
- * "pattern": "...", "parameters": {name: string}, "query": {name: string}}. On DEN_OK, *self
- * and *api describe the new instance, owned by the host until it calls api->destroy(*self). On
- * an error, *error may hold a plain-text message shown to the user (e.g. "unknown currency").
+ * "pattern": "...", "parameters": {name: string}, "query": {name: string},
+ * "queryValues": {name: [string]}} (`query` keeps the last value of a repeated key, `queryValues`
+ * all of them). The host zeroes *self, *api and *error before the call. On DEN_OK, *self must be
+ * non-NULL and *api a table with non-NULL handle and destroy; the instance is owned by the host
+ * until it calls api->destroy(*self). On an error, *error may hold a plain-text message shown to
+ * the user (e.g. "unknown currency"; cut at 4 KiB).
+ * The host gives up on a builder call that runs past its call limit (30 s by default): it never
+ * waits for that call again, and the module's other builds fail until the call returns.
  */
 typedef int32_t (*den_builder_fn)(void *builder_ctx, const den_host *host, den_bytes params,
                                   void **self, const den_instance_api **api, den_owned *error);
@@ -167,16 +187,21 @@ typedef int32_t (*den_builder_fn)(void *builder_ctx, const den_host *host, den_b
  * ------------------------------------------------------------------------------------------- */
 
 /**
- * The registrar, valid only during den_module_entry. Call describe first and exactly once, then
- * add_route for each route. Strings are borrowed UTF-8; the host copies them.
+ * The registrar. Call describe first and exactly once, then add_route for each route, all during
+ * den_module_entry. Strings are borrowed UTF-8; the host copies them. Any refused call rejects the
+ * whole plugin, even if den_module_entry then returns DEN_OK. A module that keeps the pointer (or a
+ * copy of the struct) and calls it after den_module_entry returned gets DEN_ERR_INVALID_ARGUMENT
+ * (logged with its id; nothing changes): registration is over.
  */
 typedef struct den_registrar {
     void *ctx;
 
     /**
-     * Names the module: `id` is a stable lower-case identifier ("about", "main"; [a-z0-9-_]),
-     * `version` a semantic version ("1.2.0"), `summary` one human-readable line.
-     * Returns DEN_ERR_INVALID_ARGUMENT for a malformed id or version.
+     * Names the module. `id`: 1-64 characters of a-z, 0-9, '-' and '_', starting with a letter or
+     * digit ("about", "counter-tools"). `version`: MAJOR.MINOR.PATCH of decimal numbers, optionally
+     * followed by -PRERELEASE and/or +BUILD made of A-Z, a-z, 0-9, '-' and '.', at most 64
+     * characters ("1.2.0", "2.0.0-rc.1"). `summary`: one human-readable line (printed sanitised).
+     * Returns DEN_ERR_INVALID_ARGUMENT for a malformed id or version, or a second call.
      */
     int32_t (*describe)(void *ctx, const char *id, const char *version, const char *summary);
 
@@ -184,8 +209,9 @@ typedef struct den_registrar {
      * Adds a route pattern served by `build` (e.g. "jogs/<int:id>"; placeholders are
      * <int:n>, <double:x>, <uuid:u>, <string:s> or <s>, and a trailing <path:rest>). The host
      * passes `builder_ctx` back to every call of `build`; it must stay valid for the process
-     * lifetime. Returns DEN_ERR_INVALID_ARGUMENT for a malformed pattern. Conflicts with other
-     * modules are detected by the host after the entry point returns.
+     * lifetime. Returns DEN_ERR_INVALID_ARGUMENT for a malformed pattern (including '.' or '..'
+     * segments, or one longer than the 2048-byte route limit). Conflicts with other modules are
+     * detected by the host after the entry point returns.
      */
     int32_t (*add_route)(void *ctx, const char *pattern, den_builder_fn build, void *builder_ctx);
 } den_registrar;

@@ -13,15 +13,16 @@ enum ReplyReader {
         guard bytes.count <= WireLimits.maxReplyBytes else {
             throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply of \(WireLimits.describe(bytes: bytes.count)); replies are limited to \(WireLimits.describe(bytes: WireLimits.maxReplyBytes)) (show less at once, e.g. page a long list)")
         }
-        if let problem = JSONPreflight.check(bytes) {
-            throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply that was refused: " + JSONPreflight.describe(problem, document: "it"))
-        }
+        let findings = JSONPreflight.scan(bytes)
+        if findings.tooDeep { throw fail(DEN_ERR_INVALID_ARGUMENT, JSONPreflight.tooDeep("sent a reply")) }
         let version: Int
         do {
             version = try WireFormat.decode(DocumentVersion.self, from: bytes).v
         } catch {
             throw fail(DEN_ERR_INTERNAL, "sent a reply this host cannot read (\(WireFormat.describe(error)))")
         }
+        // Only now is the document known to be JSON, so a "null" seen is the literal.
+        if findings.hasNull { throw fail(DEN_ERR_INVALID_ARGUMENT, JSONPreflight.holdsNull("sent a reply that contains")) }
         guard version == WireFormat.version else {
             throw fail(DEN_ERR_VERSION, "sent reply document version \(version); this host reads version \(WireFormat.version)")
         }

@@ -31,20 +31,24 @@ public enum WireLimits {
     }
 }
 
-/// One pass over a module's JSON document (strings skipped) before any parser sees it: refuses
+/// One pass over a module's JSON document (strings skipped) before any parser sees it: finds
 /// nesting deeper than the limit — so a hostile document is refused for what it is, before a
-/// parser recurses into it — and `null`, which no document a module sends may contain (an
-/// optional key is left out instead; docs/ABI.md).
+/// parser recurses into it — and the literal `null`, which no document a module sends may
+/// contain (an optional key is left out instead; docs/ABI.md).
 enum JSONPreflight {
-    enum Problem: Equatable {
-        case tooDeep
-        case null
+    struct Findings: Equatable {
+        var tooDeep = false
+        var hasNull = false
     }
 
-    static func check(_ data: Data, maxNesting: Int = WireLimits.maxNesting) -> Problem? {
+    static func scan(_ data: Data, maxNesting: Int = WireLimits.maxNesting) -> Findings {
         data.withUnsafeBytes { raw in
+            var findings = Findings()
             var depth = 0, inString = false, escaped = false
-            for byte in raw {
+            var index = raw.startIndex
+            while index < raw.endIndex {
+                let byte = raw[index]
+                defer { index += 1 }
                 if inString {
                     if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
                     continue
@@ -53,22 +57,30 @@ enum JSONPreflight {
                 case UInt8(ascii: "\""): inString = true
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     depth += 1
-                    if depth > maxNesting { return .tooDeep }
+                    if depth > maxNesting {
+                        findings.tooDeep = true
+                        return findings
+                    }
                 case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-                // Outside strings, only the literal null starts with 'n'.
-                case UInt8(ascii: "n"): return .null
+                case UInt8(ascii: "n"):
+                    if raw.endIndex - index >= 4, raw[index + 1] == UInt8(ascii: "u"), raw[index + 2] == UInt8(ascii: "l"),
+                       raw[index + 3] == UInt8(ascii: "l") {
+                        findings.hasNull = true
+                    }
                 default: break
                 }
             }
-            return nil
+            return findings
         }
     }
 
-    /// The refusal in words, for a document named like "a reply" or "the request".
-    static func describe(_ problem: Problem, document: String) -> String {
-        switch problem {
-        case .tooDeep: "\(document) is nested more than \(WireLimits.maxNesting) levels deep, the limit for any document"
-        case .null: "\(document) contains null, which no document a module sends may hold (leave an optional key out instead)"
-        }
+    /// "<subject> nested more than 64 levels deep…", e.g. subject "the request is".
+    static func tooDeep(_ subject: String) -> String {
+        "\(subject) nested more than \(WireLimits.maxNesting) levels deep, the limit for any document"
+    }
+
+    /// "<subject> null…", e.g. subject "the request contains".
+    static func holdsNull(_ subject: String) -> String {
+        "\(subject) null, which no document a module sends may hold (leave an optional key out instead)"
     }
 }

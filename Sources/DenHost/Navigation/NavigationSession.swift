@@ -139,7 +139,8 @@ public final class NavigationSession: @unchecked Sendable {
         case .failure(let error):
             return (Entry(route: route, moduleID: nil, instance: nil, screen: HostScreens.notFound(error, routes: registry.routes)), nil)
         case .success(let match):
-            let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query)
+            let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query,
+                                       queryValues: match.queryValues)
             do {
                 let instance = try ModuleInstanceHandle.build(match.value, request: request, runner: runner)
                 return (Entry(route: route, moduleID: match.value.moduleID, instance: instance,

@@ -32,8 +32,10 @@ public final class ServiceHub: @unchecked Sendable {
         guard request.count <= WireLimits.maxServiceRequestBytes else {
             return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): the request is \(WireLimits.describe(bytes: request.count)); service requests are limited to \(WireLimits.describe(bytes: WireLimits.maxServiceRequestBytes))".utf8))
         }
-        if let problem = JSONPreflight.check(request) {
-            return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): \(JSONPreflight.describe(problem, document: "the request"))".utf8))
+        let findings = JSONPreflight.scan(request)
+        if findings.tooDeep || findings.hasNull {
+            let problem = findings.tooDeep ? JSONPreflight.tooDeep("the request is") : JSONPreflight.holdsNull("the request contains")
+            return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): \(problem)".utf8))
         }
         // Until the registry has installed a module (and after it rejected one) it has no
         // namespace: only logging is allowed, so no data can land under a wrong or borrowed id.

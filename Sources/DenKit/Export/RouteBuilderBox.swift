@@ -20,7 +20,7 @@ let routeBuilderTrampoline: den_builder_fn = { context, _, params, selfOut, apiO
         let request = try WireFormat.decode(BuildRequest.self, from: OwnedBuffer.copy(params))
         let instance = try box.route.build(BuildContext(
             route: request.route, pattern: request.pattern, parameters: request.parameters,
-            query: request.query, host: box.host))
+            query: request.query, queryValues: request.queryValues, host: box.host))
         selfOut.pointee = Unmanaged.passRetained(InstanceBox(instance)).toOpaque()
         apiOut.pointee = instanceAPI
         return DEN_OK.rawValue32

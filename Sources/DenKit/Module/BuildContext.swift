@@ -8,17 +8,25 @@ public struct BuildContext: Sendable {
     public var pattern: String
     /// Placeholder values (already percent-decoded and type-checked by the host's router).
     public var parameters: [String: String]
-    /// Query-string values.
+    /// Query-string values; a key given more than once keeps its last value (see `queryValues`).
     public var query: [String: String]
+    /// Every value of each query key, in order: `?tag=a&tag=b` gives `["tag": ["a", "b"]]`.
+    public var queryValues: [String: [String]]
     public var host: HostServices
 
     public init(route: String, pattern: String, parameters: [String: String], query: [String: String],
-                host: HostServices) {
+                queryValues: [String: [String]]? = nil, host: HostServices) {
         self.route = route
         self.pattern = pattern
         self.parameters = parameters
         self.query = query
+        self.queryValues = queryValues ?? query.mapValues { [$0] }
         self.host = host
+    }
+
+    /// Every value of query key `name`, in order; empty when the route has none.
+    public func all(_ name: String) -> [String] {
+        queryValues[name] ?? []
     }
 
     public func string(_ name: String) throws -> String {
@@ -51,11 +59,16 @@ public struct BuildRequest: Codable, Sendable, Equatable {
     public var pattern: String
     public var parameters: [String: String]
     public var query: [String: String]
+    /// Every value of each query key, in order (`?id=1&id=2`); optional on the wire (a host
+    /// older than this key sends none, and then `query` is all there is).
+    public var queryValues: [String: [String]]?
 
-    public init(route: String, pattern: String, parameters: [String: String], query: [String: String]) {
+    public init(route: String, pattern: String, parameters: [String: String], query: [String: String],
+                queryValues: [String: [String]]? = nil) {
         self.route = route
         self.pattern = pattern
         self.parameters = parameters
         self.query = query
+        self.queryValues = queryValues
     }
 }
