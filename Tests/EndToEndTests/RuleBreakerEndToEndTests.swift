@@ -1,0 +1,81 @@
+import DenTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// A module that breaks the ABI's rules, loaded into the real `den` binary: what the user sees.
+@Suite("den against a module that breaks the rules")
+struct RuleBreakerEndToEndTests {
+    @Test("den plugins prints a module's summary sanitised: no escape sequence reaches the terminal")
+    func sanitisedSummary() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
+        let result = try den.run(["plugins", "--plugin-dir", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Breaks rules ^[[2J^[]0;pwned^G on purpose"), "\(result.stdout)")
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(!result.stdout.contains("\u{07}"))
+    }
+
+    @Test("an action that never returns is given up after --call-timeout; the session goes on")
+    func callTimeout() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
+        let result = try den.run(["run", "about", "--plugin-dir", folder.path, "--call-timeout", "0.5"],
+                                 input: "go hangs-on-tap\ntap\nclose\nquit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("module 'rule-breaker' did not return from handle(action 'tap')"), "\(result.stdout)")
+        #expect(result.stdout.contains("About Den\n=========\n[ERROR]"), "back on the previous screen, with the banner")
+        #expect(result.stderr.contains("did not return from handle(action 'tap')"), "the log names the module and the call")
+        #expect(result.stdout.hasSuffix("Bye.\n"))
+    }
+
+    @Test("a call timeout that is not a number of seconds is refused before anything loads", arguments: ["soon", "0", "-1", "7200"])
+    func badCallTimeout(value: String) throws {
+        let result = try DenCommand().run(["render", "about", "--call-timeout=\(value)"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("is not a number of seconds between 0.1 and 3600"), "\(result.stderr)")
+    }
+
+    @Test("Ctrl-C while a module hangs returns to the previous screen; den keeps running")
+    func controlC() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
+        let process = Process()
+        process.executableURL = try BuildProducts.require(BuildProducts.den)
+        process.arguments = ["run", "about", "--plugin-dir", folder.path, "--call-timeout", "600"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DEN_CACHE_DIR"] = den.temp.path("cache").path
+        environment["DEN_DATA_DIR"] = den.temp.path("data").path
+        process.environment = environment
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // Collect standard error as it comes, to see the "waiting for" notice.
+        let stderrText = Mutex("")
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = String(decoding: handle.availableData, as: UTF8.self)
+            stderrText.withLock { $0 += chunk }
+        }
+        input.fileHandleForWriting.write(Data("go hangs\n".utf8))
+        let deadline = Date().addingTimeInterval(20)
+        while !stderrText.withLock({ $0.contains("(waiting for module 'rule-breaker': handle(appear)") }), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(stderrText.withLock { $0 }.contains("Ctrl-C gives up on it"), "no notice: \(stderrText.withLock { $0 })")
+        process.interrupt() // SIGINT, as Ctrl-C sends
+        input.fileHandleForWriting.write(Data("close\nquit\n".utf8))
+        try input.fileHandleForWriting.close()
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        errors.fileHandleForReading.readabilityHandler = nil
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "den did not survive Ctrl-C: \(stdout)")
+        #expect(stdout.contains("was interrupted in handle(appear) after"), "\(stdout)")
+        #expect(stdout.contains("About Den"))
+        #expect(stdout.hasSuffix("Bye.\n"))
+    }
+}
