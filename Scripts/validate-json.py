@@ -209,23 +209,28 @@ def run_corpus(schemas, root):
                         print(f"FAIL    {shown}: not readable JSON ({error})")
                     failed += 1
                     continue
-                if expectation == "valid" and problems:
-                    print(f"FAIL    {shown}: expected valid {name}, got {problems[0]}")
-                    failed += 1
-                elif expectation == "invalid" and not problems:
-                    print(f"FAIL    {shown}: expected the {name} schema to refuse it, but it validates")
-                    failed += 1
-                elif expectation == "valid":
-                    print(f"pass    {shown}: valid {name}")
+                if judge(shown, name, expectation, problems):
                     passed += 1
                 else:
-                    print(f"pass    {shown}: refused: {problems[0]}")
-                    passed += 1
+                    failed += 1
     if not found:
         print(f"FAIL    {root}: no .json files under valid/ or invalid/")
         failed += 1
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def judge(label, name, expect, problems):
+    """Prints one result line; True when the document did what `expect` ("valid"/"invalid") says."""
+    if expect == "valid" and problems:
+        print(f"FAIL    {label}: expected valid {name}, got {problems[0]}")
+        return False
+    if expect == "invalid" and not problems:
+        print(f"FAIL    {label}: expected the {name} schema to refuse it, but it validates")
+        return False
+    detail = f"valid {name}" if expect == "valid" else f"refused as expected: {problems[0]}"
+    print(f"pass    {label}: {detail}")
+    return True
 
 
 def run_stdin(schemas, stream):
@@ -250,16 +255,10 @@ def run_stdin(schemas, stream):
             print(f"FAIL    line {number}: not a {{\"schema\", \"document\"}} line: {error!r}")
             failed += 1
             continue
-        if expect == "valid" and problems:
-            print(f"FAIL    {label}: expected valid {name}, got {problems[0]}")
-            failed += 1
-        elif expect == "invalid" and not problems:
-            print(f"FAIL    {label}: expected the {name} schema to refuse it, but it validates")
-            failed += 1
-        else:
-            detail = f"valid {name}" if expect == "valid" else f"refused as expected: {problems[0]}"
-            print(f"pass    {label}: {detail}")
+        if judge(label, name, expect, problems):
             passed += 1
+        else:
+            failed += 1
     if passed + failed == 0:
         print("FAIL    stdin: no lines to validate")
         failed += 1
