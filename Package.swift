@@ -71,7 +71,9 @@ let package = Package(
         .target(name: "DenHTTPWire"),
         // URLSession (FoundationNetworking) behind one C function; see HTTPTransport.swift.
         .target(name: "DenHTTPTransport", dependencies: ["CDenABI", "DenHTTPWire"]),
-        .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit"]),
+        // Ctrl-C handling for the terminal (a signal handler must be C: flags only).
+        .target(name: "CDenSignals"),
+        .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit", "CDenSignals"]),
         .executableTarget(name: "den", dependencies: [
             "DenHost", "DenTerminal", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

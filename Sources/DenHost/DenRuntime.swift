@@ -75,8 +75,10 @@ public final class DenRuntime: Sendable {
     }
 
     /// A UI session; `onSlowCall` hears of a module call that runs long (see `ModuleCallPolicy`).
-    public func makeSession(onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) -> NavigationSession {
-        NavigationSession(registry: registry, policy: configuration.callPolicy, logger: logger, onSlowCall: onSlowCall)
+    public func makeSession(interruption: CallInterruption = CallInterruption(),
+                            onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) -> NavigationSession {
+        NavigationSession(registry: registry, policy: configuration.callPolicy, logger: logger, interruption: interruption,
+                          onSlowCall: onSlowCall)
     }
 }
 

@@ -49,7 +49,7 @@ struct ConfigCommand: ParsableCommand {
                 print(key.map { "\(module) has no setting '\($0)'." } ?? "\(module) has no settings.")
                 if key != nil { throw ExitCode(1) }
             }
-            for entry in entries { print("\(entry.key.dropFirst(ConfigCommand.prefix.count)) = \(entry.value)") }
+            for entry in entries { print(ModuleText.singleLine("\(entry.key.dropFirst(ConfigCommand.prefix.count)) = \(entry.value)")) }
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DenHost
 import DenKit
 import DenTerminal
 
@@ -23,7 +24,7 @@ struct RenderCommand: ParsableCommand {
             print(String(decoding: try WireFormat.encode(view.screen), as: UTF8.self))
         } else {
             print(TextRenderer().render(view.screen).text)
-            for url in view.openURLs { print("Open in your browser: \(url)") }
+            for url in view.openURLs { print("Open in your browser: \(ModuleText.singleLine(url))") }
         }
         if view.isHostScreen || !view.errors.isEmpty { throw ExitCode(1) }
     }

@@ -16,16 +16,17 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let runtime = try host.makeRuntime()
-        let session = runtime.makeSession { call, elapsed in
+        let interrupts = InterruptForwarder()
+        let session = runtime.makeSession(interruption: interrupts.interruption) { call, elapsed in
             // Standard error, so a script reading the screens from standard output is undisturbed.
             let line = "(waiting for \(call) — \(ModuleCallRunner.format(elapsed)) so far; Ctrl-C gives up on it)\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
-        let interrupts = InterruptForwarder(interrupting: session.interruption)
         let terminal = TerminalSession(session: session)
         let interactive = isatty(STDIN_FILENO) == 1
         let first = route ?? runtime.homeRoute
         print(interrupts.whileBusy { terminal.start(at: first) }.text)
+        fflush(nil) // a program driving den through a pipe sees each screen as soon as it is drawn
         while true {
             if interactive {
                 print("\nden> ", terminator: "")
@@ -35,6 +36,7 @@ struct RunCommand: ParsableCommand {
             if !interactive { print("\n> \(line)") }
             let output = interrupts.whileBusy { terminal.handle(line: line) }
             print(output.text)
+            fflush(nil)
             if output.quit { return }
         }
     }

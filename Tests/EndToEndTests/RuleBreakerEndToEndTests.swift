@@ -68,14 +68,57 @@ struct RuleBreakerEndToEndTests {
         }
         #expect(stderrText.withLock { $0 }.contains("Ctrl-C gives up on it"), "no notice: \(stderrText.withLock { $0 })")
         process.interrupt() // SIGINT, as Ctrl-C sends
-        input.fileHandleForWriting.write(Data("close\nquit\n".utf8))
-        try input.fileHandleForWriting.close()
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        errors.fileHandleForReading.readabilityHandler = nil
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "den did not survive Ctrl-C: \(stdout)")
+        let stdoutText = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = String(decoding: handle.availableData, as: UTF8.self)
+            stdoutText.withLock { $0 += chunk }
+        }
+        defer { output.fileHandleForReading.readabilityHandler = nil }
+        input.fileHandleForWriting.write(Data("close\n".utf8))
+        let backBy = Date().addingTimeInterval(20)
+        while !stdoutText.withLock({ $0.contains("> close") }), Date() < backBy { Thread.sleep(forTimeInterval: 0.05) }
+        let stdout = stdoutText.withLock { $0 }
+        #expect(process.isRunning, "den did not survive Ctrl-C during a call: \(stdout)")
         #expect(stdout.contains("was interrupted in handle(appear) after"), "\(stdout)")
         #expect(stdout.contains("About Den"))
-        #expect(stdout.hasSuffix("Bye.\n"))
+        // After the interrupted call, Ctrl-C at the prompt still ends den.
+        process.interrupt()
+        let endBy = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < endBy { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!process.isRunning, "den ignored Ctrl-C at the prompt after an interrupted call")
+        errors.fileHandleForReading.readabilityHandler = nil
+    }
+
+    @Test("Ctrl-C at the prompt ends den, as in any terminal program")
+    func controlCAtPrompt() throws {
+        let den = try DenCommand()
+        let process = Process()
+        process.executableURL = try BuildProducts.require(BuildProducts.den)
+        process.arguments = ["run", "about", "--plugins", "about"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DEN_CACHE_DIR"] = den.temp.path("cache").path
+        environment["DEN_DATA_DIR"] = den.temp.path("data").path
+        process.environment = environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // Wait until the first screen is drawn: den is then waiting for a line.
+        let seen = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = String(decoding: handle.availableData, as: UTF8.self)
+            seen.withLock { $0 += chunk }
+        }
+        defer { output.fileHandleForReading.readabilityHandler = nil }
+        let deadline = Date().addingTimeInterval(20)
+        while !seen.withLock({ $0.contains("[2] Close") }), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(seen.withLock { $0 }.contains("[2] Close"), "den never drew its first screen")
+        process.interrupt()
+        let exited = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < exited { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!process.isRunning, "den kept running after Ctrl-C at the prompt")
+        if !process.isRunning { #expect(process.terminationStatus == 130) }
     }
 }

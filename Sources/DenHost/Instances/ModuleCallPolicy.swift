@@ -21,19 +21,24 @@ public struct ModuleCallPolicy: Sendable {
 }
 
 /// Lets a front-end give up the call in progress, e.g. when the user presses Ctrl-C.
-/// `interrupt()` is async-signal-safe (one atomic store), so a signal handler may call it.
 public final class CallInterruption: Sendable {
     private let requested = Atomic<Bool>(false)
+    private let checking: (@Sendable () -> Bool)?
 
-    public init() {}
+    /// - Parameter checking: polled while a call runs, for interrupts that arrive elsewhere
+    ///   (the terminal's SIGINT flag); true once per interrupt.
+    public init(checking: (@Sendable () -> Bool)? = nil) {
+        self.checking = checking
+    }
 
     public func interrupt() {
         requested.store(true, ordering: .sequentiallyConsistent)
     }
 
-    /// True once after `interrupt()`; clears the request.
+    /// True once after `interrupt()` (or a `checking` hit); clears the request.
     func consume() -> Bool {
-        requested.exchange(false, ordering: .sequentiallyConsistent)
+        let external = checking?() ?? false
+        return requested.exchange(false, ordering: .sequentiallyConsistent) || external
     }
 }
 

@@ -23,11 +23,20 @@ public struct ModuleCallRunner: Sendable {
         case interrupted(after: Duration)
     }
 
-    /// The result of `body`, or why the caller stopped waiting for it. When the caller gives up,
-    /// `body` keeps running on its thread and its eventual result is dropped.
-    func run<T: Sendable>(_ call: ModuleCall, _ body: @escaping @Sendable () -> T) -> Result<T, GiveUp> {
+    /// The result of `body`, or why the caller stopped waiting for it.
+    ///
+    /// Giving up and finishing are decided under one lock, so exactly one of two things happens:
+    /// the caller gets the result, or `whenGivenUp` runs (on the caller's thread, under that lock)
+    /// and, should `body` ever return, `lateResult` gets what it returned (on the worker thread,
+    /// after `whenGivenUp`). A result that arrives while the caller is giving up is still used.
+    func run<T: Sendable>(_ call: ModuleCall, whenGivenUp: () -> Void = {},
+                          lateResult: @escaping @Sendable (T) -> Void = { _ in },
+                          _ body: @escaping @Sendable () -> T) -> Result<T, GiveUp> {
         let outcome = Outcome<T>()
-        let worker = Thread { outcome.finish(body()) }
+        let worker = Thread {
+            let value = body()
+            if !outcome.finish(value) { lateResult(value) }
+        }
         worker.name = "den: \(call)"
         _ = interruption?.consume() // an interrupt pressed before this call is not for it
         let clock = ContinuousClock()
@@ -36,10 +45,17 @@ public struct ModuleCallRunner: Sendable {
         var noticed = false
         while true {
             // Wake up often enough to notice an interrupt; a finished call wakes us at once.
-            if outcome.wait(upTo: .milliseconds(50)) { return .success(outcome.value!) }
+            let arrived = outcome.wait(upTo: .milliseconds(50))
             let elapsed = clock.now - start
-            if interruption?.consume() == true { return .failure(.interrupted(after: elapsed)) }
-            if elapsed >= policy.timeout { return .failure(.timedOut(after: elapsed)) }
+            var giveUp: GiveUp?
+            if !arrived {
+                if interruption?.consume() == true { giveUp = .interrupted(after: elapsed) }
+                else if elapsed >= policy.timeout { giveUp = .timedOut(after: elapsed) }
+            }
+            if arrived || giveUp != nil {
+                if let value = outcome.settle(givingUp: giveUp != nil, whenGivenUp) { return .success(value) }
+                return .failure(giveUp!)
+            }
             if !noticed, elapsed >= policy.slowNotice {
                 noticed = true
                 onSlowCall?(call, elapsed)
@@ -65,23 +81,45 @@ public struct ModuleCallRunner: Sendable {
     }
 }
 
-/// Where a worker thread leaves its result for the waiting caller.
+/// Where a worker thread leaves its result for the waiting caller, and where the caller's
+/// decision to give up is recorded, both under one lock.
 private final class Outcome<T: Sendable>: Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let stored = Mutex<T?>(nil)
-
-    var value: T? { stored.withLock { $0 } }
-
-    func finish(_ value: T) {
-        stored.withLock { $0 = value }
-        done.signal()
+    private enum State {
+        case running
+        case finished(T)
+        case givenUp
     }
 
-    /// True when the result arrived within `duration`.
+    private let done = DispatchSemaphore(value: 0)
+    private let state = Mutex<State>(.running)
+
+    /// Stores the result; false when the caller had already given up.
+    func finish(_ value: T) -> Bool {
+        let taken = state.withLock { state -> Bool in
+            guard case .running = state else { return false }
+            state = .finished(value)
+            return true
+        }
+        if taken { done.signal() }
+        return taken
+    }
+
+    /// The result if it has arrived; otherwise, when `givingUp`, records that the caller gave up
+    /// and runs `whenGivenUp` under the lock. nil when there is no result.
+    func settle(givingUp: Bool, _ whenGivenUp: () -> Void) -> T? {
+        state.withLock { state in
+            if case .finished(let value) = state { return value }
+            if givingUp {
+                state = .givenUp
+                whenGivenUp()
+            }
+            return nil
+        }
+    }
+
+    /// True when a result may have arrived within `duration`.
     func wait(upTo duration: Duration) -> Bool {
         let nanoseconds = Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
-        guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return false }
-        done.signal() // keep it signalled for any later look
-        return true
+        return done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
     }
 }

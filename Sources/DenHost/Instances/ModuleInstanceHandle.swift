@@ -30,7 +30,13 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         let body: Data
         do { body = try WireFormat.encode(request) } catch { throw fail(DEN_ERR_INTERNAL, "\(error)") }
         let gate = target.gate
-        let outcome = runner.run(call) {
+        let outcome = runner.run(call, whenGivenUp: { gate.markStalled(call.what) }, lateResult: { (late: BuildOutcome) in
+            // The builder returned after the host gave up: free what it built, reopen the module.
+            if late.status == DEN_OK.rawValue, let instance = late.instance, let destroy = late.api?.pointee.destroy {
+                destroy(instance)
+            }
+            gate.clearStall()
+        }) {
             let route = target.route
             var instance: UnsafeMutableRawPointer?
             var api: UnsafePointer<den_instance_api>?
@@ -39,13 +45,12 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
             let status = gate.run {
                 OwnedBuffer.borrow(body) { params in route.build(route.context, target.host, params, &instance, &api, &error) }
             }
-            return BuildOutcome(status: status, instance: instance, api: api, message: WireLimits.errorText(OwnedBuffer.take(&error)))
+            return BuildOutcome(status: status, instance: instance, api: api, message: BoundedTake.errorText(&error))
         }
         let built: BuildOutcome
         switch outcome {
         case .success(let value): built = value
         case .failure(let giveUp):
-            gate.markStalled(call.what)
             throw ModuleCallRunner.error(for: call, giveUp)
         }
         guard built.status == DEN_OK.rawValue else {
@@ -93,24 +98,25 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue), message: "\(error)")
         }
         let pointer = UnsafeSendablePointer(pointer), api = UnsafeSendablePointer(api), lock = lock
-        let outcome = runner.run(call) {
+        let outcome = runner.run(call, whenGivenUp: { self.abandonedCall.withLock { $0 = call } }) {
             var reply = den_owned(ptr: nil, len: 0, release: nil)
             let status = lock.withLock {
                 OwnedBuffer.borrow(body) { api.value.pointee.handle!(pointer.value, $0, &reply) }
             }
-            return (status, OwnedBuffer.take(&reply))
+            guard status == DEN_OK.rawValue else { return HandleOutcome(status: status, error: BoundedTake.errorText(&reply)) }
+            // One byte past the limit is enough to know the reply is too large.
+            let (bytes, length) = BoundedTake.take(&reply, upTo: WireLimits.maxReplyBytes + 1)
+            return HandleOutcome(status: status, reply: bytes, replyLength: length)
         }
-        let (status, answer): (Int32, Data)
+        let answer: HandleOutcome
         switch outcome {
-        case .success(let value): (status, answer) = value
-        case .failure(let giveUp):
-            abandonedCall.withLock { $0 = call }
-            throw ModuleCallRunner.error(for: call, giveUp)
+        case .success(let value): answer = value
+        case .failure(let giveUp): throw ModuleCallRunner.error(for: call, giveUp)
         }
-        guard status == DEN_OK.rawValue else {
-            throw ModuleCallError(moduleID: moduleID, status: status, message: WireLimits.errorText(answer))
+        guard answer.status == DEN_OK.rawValue else {
+            throw ModuleCallError(moduleID: moduleID, status: answer.status, message: answer.error)
         }
-        return try ReplyReader.read(answer, moduleID: moduleID)
+        return try ReplyReader.read(answer.reply, length: answer.replyLength, moduleID: moduleID)
     }
 
     /// The instance's state for a hot swap, or nil when it keeps none.
@@ -118,12 +124,12 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         guard !isAbandoned, let snapshot = api.pointee.snapshot else { return nil }
         var state = den_owned(ptr: nil, len: 0, release: nil)
         let status = lock.withLock { snapshot(pointer, &state) }
-        let bytes = OwnedBuffer.take(&state)
-        if status == DEN_ERR_UNSUPPORTED.rawValue { return nil }
         guard status == DEN_OK.rawValue else {
-            throw ModuleCallError(moduleID: moduleID, status: status, message: WireLimits.errorText(bytes))
+            let message = BoundedTake.errorText(&state)
+            if status == DEN_ERR_UNSUPPORTED.rawValue { return nil }
+            throw ModuleCallError(moduleID: moduleID, status: status, message: message)
         }
-        return bytes
+        return OwnedBuffer.take(&state)
     }
 
     /// Restores state from `snapshot()`; false when the instance could not use it.
@@ -150,8 +156,16 @@ private struct BuildOutcome: @unchecked Sendable {
     var message: String
 }
 
+/// What a `handle` call left behind, carried back from the call's thread.
+private struct HandleOutcome: Sendable {
+    var status: Int32
+    var error = ""
+    var reply = Data()
+    var replyLength = 0
+}
+
 /// A plugin pointer handed to the call's thread; the instance lock serialises its use.
-private struct UnsafeSendablePointer<P>: @unchecked Sendable {
+private struct UnsafeSendablePointer<P: _Pointer>: @unchecked Sendable {
     let value: P
     init(_ value: P) { self.value = value }
 }

@@ -6,12 +6,15 @@ import Foundation
 /// is too large, nested too deeply, not JSON, of a document or screen version this host does not
 /// speak, or of the wrong shape.
 enum ReplyReader {
-    static func read(_ bytes: Data, moduleID: String) throws(ModuleCallError) -> ModuleReply {
+    /// - Parameter length: the reply's full length, when `bytes` holds only its start (a reply
+    ///   over the limit is not copied in full).
+    static func read(_ bytes: Data, length: Int? = nil, moduleID: String) throws(ModuleCallError) -> ModuleReply {
+        let length = length ?? bytes.count
         func fail(_ status: den_status, _ message: String) -> ModuleCallError {
             ModuleCallError(moduleID: moduleID, status: Int32(status.rawValue), message: message)
         }
-        guard bytes.count <= WireLimits.maxReplyBytes else {
-            throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply of \(WireLimits.describe(bytes: bytes.count)); replies are limited to \(WireLimits.describe(bytes: WireLimits.maxReplyBytes)) (show less at once, e.g. page a long list)")
+        guard length <= WireLimits.maxReplyBytes else {
+            throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply of \(WireLimits.describe(bytes: length)); replies are limited to \(WireLimits.describe(bytes: WireLimits.maxReplyBytes)) (show less at once, e.g. page a long list)")
         }
         let findings = JSONPreflight.scan(bytes)
         if findings.tooDeep { throw fail(DEN_ERR_INVALID_ARGUMENT, JSONPreflight.tooDeep("sent a reply")) }

@@ -22,12 +22,13 @@ public enum WireLimits {
         return amount(Double(bytes) / (1024 * 1024), "MiB")
     }
 
-    /// An error message a module sent, as text: invalid UTF-8 repaired, cut at the limit with a note.
-    static func errorText(_ bytes: Data) -> String {
-        guard bytes.count > maxErrorMessageBytes else { return String(decoding: bytes, as: UTF8.self) }
+    /// An error message a module sent (`length` bytes, of which `bytes` is the start), as text:
+    /// invalid UTF-8 repaired, cut at the limit with a note.
+    static func errorText(_ bytes: Data, length: Int) -> String {
+        guard length > maxErrorMessageBytes else { return String(decoding: bytes, as: UTF8.self) }
         // Cutting may split a UTF-8 sequence; decoding repairs it with U+FFFD.
         let kept = String(decoding: bytes.prefix(maxErrorMessageBytes), as: UTF8.self)
-        return kept + " … (\(bytes.count - maxErrorMessageBytes) more bytes cut: error messages are limited to \(describe(bytes: maxErrorMessageBytes)))"
+        return kept + " … (\(length - maxErrorMessageBytes) more bytes cut: error messages are limited to \(describe(bytes: maxErrorMessageBytes)))"
     }
 }
 

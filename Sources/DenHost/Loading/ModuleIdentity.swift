@@ -27,9 +27,18 @@ public enum ModuleIdentity {
         let coreEnd = bytes.firstIndex { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") } ?? bytes.count
         let parts = bytes[..<coreEnd].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) }) else { return false }
-        let tail = bytes[coreEnd...]
-        guard !tail.isEmpty else { return true }
-        guard tail.count > 1 else { return false }
-        return tail.dropFirst().allSatisfy { isLabel($0) || $0 == UInt8(ascii: "+") }
+        // Then an optional -PRERELEASE, then an optional +BUILD; each non-empty, no second '+'.
+        var rest = bytes[coreEnd...]
+        if rest.first == UInt8(ascii: "-") {
+            let end = rest.firstIndex(of: UInt8(ascii: "+")) ?? rest.endIndex
+            let prerelease = rest[rest.index(after: rest.startIndex)..<end]
+            guard !prerelease.isEmpty, prerelease.allSatisfy(isLabel) else { return false }
+            rest = rest[end...]
+        }
+        if rest.first == UInt8(ascii: "+") {
+            let build = rest.dropFirst()
+            return !build.isEmpty && build.allSatisfy(isLabel)
+        }
+        return rest.isEmpty
     }
 }

@@ -8,8 +8,8 @@ public enum ExternalURLPolicy {
 
     /// nil when `url` may be opened, else why not.
     public static func refusal(for url: String) -> String? {
-        if url.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) {
-            return "it contains spaces or control characters"
+        if url.unicodeScalars.contains(where: ModuleText.isInvisibleOrControl) || url.contains(" ") {
+            return "it contains spaces, control or invisible formatting characters"
         }
         guard let colon = url.firstIndex(of: ":") else { return "it has no scheme (only http, https and mailto URLs may be opened)" }
         let scheme = url[..<colon].lowercased()

@@ -32,11 +32,12 @@ public final class NavigationSession: @unchecked Sendable {
     /// - Parameters:
     ///   - policy: how long a module call may run before the host gives up on it.
     ///   - onSlowCall: told when a call has run past `policy.slowNotice` (say what we wait for).
+    ///   - interruption: how a front-end interrupts calls (default: only through `interrupt()`).
     public init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, logger: Logger? = nil,
+                interruption: CallInterruption = CallInterruption(),
                 onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
         self.registry = registry
         self.logger = logger
-        let interruption = CallInterruption()
         self.interruption = interruption
         self.runner = ModuleCallRunner(policy: policy, interruption: interruption) { call, elapsed in
             logger?.warning("\(call) has been running for \(ModuleCallRunner.format(elapsed))", metadata: ["module": "\(call.moduleID)"])
@@ -106,20 +107,30 @@ public final class NavigationSession: @unchecked Sendable {
     }
 
     private func push(_ route: String, budget: inout Int) -> Bool {
-        let (entry, stall) = makeEntry(route)
-        if let stall, !stack.isEmpty {
-            // The user stays on the screen they were on; the banner says what happened.
-            reportStall(stall)
-            return false
-        }
-        stack.append(entry)
-        dispatch(.appear, budget: &budget)
-        return true
+        show(route, replacingTop: false, budget: &budget)
     }
 
     private func replaceTop(_ route: String, budget: inout Int) -> Bool {
-        if !stack.isEmpty { stack.removeLast() }
-        return push(route, budget: &budget)
+        show(route, replacingTop: true, budget: &budget)
+    }
+
+    /// Builds the screen for `route` first, then puts it on the stack. When the host gave up on
+    /// the builder, the user stays on the screen they were on (nothing is replaced), and the
+    /// banner says what happened.
+    private func show(_ route: String, replacingTop: Bool, budget: inout Int) -> Bool {
+        let (entry, stall) = makeEntry(route)
+        if let stall, !stack.isEmpty {
+            reportStall(stall)
+            return false
+        }
+        if replacingTop, !stack.isEmpty { stack.removeLast() }
+        stack.append(entry)
+        if let stall {
+            reportStall(stall)
+            return true
+        }
+        dispatch(.appear, budget: &budget)
+        return true
     }
 
     private func pop(budget: inout Int) {
@@ -185,13 +196,20 @@ public final class NavigationSession: @unchecked Sendable {
             return
         }
         stack[stack.count - 1].screen = reply.screen
+        var refusedURLs: [String] = []
+        defer {
+            // One banner for every refused URL of this reply, on the screen that sent them.
+            if !refusedURLs.isEmpty, let index = stack.firstIndex(where: { $0.instance === instance }) {
+                stack[index].screen = HostScreens.withError(stack[index].screen, refusedURLs.joined(separator: "\n"))
+            }
+        }
         for effect in reply.effects {
             if case .openURL(let url) = effect {
                 if let refusal = ExternalURLPolicy.refusal(for: url) {
                     let message = "module '\(top.moduleID ?? "?")' asked to open '\(ModuleText.singleLine(url, limit: 200))'; the host refused: \(refusal)"
                     errors.append(message)
+                    refusedURLs.append(message)
                     logger?.warning("\(message)", metadata: ["module": "\(top.moduleID ?? "?")"])
-                    stack[stack.count - 1].screen = HostScreens.withError(stack[stack.count - 1].screen, message)
                 } else {
                     openedURLs.append(url)
                 }

@@ -12,14 +12,18 @@ final class BuilderGate: Sendable {
     /// The call that has not returned yet, if the host gave up on one.
     var stalledCall: String? { stalled.withLock { $0 } }
 
+    /// The host gave up on `call` (see `ModuleCallRunner.run`'s `whenGivenUp`).
     func markStalled(_ call: String) {
         stalled.withLock { $0 = call }
     }
 
-    /// Runs a builder call; a call that finally returns clears the stall it caused.
-    func run<T>(_ body: () -> T) -> T {
-        let result = lock.withLock { _ in body() }
+    /// The call the host gave up on has returned after all.
+    func clearStall() {
         stalled.withLock { $0 = nil }
-        return result
+    }
+
+    /// Runs one builder call, never two at once.
+    func run<T>(_ body: () -> T) -> T {
+        lock.withLock { _ in body() }
     }
 }

@@ -27,10 +27,13 @@ public final class ServiceHub: @unchecked Sendable {
     /// - Parameters:
     ///   - caller: the installed module calling, or nil before installation / after rejection.
     ///   - file: the plugin file, which names an uninstalled caller in its log lines.
-    public func call(_ operation: String, request: Data, caller: ServiceCaller?, file: String? = nil) -> (status: den_status, body: Data) {
+    ///   - requestLength: the request's length when `request` was not copied (over the limit).
+    public func call(_ operation: String, request: Data, requestLength: Int? = nil, caller: ServiceCaller?,
+                     file: String? = nil) -> (status: den_status, body: Data) {
         // Checked before any service parses the request (docs/ABI.md, "Limits").
-        guard request.count <= WireLimits.maxServiceRequestBytes else {
-            return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): the request is \(WireLimits.describe(bytes: request.count)); service requests are limited to \(WireLimits.describe(bytes: WireLimits.maxServiceRequestBytes))".utf8))
+        let length = requestLength ?? request.count
+        guard length <= WireLimits.maxServiceRequestBytes else {
+            return (DEN_ERR_INVALID_ARGUMENT, Data("\(ModuleText.singleLine(operation, limit: 80)): the request is \(WireLimits.describe(bytes: length)); service requests are limited to \(WireLimits.describe(bytes: WireLimits.maxServiceRequestBytes))".utf8))
         }
         let findings = JSONPreflight.scan(request)
         if findings.tooDeep || findings.hasNull {
@@ -88,7 +91,10 @@ final class ServiceEndpoint: @unchecked Sendable {
             call: { ctx, service, request, response in
                 guard let ctx, let service, let response else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
                 let endpoint = Unmanaged<ServiceEndpoint>.fromOpaque(ctx).takeUnretainedValue()
-                let (status, body) = endpoint.hub.call(String(cString: service), request: OwnedBuffer.copy(request),
+                // A request over the limit is refused from its length alone, never copied.
+                let copied = request.len > WireLimits.maxServiceRequestBytes
+                    ? Data(count: 0) : OwnedBuffer.copy(request)
+                let (status, body) = endpoint.hub.call(String(cString: service), request: copied, requestLength: request.len,
                                                        caller: endpoint.currentCaller, file: endpoint.file)
                 response.pointee = OwnedBuffer.make(body)
                 return Int32(status.rawValue)

@@ -4,8 +4,8 @@
 /// terminal (ESC, OSC), hide text (bidi overrides), or forge extra log lines (newlines).
 public enum ModuleText {
     /// For multi-line places (a screen's text): keeps line breaks, makes every other control
-    /// character visible (`^[` for ESC, `^?` for DEL), tabs become four spaces, and C1 controls
-    /// and bidi overrides become U+FFFD.
+    /// character visible (`^[` for ESC, `^?` for DEL), tabs become four spaces, and C1 controls,
+    /// bidi controls and other invisible formatting characters become U+FFFD.
     public static func sanitize(_ text: String) -> String {
         render(text, keepNewlines: true)
     }
@@ -18,6 +18,17 @@ public enum ModuleText {
         return String(clean.prefix(max(limit - 1, 0))) + "…"
     }
 
+    /// Control characters (C0, DEL, C1), line/paragraph separators, and invisible formatting
+    /// characters (bidi controls, zero-width spaces, the BOM) — what can hide or reorder text.
+    /// The zero-width joiner stays allowed: emoji sequences need it.
+    public static func isInvisibleOrControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: return true
+        case 0x200D: return false
+        default: return scalar.properties.generalCategory == .format
+        }
+    }
+
     private static func render(_ text: String, keepNewlines: Bool) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
@@ -27,8 +38,8 @@ public enum ModuleText {
             case 0x09: result += "    "
             case 0x00..<0x20: result += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
             case 0x7F: result += "^?"
-            case 0x80..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
+            default:
+                if isInvisibleOrControl(scalar) { result += "\u{FFFD}" } else { result.unicodeScalars.append(scalar) }
             }
         }
         return result

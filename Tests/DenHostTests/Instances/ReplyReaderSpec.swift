@@ -55,6 +55,10 @@ struct ReplyReaderSpec {
                 + #","screen":{"v":1,"title":"T","elements":[]}}"#).utf8)
         }
         #expect((try? read(document(depth: 64)).get()) != nil)
-        #expect((try? read(document(depth: 65)).get()) == nil)
+        guard case .failure(let error) = read(document(depth: 65)) else {
+            Issue.record("65 levels were accepted")
+            return
+        }
+        #expect(error.description.contains("nested more than 64 levels deep"))
     }
 }

@@ -46,7 +46,7 @@ struct RegistrationRecorderTests {
         #expect(recorder.problems.first?.contains("is not valid") == true)
     }
 
-    @Test("versions must be semantic versions", arguments: ["1", "1.2", "v1.2.3", "1.2.x", "1..3", "", "1.0.0-", "1.0.0-beta\u{1B}[2J", "1.0.0+build 7",
+    @Test("versions must be semantic versions", arguments: ["1", "1.2", "v1.2.3", "1.2.x", "1..3", "", "1.0.0-", "1.0.0-beta\u{1B}[2J", "1.0.0+build 7", "1.0.0-+", "1.0.0+a+b", "1.0.0-a+b+c", "1.0.0-rc+",
                                                                "1.0.0-" + String(repeating: "a", count: 60)])
     func invalidVersions(version: String) {
         var status: Int32 = 0

@@ -177,6 +177,25 @@ struct RuleBreakingModuleTests {
         #expect(session.open("about").errors.isEmpty)
     }
 
+    @Test("a builder that never returns on the first screen: a host screen says so, and the log names module and call")
+    func hangingBuilderFirstScreen() {
+        let session = runtime(timeout: .milliseconds(300)).makeSession()
+        let view = session.open("build-hangs")
+        #expect(view.isHostScreen)
+        #expect(view.errors.first?.contains("did not return from the builder of route 'build-hangs'") == true, "\(view.errors)")
+        #expect(log.lines.contains { $0.level == .error && $0.message.contains("the builder of route 'build-hangs'") })
+    }
+
+    @Test("replacing a screen with one whose builder never returns keeps the screen the user had")
+    func hangingBuilderOnReplace() {
+        let session = runtime(timeout: .milliseconds(300)).makeSession()
+        _ = session.open("about")
+        let view = session.replace("build-hangs")
+        #expect(view.route == "about")
+        #expect(view.screen.title == "About Den")
+        #expect(view.errors.first?.contains("did not return from the builder") == true, "\(view.errors)")
+    }
+
     @Test("an interrupt (the terminal's Ctrl-C) gives up the call at once, long before the limit")
     func interrupt() {
         let session = runtime(timeout: .seconds(600)).makeSession()
