@@ -1,6 +1,7 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process]... [--copies N] [--requests N] [--rounds N] [--runs N] [--no-breakdown]
+//                  [--only load|router|process|calls]... [--copies N] [--requests N] [--rounds N] [--runs N]
+//                  [--calls N] [--no-breakdown]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
 
@@ -113,6 +114,22 @@ if wanted("process") {
         details.append("  " + pad(command.label, 44) + pad(milliseconds(command.samples.median, digits: 1), 10)
             + pad("(" + milliseconds(command.samples.p90, digits: 1) + ")", 12) + ratio(command.samples.median / hello.median))
     }
+}
+
+// MARK: 4. Call guard
+if wanted("calls") {
+    let bench = CallGuardBench(plugin: URL(fileURLWithPath: denBin).appendingPathComponent("libAboutModule.so"),
+                               calls: intOption("--calls", 2000), workDirectory: work.appendingPathComponent("calls"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "call guard: \($0)" }
+    let overhead = r.guarded.median - r.direct.median
+    rows.append(Row(figure: "call guard per module call", den: milliseconds(r.guarded.median),
+                    baseline: "event round trip " + milliseconds(r.roundTrip.median), ratio: ratio(overhead / r.roundTrip.median),
+                    goal: "(share of a round trip)", verdict: "info"))
+    details.append("call guard: \(r.guarded.count) calls of each kind, in rotation, after 20 warm-ups; median (p90):")
+    details.append("  empty call, direct               \(milliseconds(r.direct.median)) (\(milliseconds(r.direct.p90)))")
+    details.append("  empty call, guarded (own thread)  \(milliseconds(r.guarded.median)) (\(milliseconds(r.guarded.p90)))")
+    details.append("  About event round trip (guarded)  \(milliseconds(r.roundTrip.median)) (\(milliseconds(r.roundTrip.p90)))")
 }
 
 // MARK: Report

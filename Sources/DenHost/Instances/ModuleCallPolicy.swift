@@ -48,5 +48,10 @@ public struct ModuleCall: Sendable, Equatable, CustomStringConvertible {
     /// e.g. "handle(action 'save')", "handle(appear)", "the builder of route 'jogs/42'".
     public var what: String
 
+    public init(moduleID: String, what: String) {
+        self.moduleID = moduleID
+        self.what = what
+    }
+
     public var description: String { "module '\(moduleID)': \(what)" }
 }

@@ -10,15 +10,15 @@ public struct ModuleCallRunner: Sendable {
     var interruption: CallInterruption?
     var onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)?
 
-    init(policy: ModuleCallPolicy = .default, interruption: CallInterruption? = nil,
-         onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
+    public init(policy: ModuleCallPolicy = .default, interruption: CallInterruption? = nil,
+                onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
         self.policy = policy
         self.interruption = interruption
         self.onSlowCall = onSlowCall
     }
 
     /// Why a call was given up.
-    enum GiveUp: Error, Equatable {
+    public enum GiveUp: Error, Equatable {
         case timedOut(after: Duration)
         case interrupted(after: Duration)
     }
@@ -29,7 +29,7 @@ public struct ModuleCallRunner: Sendable {
     /// the caller gets the result, or `whenGivenUp` runs (on the caller's thread, under that lock)
     /// and, should `body` ever return, `lateResult` gets what it returned (on the worker thread,
     /// after `whenGivenUp`). A result that arrives while the caller is giving up is still used.
-    func run<T: Sendable>(_ call: ModuleCall, whenGivenUp: () -> Void = {},
+    public func run<T: Sendable>(_ call: ModuleCall, whenGivenUp: () -> Void = {},
                           lateResult: @escaping @Sendable (T) -> Void = { _ in },
                           _ body: @escaping @Sendable () -> T) -> Result<T, GiveUp> {
         let outcome = Outcome<T>()
