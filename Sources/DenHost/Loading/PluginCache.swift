@@ -100,7 +100,7 @@ public struct PluginCache: Sendable {
     /// Removes the copy of a file that failed to load: it would never be loaded again (a new
     /// version gets a new name), so keeping it only grows the cache.
     public func discard(_ copy: URL) {
-        guard copy.deletingLastPathComponent().standardizedFileURL == directory.standardizedFileURL,
+        guard copy.deletingLastPathComponent().standardizedFileURL.path == directory.standardizedFileURL.path,
               PluginCacheEntry.isCopyName(copy.lastPathComponent) else { return }
         try? FileManager.default.removeItem(at: copy)
     }
