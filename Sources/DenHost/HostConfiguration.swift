@@ -7,10 +7,10 @@ public struct HostConfiguration: Sendable {
     /// default folders below; see `PluginDiscovery`.
     public var pluginDirectories: [URL]
     /// Where bundled modules are (`InstallLayout.bundledModulesDirectory`); nil leaves them out.
+    /// Off by default here, like `userDirectory`: folders add up, so a test or an embedder that
+    /// names its own folder would otherwise load the bundled modules too. The command line sets both.
     public var bundledDirectory: URL?
     /// The per-user modules folder (`InstallLayout.userModulesDirectory`); nil leaves it out.
-    /// Off by default here so tests and embedders never pick up a user's modules by accident;
-    /// the command line turns it on.
     public var userDirectory: URL?
     /// Module ids to load (`--plugins about,main`); nil loads every module found.
     public var selectedModules: Set<String>?
@@ -26,7 +26,7 @@ public struct HostConfiguration: Sendable {
     /// server database can take its place by conforming to `StorageEngine`.
     public var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { SQLiteStorageEngine(directory: $0) }
 
-    public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = InstallLayout.current?.bundledModulesDirectory,
+    public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = nil,
                 userDirectory: URL? = nil, selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),
                 dataDirectory: URL = HostConfiguration.defaultDataDirectory(), logLevel: Logger.Level = .warning) {
         self.pluginDirectories = pluginDirectories
