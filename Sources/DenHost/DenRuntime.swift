@@ -12,6 +12,7 @@ public final class DenRuntime: Sendable {
     public let logger: Logger
     private let loader: PluginLoader
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
+    private let foundModulesStore = Mutex<Set<String>>([])
 
     /// Named plugin folders that could not be read during `loadPlugins`.
     public var folderProblems: [DiscoveryError] { folderProblemsStore.withLock { $0 } }
@@ -22,7 +23,8 @@ public final class DenRuntime: Sendable {
         logger.logLevel = configuration.logLevel
         self.logger = logger
         self.services = ServiceHub()
-        self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory), hub: services, logger: logger)
+        self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
+                                   hub: services, logger: logger)
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService { registry.plugins.map(\.summaryDocument) })
@@ -31,15 +33,21 @@ public final class DenRuntime: Sendable {
     }
 
     /// Discovers and loads every plugin. A broken plugin or an unreadable folder is recorded
-    /// (`registry.plugins`, `folderProblems`) and never stops the others.
+    /// (`registry.plugins`, `folderProblems`) and never stops the others. At debug level it logs
+    /// what it searched, each copy reused or staged, and how long each load took.
     public func loadPlugins() {
         let discovery = PluginDiscovery(explicitDirectories: configuration.pluginDirectories,
-                                        bundledDirectory: configuration.bundledDirectory)
+                                        bundledDirectory: configuration.bundledDirectory,
+                                        userDirectory: configuration.userDirectory)
         let selected = configuration.selectedModules
+        let started = ContinuousClock.now
+        for folder in discovery.folders { logger.debug("plugin folder (\(folder.kind.rawValue)): \(folder.url.path)") }
         let (candidates, problems) = discovery.candidates()
         folderProblemsStore.withLock { $0 = problems }
         for problem in problems { logger.error("\(problem)") }
+        logger.debug("found \(candidates.count) plugin file(s) in \(PluginLoadTiming.format(ContinuousClock.now - started))")
         var seen = Set<FileIdentity>()
+        var found = Set<String>()
         for candidate in candidates {
             // The same file reached twice (a folder named twice, a link) is loaded once: a second
             // dlopen would return the loaded image and run its entry point again.
@@ -48,18 +56,45 @@ public final class DenRuntime: Sendable {
                 continue
             }
             // Skip unselected modules without running their code when the file name tells the id.
-            if let selected, let hint = candidate.idHint, !PluginDiscovery.hint(hint, mayMatch: selected) { continue }
+            if let selected, let hint = candidate.idHint, !PluginDiscovery.hint(hint, mayMatch: selected) {
+                found.insert(hint)
+                logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
+                continue
+            }
+            let loadStarted = ContinuousClock.now
             do {
                 let plugin = try loader.load(candidate.file)
+                found.insert(plugin.id)
+                logger.debug("""
+                    loaded \(plugin.id) \(plugin.version) from \(candidate.file.path) in \
+                    \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)) \
+                    (\(plugin.reusedCopy ? "reused cached copy" : "staged new copy") \(plugin.loadedCopy.lastPathComponent))
+                    """)
                 if let selected, !selected.contains(plugin.id) { continue }
                 let record = registry.install(plugin)
                 if let error = record.error { logger.error("\(error)") }
             } catch {
                 registry.recordFailure(error, file: candidate.file)
                 logger.error("\(error)")
+                logger.debug("\(candidate.file.lastPathComponent) failed after \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)); its cached copy was removed")
             }
         }
+        foundModulesStore.withLock { $0 = found }
+        if let report = loader.cache.pruneIfDue(), report.removed > 0 {
+            logger.debug("plugin cache: removed \(report.removed) unused copies (\(report.bytes) bytes)")
+        }
+        logger.debug("plugins loaded in \(PluginLoadTiming.format(ContinuousClock.now - started))")
     }
+
+    /// The plugin folders searched, in order (bundled, per-user, then named).
+    public var searchedFolders: [URL] {
+        PluginDiscovery(explicitDirectories: configuration.pluginDirectories, bundledDirectory: configuration.bundledDirectory,
+                        userDirectory: configuration.userDirectory).folders.map(\.url)
+    }
+
+    /// Every module id seen while loading, selected or not: the ids of loaded plugins, and for
+    /// files skipped by `--plugins` the id their name suggests. Tells a user what `--plugins` can name.
+    public var foundModules: [String] { foundModulesStore.withLock { $0 }.sorted() }
 
     /// Module ids asked for with `--plugins` that no loaded plugin provides.
     public var missingSelectedModules: [String] {

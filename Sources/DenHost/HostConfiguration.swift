@@ -3,13 +3,20 @@ import Logging
 
 /// Everything a `DenRuntime` needs to know, gathered by the command line.
 public struct HostConfiguration: Sendable {
-    /// Plugin folders named by `--plugin-dir` / `DEN_PLUGIN_PATH`; see `PluginDiscovery`.
+    /// Plugin folders named by `--plugin-dir` / `DEN_PLUGIN_PATH`, searched after the two
+    /// default folders below; see `PluginDiscovery`.
     public var pluginDirectories: [URL]
-    /// Where bundled modules are looked for when no folder is named (the executable's folder).
+    /// Where bundled modules are (`InstallLayout.bundledModulesDirectory`); nil leaves them out.
+    /// Off by default here, like `userDirectory`: folders add up, so a test or an embedder that
+    /// names its own folder would otherwise load the bundled modules too. The command line sets both.
     public var bundledDirectory: URL?
+    /// The per-user modules folder (`InstallLayout.userModulesDirectory`); nil leaves it out.
+    public var userDirectory: URL?
     /// Module ids to load (`--plugins about,main`); nil loads every module found.
     public var selectedModules: Set<String>?
     public var cacheDirectory: URL
+    /// How much the plugin cache may keep (size and age of unused copies).
+    public var cacheLimits: PluginCache.Limits = .default
     /// Where services keep durable data (`--data-dir`, default `~/.local/share/den`).
     public var dataDirectory: URL
     public var logLevel: Logger.Level
@@ -19,11 +26,12 @@ public struct HostConfiguration: Sendable {
     /// server database can take its place by conforming to `StorageEngine`.
     public var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { SQLiteStorageEngine(directory: $0) }
 
-    public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = PluginDiscovery.executableDirectory,
-                selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),
+    public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = nil,
+                userDirectory: URL? = nil, selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),
                 dataDirectory: URL = HostConfiguration.defaultDataDirectory(), logLevel: Logger.Level = .warning) {
         self.pluginDirectories = pluginDirectories
         self.bundledDirectory = bundledDirectory
+        self.userDirectory = userDirectory
         self.selectedModules = selectedModules
         self.cacheDirectory = cacheDirectory
         self.dataDirectory = dataDirectory

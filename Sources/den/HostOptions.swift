@@ -6,9 +6,13 @@ import Logging
 /// Options every command that loads plugins shares.
 struct HostOptions: ParsableArguments {
     @Option(name: .customLong("plugin-dir"), help: ArgumentHelp(
-        "A folder of plugins (repeatable). Every *.so file there is loaded. Also: DEN_PLUGIN_PATH=dir1:dir2.",
+        "A folder of plugins (repeatable), searched after the bundled and your own modules. Every *.so file there is loaded. Also: DEN_PLUGIN_PATH=dir1:dir2.",
         valueName: "dir"))
     var pluginDirectories: [String] = []
+
+    @Flag(name: .customLong("no-default-modules"), help: ArgumentHelp(
+        "Leave out the bundled modules and ~/.local/share/den/modules; load only --plugin-dir / DEN_PLUGIN_PATH folders (also DEN_NO_DEFAULT_MODULES=1)."))
+    var noDefaultModules = false
 
     @Option(name: .customLong("plugins"), help: ArgumentHelp(
         "Load only these module ids, comma-separated (e.g. about,main).", valueName: "ids"))
@@ -40,6 +44,15 @@ struct HostOptions: ParsableArguments {
         if let plugins, selectedModules?.isEmpty ?? true {
             throw ValidationError("--plugins '\(plugins)' names no module; give ids like about,main")
         }
+        if pluginDirectories.contains(where: \.isEmpty) {
+            throw ValidationError("--plugin-dir '' names no folder; give a path or leave the option out")
+        }
+    }
+
+    /// The bundled and per-user folders count unless `--no-default-modules` or `DEN_NO_DEFAULT_MODULES=1`.
+    private var usesDefaultFolders: Bool {
+        let environment = ProcessInfo.processInfo.environment["DEN_NO_DEFAULT_MODULES"] ?? ""
+        return !noDefaultModules && !["1", "true", "yes"].contains(environment.lowercased())
     }
 
     private var resolvedCallTimeout: String? {
@@ -60,6 +73,8 @@ struct HostOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         var configuration = HostConfiguration(
             pluginDirectories: PluginDiscovery.explicitDirectories(flags: pluginDirectories, environment: environment),
+            bundledDirectory: usesDefaultFolders ? InstallLayout.current?.bundledModulesDirectory : nil,
+            userDirectory: usesDefaultFolders ? InstallLayout.userModulesDirectory(environment: environment) : nil,
             selectedModules: selectedModules,
             logLevel: resolvedLogLevelName.flatMap(Logger.Level.init(rawValue:)) ?? .warning)
         if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true) }
@@ -67,9 +82,7 @@ struct HostOptions: ParsableArguments {
         if let timeout = resolvedCallTimeout.flatMap(CallTimeoutOption.parse) { configuration.callPolicy.timeout = timeout }
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
-        for missing in runtime.missingSelectedModules {
-            runtime.logger.warning("--plugins names '\(missing)', but no loaded plugin provides it (see `den plugins`)")
-        }
+        try SelectedModulesCheck(runtime: runtime).run()
         return runtime
     }
 }

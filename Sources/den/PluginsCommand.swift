@@ -6,7 +6,8 @@ import Foundation
 struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
-        abstract: "List the plugin files found, the modules they provide, and why any failed.")
+        abstract: "List the plugin files found, the modules they provide, and why any failed.",
+        discussion: "Exits with status 1 when no module is active (none found, or every plugin failed) or a named folder cannot be read.")
 
     @OptionGroup var host: HostOptions
 
@@ -16,15 +17,20 @@ struct PluginsCommand: ParsableCommand {
     func run() throws {
         let runtime = try host.makeRuntime()
         let plugins = runtime.registry.plugins
+        // Nothing usable is a failure a script must notice, like an unreadable folder.
+        let failing = !runtime.folderProblems.isEmpty || !plugins.contains(where: \.isActive)
         if json {
             print(String(decoding: try WireFormat.encode(PluginListResponse(plugins: plugins.map(\.summaryDocument))), as: UTF8.self))
+            if failing { throw ExitCode(ExitStatus.failure) }
             return
         }
         guard !plugins.isEmpty else {
-            print("No plugins found. Build them with Scripts/build.sh, or name a folder with --plugin-dir.")
+            let folders = runtime.searchedFolders.map(\.path).joined(separator: ", ")
+            print(folders.isEmpty ? "No plugins found: no folder was searched (--no-default-modules without --plugin-dir)."
+                                  : "No plugins found in \(folders).")
+            print("Build them with Scripts/build.sh, install den with Scripts/install.sh, or name a folder with --plugin-dir.")
             for problem in runtime.folderProblems { print("FOLDER  \(ModuleText.singleLine("\(problem)"))") }
-            if !runtime.folderProblems.isEmpty { throw ExitCode(1) }
-            return
+            throw ExitCode(ExitStatus.failure)
         }
         for plugin in plugins {
             let status = plugin.isActive ? "active" : "FAILED"
@@ -41,6 +47,7 @@ struct PluginsCommand: ParsableCommand {
         let failed = plugins.filter { !$0.isActive }.count
         print("\n\(plugins.count - failed) active, \(failed) failed")
         for problem in runtime.folderProblems { print("FOLDER  \(ModuleText.singleLine("\(problem)"))") }
-        if !runtime.folderProblems.isEmpty { throw ExitCode(1) }
+        if failed == plugins.count { print("No module works: fix the failures above (each says how), then run den plugins again.") }
+        if failing { throw ExitCode(ExitStatus.failure) }
     }
 }

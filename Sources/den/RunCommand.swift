@@ -27,6 +27,8 @@ struct RunCommand: ParsableCommand {
         let first = route ?? runtime.homeRoute
         print(interrupts.whileBusy { terminal.start(at: first) }.text)
         fflush(nil) // a program driving den through a pipe sees each screen as soon as it is drawn
+        // A script whose first route no module serves must fail (exit 1), like `den render`.
+        if !interactive, (try? runtime.registry.resolve(first).get()) == nil { throw ExitCode(ExitStatus.failure) }
         while true {
             if interactive {
                 print("\nden> ", terminator: "")

@@ -13,6 +13,8 @@ struct DenCommand {
         var environment = environment
         environment["DEN_CACHE_DIR"] = temp.path("cache").path
         environment["DEN_DATA_DIR"] = temp.path("data").path
+        // The per-user modules folder ($XDG_DATA_HOME/den/modules) must be private too.
+        environment["XDG_DATA_HOME"] = environment["XDG_DATA_HOME"] ?? temp.path("xdg-data").path
         environment["DEN_PLUGIN_PATH"] = environment["DEN_PLUGIN_PATH"] ?? ""
         environment["NO_COLOR"] = "1"
         return try ProcessRunner.run(BuildProducts.require(BuildProducts.den), arguments, input: input, environment: environment)

@@ -4,11 +4,31 @@ import Foundation
 /// returns the old image even after the file was replaced, and overwriting a loaded image
 /// crashes the process; so the host loads a copy named after the file's identity (device, inode,
 /// size, modification time) and never touches a copy once written. A later run reuses the copy.
+///
+/// The cache stays bounded: a copy of a file that failed to load is removed at once (`discard`),
+/// and copies unused for `Limits.maxUnusedAge`, or beyond `Limits.maxBytes` (least recently used
+/// first), are removed when a new copy is written and at most once a day otherwise (`prune`).
+/// A copy used within the last hour is never pruned: another `den` may be about to load it.
 public struct PluginCache: Sendable {
     public let directory: URL
+    public let limits: Limits
 
-    public init(directory: URL) {
+    public struct Limits: Sendable, Equatable {
+        public var maxBytes: Int64
+        public var maxUnusedAge: TimeInterval
+
+        public init(maxBytes: Int64, maxUnusedAge: TimeInterval) {
+            self.maxBytes = maxBytes
+            self.maxUnusedAge = maxUnusedAge
+        }
+
+        /// 256 MB (a bundled module is 1–3 MB) and 30 days.
+        public static let `default` = Limits(maxBytes: 256 << 20, maxUnusedAge: 30 * 86_400)
+    }
+
+    public init(directory: URL, limits: Limits = .default) {
         self.directory = directory
+        self.limits = limits
     }
 
     /// The default folder: `$DEN_CACHE_DIR`, else `$XDG_CACHE_HOME/den/plugins`, else `~/.cache/den/plugins`.
@@ -21,8 +41,18 @@ public struct PluginCache: Sendable {
         return base.appendingPathComponent("den/plugins", isDirectory: true)
     }
 
+    /// A staged copy, and whether an earlier run had already made it (for `--log-level debug`).
+    public struct StagedCopy: Sendable, Equatable {
+        public var url: URL
+        public var reused: Bool
+    }
+
     /// Returns the path of this version's copy, copying the file if this version was never staged.
     public func stage(_ file: URL) throws(PluginLoadError) -> URL {
+        try stageCopy(file).url
+    }
+
+    public func stageCopy(_ file: URL) throws(PluginLoadError) -> StagedCopy {
         func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
         var info = stat()
         guard stat(file.path, &info) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
@@ -39,12 +69,12 @@ public struct PluginCache: Sendable {
         let copy = directory.appendingPathComponent(name)
         var copyInfo = stat()
         if stat(copy.path, &copyInfo) == 0 {
-            // Mark it as in use, so no other `den` prunes it as superseded within the hour (at
-            // most every ten minutes: a start should not write to the disk each time).
-            if Double(time(nil) - copyInfo.st_mtim.tv_sec) > PluginCache.supersededCopyLifetime / 6 {
+            // Mark it as in use, so no other `den` prunes it within the hour (at most every ten
+            // minutes: a start should not write to the disk each time).
+            if Double(time(nil) - copyInfo.st_mtim.tv_sec) > PluginCache.recentUseWindow / 6 {
                 _ = utimensat(AT_FDCWD, copy.path, nil, 0)
             }
-            return copy
+            return StagedCopy(url: copy, reused: true)
         }
         guard access(file.path, R_OK) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
         guard PluginCache.startsLikeELF(file) else { throw fail(.notELF) }
@@ -62,7 +92,17 @@ public struct PluginCache: Sendable {
             throw fail(.cacheUnwritable(directory: directory.path, detail: error.localizedDescription))
         }
         pruneOlderCopies(of: stem, keeping: name)
-        return copy
+        // The cache just grew: keep it within its limits.
+        prune(keeping: [name])
+        return StagedCopy(url: copy, reused: false)
+    }
+
+    /// Removes the copy of a file that failed to load: it would never be loaded again (a new
+    /// version gets a new name), so keeping it only grows the cache.
+    public func discard(_ copy: URL) {
+        guard copy.deletingLastPathComponent().standardizedFileURL.path == directory.standardizedFileURL.path,
+              PluginCacheEntry.isCopyName(copy.lastPathComponent) else { return }
+        try? FileManager.default.removeItem(at: copy)
     }
 
     private static func startsLikeELF(_ file: URL) -> Bool {
@@ -74,23 +114,16 @@ public struct PluginCache: Sendable {
         return count == 4 && magic == [0x7F, 0x45, 0x4C, 0x46]
     }
 
-    /// How long a superseded copy is kept after its last use: another `den` may be about to load
-    /// it (a running process keeps its mapping even after the file is removed).
-    static let supersededCopyLifetime: TimeInterval = 3600
+    /// A copy used within this window is never removed by pruning: another `den` may be about
+    /// to load it (a running process keeps its mapping even after the file is removed).
+    static let recentUseWindow: TimeInterval = 3600
 
     /// Removes copies of earlier versions of the same plugin, so rebuilding a plugin does not
     /// grow the cache forever. Best effort: a copy that cannot be removed stays.
     private func pruneOlderCopies(of stem: String, keeping current: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        let cutoff = Date().addingTimeInterval(-PluginCache.supersededCopyLifetime)
-        for name in names where name != current && name.hasPrefix(stem + "-") && name.hasSuffix(".so") {
-            // Only names of the form <stem>-<dev>-<ino>-<size>-<mtime>.so belong to this plugin.
-            let identity = name.dropFirst(stem.count + 1).dropLast(3).split(separator: "-")
-            guard identity.count == 4, identity.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { continue }
-            let path = directory.appendingPathComponent(name).path
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  modified < cutoff else { continue }
-            try? FileManager.default.removeItem(atPath: path)
+        let cutoff = Date().addingTimeInterval(-PluginCache.recentUseWindow)
+        for entry in entries() where entry.name != current && entry.stem == stem && entry.lastUsed < cutoff {
+            try? FileManager.default.removeItem(at: entry.url)
         }
     }
 }

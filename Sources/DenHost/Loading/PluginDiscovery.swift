@@ -1,19 +1,23 @@
 import Foundation
 
-/// Finds plugin files. The rule (README "Plugin folders"):
-/// - folders named with `--plugin-dir` (repeatable) or `DEN_PLUGIN_PATH` (colon-separated), in that
-///   order: every `*.so` file in them is a plugin, so a broken file there is reported, not ignored;
-/// - when none is named, the bundled folder (the folder of the `den` executable, where the
-///   package builds its modules): there only `lib<Name>Module.so` files count, because the
-///   build folder also holds dependencies and test fixtures.
-/// Files are taken in folder order, then by name.
+/// Finds plugin files. Folders add up, in this order (README "Plugin folders"):
+/// 1. the bundled folder (`InstallLayout.bundledModulesDirectory`): only `lib<Name>Module.so`
+///    files count, because in a build folder it also holds dependencies, the HTTP transport and
+///    test fixtures;
+/// 2. the per-user folder (`~/.local/share/den/modules`): every `*.so` file is a plugin; a
+///    missing folder is fine;
+/// 3. folders named with `--plugin-dir` (repeatable), then `DEN_PLUGIN_PATH` (colon-separated):
+///    every `*.so` file is a plugin, and a folder that cannot be read is reported.
+/// `--no-default-modules` leaves out 1 and 2. Files are taken in folder order, then by name.
 public struct PluginDiscovery: Sendable {
     public var explicitDirectories: [URL]
     public var bundledDirectory: URL?
+    public var userDirectory: URL?
 
-    public init(explicitDirectories: [URL], bundledDirectory: URL?) {
+    public init(explicitDirectories: [URL], bundledDirectory: URL?, userDirectory: URL? = nil) {
         self.explicitDirectories = explicitDirectories
         self.bundledDirectory = bundledDirectory
+        self.userDirectory = userDirectory
     }
 
     /// `--plugin-dir` folders first, then `DEN_PLUGIN_PATH`.
@@ -23,9 +27,24 @@ public struct PluginDiscovery: Sendable {
     }
 
     /// The folder that holds the running executable.
-    public static var executableDirectory: URL? {
-        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        return URL(fileURLWithPath: path).deletingLastPathComponent()
+    public static var executableDirectory: URL? { InstallLayout.current?.executableDirectory }
+
+    /// How a folder's files are read.
+    public enum FolderKind: String, Sendable {
+        /// Only `lib<Name>Module.so`; a missing folder is fine.
+        case bundled
+        /// Every `*.so`; a missing folder is fine (most users never make one).
+        case user
+        /// Every `*.so`; a missing folder is an error (a typo in `--plugin-dir`).
+        case named
+    }
+
+    /// The folders searched, in order, with how each is read.
+    public var folders: [(url: URL, kind: FolderKind)] {
+        var folders: [(URL, FolderKind)] = []
+        if let bundledDirectory { folders.append((bundledDirectory, .bundled)) }
+        if let userDirectory { folders.append((userDirectory, .user)) }
+        return folders + explicitDirectories.map { ($0, .named) }
     }
 
     public struct Candidate: Sendable, Equatable {
@@ -38,27 +57,22 @@ public struct PluginDiscovery: Sendable {
     /// The plugin files, and the named folders that could not be read: one bad folder (a stale
     /// `DEN_PLUGIN_PATH` entry) costs only its own plugins.
     public func candidates() -> (found: [Candidate], problems: [DiscoveryError]) {
-        if !explicitDirectories.isEmpty {
-            var found: [Candidate] = []
-            var problems: [DiscoveryError] = []
-            for directory in explicitDirectories {
-                do {
-                    found += try files(in: directory, required: true).filter { $0.hasSuffix(".so") }.map { candidate(directory, $0) }
-                } catch {
-                    problems.append(error)
-                }
+        var found: [Candidate] = []
+        var problems: [DiscoveryError] = []
+        for (directory, kind) in folders {
+            do {
+                let names = try files(in: directory, required: kind == .named)
+                let plugins = kind == .bundled
+                    ? names.filter { PluginDiscovery.moduleName(fromFile: $0) != nil }
+                    : names.filter { $0.hasSuffix(".so") }
+                found += plugins.map { candidate(directory, $0) }
+            } catch {
+                var error = error
+                if kind != .named { error.fix = "make it a readable folder, or start den with --no-default-modules" }
+                problems.append(error)
             }
-            return (found, problems)
         }
-        guard let bundledDirectory else { return ([], []) }
-        do {
-            let found = try files(in: bundledDirectory, required: false)
-                .filter { PluginDiscovery.moduleName(fromFile: $0) != nil }
-                .map { candidate(bundledDirectory, $0) }
-            return (found, [])
-        } catch {
-            return ([], [error])
-        }
+        return (found, problems)
     }
 
     /// Whether a file-name hint can belong to one of the selected module ids. Ids and names are
@@ -105,8 +119,14 @@ public struct PluginDiscovery: Sendable {
 public struct DiscoveryError: Error, Sendable, CustomStringConvertible {
     public var directory: String
     public var reason: String
+    public var fix = "check the --plugin-dir / DEN_PLUGIN_PATH value"
+
+    public init(directory: String, reason: String) {
+        self.directory = directory
+        self.reason = reason
+    }
 
     public var description: String {
-        "plugin folder \(directory): \(reason) — check the --plugin-dir / DEN_PLUGIN_PATH value"
+        "plugin folder \(directory): \(reason) — \(fix)"
     }
 }

@@ -8,6 +8,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     public var file: URL
     /// The copy that was actually `dlopen`ed (see `PluginCache`).
     public var loadedCopy: URL
+    /// True when an earlier run had already copied this version into the cache.
+    public var reusedCopy: Bool = false
     public var id: String
     public var version: String
     public var summary: String
@@ -33,9 +35,21 @@ public struct PluginLoader: Sendable {
     }
 
     public func load(_ file: URL) throws(PluginLoadError) -> LoadedPlugin {
+        let staged = try cache.stageCopy(file)
+        do {
+            var plugin = try load(file, from: staged.url)
+            plugin.reusedCopy = staged.reused
+            return plugin
+        } catch {
+            // A copy of a file that failed never loads later (a fixed file gets a new name).
+            cache.discard(staged.url)
+            throw error
+        }
+    }
+
+    private func load(_ file: URL, from copy: URL) throws(PluginLoadError) -> LoadedPlugin {
         func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
 
-        let copy = try cache.stage(file)
         // Check the copy, the file dlopen will map: the original may be rewritten meanwhile (a
         // build in progress), and a copy never changes once written.
         try checkHeader(of: copy, reportedAs: file)

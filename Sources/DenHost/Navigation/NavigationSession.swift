@@ -148,12 +148,15 @@ public final class NavigationSession: @unchecked Sendable {
     private func makeEntry(_ route: String) -> (Entry, stall: ModuleCallError?) {
         switch registry.resolve(route) {
         case .failure(let error):
+            logger?.debug("no module serves \(route): \(error)")
             return (Entry(route: route, moduleID: nil, instance: nil, screen: HostScreens.notFound(error, routes: registry.routes)), nil)
         case .success(let match):
             let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query,
                                        queryValues: match.queryValues)
             do {
+                let started = ContinuousClock.now // `--log-level debug` shows build timings
                 let instance = try ModuleInstanceHandle.build(match.value, request: request, runner: runner)
+                logger?.debug("built \(route) (module \(match.value.moduleID)) in \(PluginLoadTiming.format(ContinuousClock.now - started))")
                 return (Entry(route: route, moduleID: match.value.moduleID, instance: instance,
                               screen: Screen(title: route, elements: [])), nil)
             } catch {

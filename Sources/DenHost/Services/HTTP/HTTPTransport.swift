@@ -3,7 +3,7 @@ import DenHTTPWire
 import DenKit
 import Foundation
 
-/// The network I/O of the `http` service, in `libDenHTTPTransport.so` beside the executable, loaded
+/// The network I/O of the `http` service, in `libDenHTTPTransport.so` (see `InstallLayout`), loaded
 /// on the first fetch: linking FoundationNetworking into the host would load libcurl and some
 /// thirty libraries on every start (docs/PERFORMANCE.md), and most runs fetch nothing.
 final class HTTPTransport: Sendable {
@@ -11,7 +11,7 @@ final class HTTPTransport: Sendable {
 
     /// `DEN_HTTP_TRANSPORT` (a file path) overrides where the library is looked for.
     static let shared = HTTPTransport(library: ProcessInfo.processInfo.environment["DEN_HTTP_TRANSPORT"].map(URL.init(fileURLWithPath:))
-        ?? PluginDiscovery.executableDirectory?.appendingPathComponent(httpTransportLibrary))
+        ?? InstallLayout.current?.helperLibrary(httpTransportLibrary)) // <prefix>/lib/den when installed
 
     private let loaded: Result<GetFunction, ServiceFailure>
 

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where den's own files are, found from the running executable's resolved path, so den works
+/// however it is started (README "Installing"):
+/// - installed (`Scripts/install.sh`): `<prefix>/bin/den`, bundled modules in
+///   `<prefix>/lib/den/modules`, helper libraries (the HTTP transport) in `<prefix>/lib/den`;
+/// - a build folder (`.build/debug`): everything sits beside `den`.
+/// `/proc/self/exe` is already resolved by the kernel, so a symlink to `den` (from `~/bin` or
+/// anywhere) leads to the real file; a *copy* of `den` is found through `../lib/den`.
+public struct InstallLayout: Sendable, Equatable {
+    /// The folder that holds the running executable.
+    public var executableDirectory: URL
+
+    public init(executableDirectory: URL) {
+        self.executableDirectory = executableDirectory
+    }
+
+    /// The layout of the running `den`; nil when `/proc/self/exe` cannot be read.
+    public static var current: InstallLayout? {
+        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        return InstallLayout(executableDirectory: URL(fileURLWithPath: path).deletingLastPathComponent())
+    }
+
+    /// `<prefix>/lib/den`, where install.sh puts everything but the executable.
+    public var libraryDirectory: URL {
+        executableDirectory.deletingLastPathComponent().appendingPathComponent("lib/den", isDirectory: true)
+    }
+
+    /// True when den runs from an installed prefix rather than a build folder.
+    public var isInstalled: Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: modulesDirectoryWhenInstalled.path, isDirectory: &isDirectory)
+            && isDirectory.boolValue
+    }
+
+    private var modulesDirectoryWhenInstalled: URL {
+        libraryDirectory.appendingPathComponent("modules", isDirectory: true)
+    }
+
+    /// The bundled modules' folder: `<prefix>/lib/den/modules` when installed, else the
+    /// executable's own folder (only `lib<Name>Module.so` files count there; see `PluginDiscovery`).
+    public var bundledModulesDirectory: URL {
+        isInstalled ? modulesDirectoryWhenInstalled : executableDirectory
+    }
+
+    /// A helper library such as `libDenHTTPTransport.so`: `<prefix>/lib/den/<name>` when installed,
+    /// else beside the executable. Never in a modules folder, where it would count as a broken plugin.
+    public func helperLibrary(_ name: String) -> URL {
+        let installed = libraryDirectory.appendingPathComponent(name)
+        return FileManager.default.fileExists(atPath: installed.path) ? installed : executableDirectory.appendingPathComponent(name)
+    }
+
+    /// The per-user modules folder: `$XDG_DATA_HOME/den/modules`, else `~/.local/share/den/modules`.
+    /// (`DEN_DATA_DIR` moves modules' data, not the user's modules.)
+    public static func userModulesDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        // The XDG spec says a relative value is invalid and must be ignored.
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+        return base.appendingPathComponent("den/modules", isDirectory: true)
+    }
+}
