@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// The default `StorageEngine`: one SQLite file, `<dataDirectory>/storage.sqlite`, opened as a
-/// GRDB `DatabasePool` in WAL mode (concurrent readers, one writer).
+/// The default `StorageEngine`: one SQLite file, `<dataDirectory>/storage.sqlite`, in WAL mode
+/// (other processes' readers and a writer never block each other), through one GRDB connection.
 ///
 /// Creating an engine touches nothing: the folder and the file are created and the database
 /// opened on the first call, under a lock, because most runs never use storage and the host must
@@ -14,9 +14,9 @@ import Synchronization
 /// Telling the truth about the file:
 /// - every write is checkpointed into `storage.sqlite` as soon as it commits, and the database is
 ///   closed at exit (`OpenStorageEngines`), so the one file holds the data;
-/// - opening only writes (migrates) when the schema is missing, so a reader never queues behind
-///   another process's long write;
-/// - a write that waits for another process's lock is reported through `onWait` within half a
+/// - opening only writes when the file is new (see `StorageOpening`), so a reader never queues
+///   behind another process's long write;
+/// - a call that waits for another process's lock is reported through `onWait` within half a
 ///   second (`StorageBusyWaiter`), naming the process when `/proc/locks` tells;
 /// - a data folder or file that cannot be written is opened read-only: reads work, and writes
 ///   fail saying why (`readOnlyReason`);
@@ -84,12 +84,9 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
 
     private func closeLocked() {
         guard let database else { return }
-        // SQLite merges the -wal file into storage.sqlite and deletes it when the *last*
-        // connection closes, and only if that one may write. GRDB's `close()` closes the writer
-        // before the readers, so the readers go first (`releaseMemory` closes idle ones); the
-        // TRUNCATE checkpoint empties the log even if some reader is still busy.
-        _ = try? database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
-        (database as? DatabasePool)?.releaseMemory()
+        // SQLite merges the -wal file into storage.sqlite and deletes it when the last
+        // connection closes. No checkpoint of our own here: a TRUNCATE one would wait for another
+        // process's writer, and every write was already checkpointed (PASSIVE) as it committed.
         try? database.close()
         self.database = nil
         readOnly = nil

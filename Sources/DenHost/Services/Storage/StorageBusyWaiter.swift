@@ -15,17 +15,16 @@ public struct StorageWait: Sendable, CustomStringConvertible {
     public var description: String {
         let who = holders.isEmpty ? "another process" : holders.joined(separator: ", ")
         let seconds = Int(limit.components.seconds)
-        return "storage: waiting for \(who) to finish writing to \(file.path) before den can save; "
+        return "storage: waiting for \(who), which holds the write lock on \(file.path); "
             + "den gives up after \(seconds) s (stop or finish that process to go on now)"
     }
 }
 
-/// SQLite's busy handler for the writer connection. SQLite's own `busy_timeout` waits in silence;
+/// SQLite's busy handler for den's connection. SQLite's own `busy_timeout` waits in silence;
 /// this one sleeps in short steps, reports the wait once through `report`, and gives up at `limit`.
 ///
 /// SQLite calls it on the connection's own thread with `numberOfTries` counting from 0 for each
-/// new wait; the pool's single writer connection means one wait at a time, the mutex is for
-/// Swift's checker and the rare reader that shares it.
+/// new wait; den's single connection means one wait at a time (the mutex is for Swift's checker).
 final class StorageBusyWaiter: Sendable {
     static let noticeAfter: Duration = .milliseconds(500)
     static let step: Duration = .milliseconds(10)

@@ -88,21 +88,28 @@ struct StorageOpening {
         return nil
     }
 
-    private func openWritable() throws -> DatabasePool {
+    /// One connection in WAL mode. Not a GRDB `DatabasePool`: opening a pool writes to the file
+    /// whenever the -wal file is missing or empty (as after every clean quit), so a den that only
+    /// wants to read would queue behind another process's long write. Here nothing is written
+    /// unless the file is new (journal mode, schema); readers never wait for a writer.
+    private func openWritable() throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.label = "den.storage"
         configuration.busyMode = busy.busyMode
-        let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
+        let queue = try DatabaseQueue(path: fileURL.path, configuration: configuration)
         do {
-            // Migrating takes the write lock even when there is nothing to do; a read first
-            // keeps readers from queuing behind another process's long write.
-            let current = try pool.read { try SQLiteStorageEngine.migrator.hasCompletedMigrations($0) }
-            if !current { try SQLiteStorageEngine.migrator.migrate(pool) }
+            let (mode, current) = try queue.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try SQLiteStorageEngine.migrator.hasCompletedMigrations(db))
+            }
+            if mode != "wal" {
+                try queue.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+            }
+            if !current { try SQLiteStorageEngine.migrator.migrate(queue) }
         } catch {
-            try? pool.close()
+            try? queue.close()
             throw error
         }
-        return pool
+        return queue
     }
 
     /// A read-only connection. SQLite needs the `-shm` file to read a WAL database; when it cannot
