@@ -9,6 +9,6 @@ struct Den: ParsableCommand {
         Plugins are found in the folders named by --plugin-dir or DEN_PLUGIN_PATH, or, when none is \
         named, beside the den executable (the bundled modules: lib<Name>Module.so).
         """,
-        subcommands: [RunCommand.self, RenderCommand.self, PluginsCommand.self, RoutesCommand.self, ConfigCommand.self],
+        subcommands: [RunCommand.self, RenderCommand.self, PluginsCommand.self, RoutesCommand.self, ConfigCommand.self, DataCommand.self],
         defaultSubcommand: RunCommand.self)
 }
