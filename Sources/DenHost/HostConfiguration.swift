@@ -38,6 +38,15 @@ public struct HostConfiguration: Sendable {
         self.logLevel = logLevel
     }
 
+    /// The folder a `--data-dir` value names; refuses '' (which would put `storage.sqlite` in
+    /// whatever folder den happens to be started from).
+    public static func dataDirectory(option value: String) throws(ServiceFailure) -> URL {
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .invalid("--data-dir is empty; name the folder where den keeps its data (e.g. --data-dir ~/.local/share/den), or leave the option out to use the default")
+        }
+        return URL(fileURLWithPath: value, isDirectory: true)
+    }
+
     /// `$DEN_DATA_DIR`, else `$XDG_DATA_HOME/den`, else `~/.local/share/den`.
     public static func defaultDataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let explicit = environment["DEN_DATA_DIR"], !explicit.isEmpty {

@@ -41,6 +41,9 @@ struct HostOptions: ParsableArguments {
         if let text = resolvedCallTimeout, CallTimeoutOption.parse(text) == nil {
             throw ValidationError("call timeout '\(text)' is not a number of seconds between 0.1 and 3600 (--call-timeout or DEN_CALL_TIMEOUT)")
         }
+        if let dataDirectory {
+            do { _ = try HostConfiguration.dataDirectory(option: dataDirectory) } catch { throw ValidationError(error.message) }
+        }
         if let plugins, selectedModules?.isEmpty ?? true {
             throw ValidationError("--plugins '\(plugins)' names no module; give ids like about,main")
         }

@@ -31,7 +31,7 @@ enum MainBuilder: ModuleBuilder {
         let navigation = Navigation()
         let router = MainRouter(navigation: navigation)
         let presenter = MainPresenter(interactor: interactor, router: router, initial: initial.0,
-                                      amount: initial.1, rates: load)
+                                      amount: initial.1, rates: interactor.currentRates)
         interactor.output = presenter
         let view = MainView(presenter: presenter)
         router.view = view

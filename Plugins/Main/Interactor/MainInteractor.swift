@@ -49,8 +49,17 @@ final class MainInteractor: MainInteractorInput {
     }
 
     func lastConversion() -> SavedConversion? {
+        let stored: String?
         do {
-            guard let text = try settings.string(forKey: SettingsKey.lastConversion) else { return nil }
+            stored = try settings.string(forKey: SettingsKey.lastConversion)
+        } catch {
+            // Storage failed (not the value): say so on the screen instead of silently showing defaults.
+            log?.log(.warning, "could not read the saved conversion: \(error)")
+            currentRates = RatesLoad(rates: currentRates.rates, notice: .savedValuesUnreadable(reason: String(describing: error)))
+            return nil
+        }
+        do {
+            guard let text = stored else { return nil }
             return try JSONDecoder().decode(SavedConversion.self, from: Data(text.utf8))
         } catch {
             log?.log(.warning, "ignoring the saved conversion: \(error)")

@@ -187,6 +187,8 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
             return .init(kind: .warning, text: "The cached rates could not be read (\(clause(reason))). \(used)")
         case .noRatesAvailable(let reason):
             return .init(kind: .error, text: "No exchange rates are available (\(clause(reason))); only EUR can be converted.")
+        case .savedValuesUnreadable(let reason):
+            return .init(kind: .error, text: "Your saved conversion could not be read (\(clause(reason))), so the defaults are shown. \(used)")
         case .notCached(let reason):
             return .init(kind: .warning, text: "Rates updated (ECB \(rates.date)), but they could not be "
                 + "saved for the next start: \(clause(reason)).")

@@ -1,44 +1,95 @@
 import DenKit
 import Foundation
 import GRDB
+import Synchronization
 
-/// The default `StorageEngine`: one SQLite file, `<dataDirectory>/storage.sqlite`, opened as a
-/// GRDB `DatabasePool` in WAL mode (concurrent readers, one writer).
+/// The default `StorageEngine`: one SQLite file, `<dataDirectory>/storage.sqlite`, in WAL mode
+/// (other processes' readers and a writer never block each other), through one GRDB connection.
 ///
 /// Creating an engine touches nothing: the folder and the file are created and the database
 /// opened on the first call, under a lock, because most runs never use storage and the host must
 /// start in milliseconds. A failed opening is not remembered, so a fixed folder works on the next
 /// call.
 ///
+/// Telling the truth about the file:
+/// - every write is checkpointed into `storage.sqlite` as soon as it commits, and the database is
+///   closed at exit (`OpenStorageEngines`), so the one file holds the data;
+/// - opening only writes when the file is new (see `StorageOpening`), so a reader never queues
+///   behind another process's long write;
+/// - a call that waits for another process's lock is reported through `onWait` within half a
+///   second (`StorageBusyWaiter`), naming the process when `/proc/locks` tells;
+/// - a data folder or file that cannot be written is opened read-only: reads work, and writes
+///   fail saying why (`readOnlyReason`);
+/// - a full disk is "the disk is full", naming the folder (`StorageFailureText`).
+///
 /// Keys and values are bound and read as UTF-8 bytes (`CAST(? AS TEXT)` / `CAST(x AS BLOB)`) so
 /// a value containing U+0000 survives intact; they are stored as TEXT.
 public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     public static let fileName = "storage.sqlite"
+    /// How long a write waits for another process's lock before it fails.
+    public static let defaultWaitLimit: Duration = .seconds(10)
 
     /// The data folder.
     public let directory: URL
     /// The database file inside it.
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+    let waitLimit: Duration
+    var messages: StorageFailureText { StorageFailureText(directory: directory, fileURL: fileURL) }
 
     // Guarded by `lock`.
     private let lock = NSLock()
-    private var pool: DatabasePool?
+    private var database: (any DatabaseWriter)?
+    private var readOnly: StorageOpening.ReadOnlyCause?
+    // Its own lock: the busy handler reports while `lock` may be held by an opening.
+    private let onWait: Mutex<@Sendable (StorageWait) -> Void>
 
-    public init(directory: URL) {
+    /// `onWait` hears of a write waiting for another process (default: a line on standard error).
+    public init(directory: URL, waitLimit: Duration = SQLiteStorageEngine.defaultWaitLimit,
+                onWait: @escaping @Sendable (StorageWait) -> Void = SQLiteStorageEngine.reportToStandardError) {
         self.directory = directory
+        self.waitLimit = waitLimit
+        self.onWait = Mutex(onWait)
+    }
+
+    /// Writes the wait notice to standard error, where it never mixes with a screen on standard output.
+    public static let reportToStandardError: @Sendable (StorageWait) -> Void = { wait in
+        FileHandle.standardError.write(Data("den: \(wait)\n".utf8))
+    }
+
+    /// Sends later wait notices to `report` (the host's log).
+    public func reportWaits(to report: @escaping @Sendable (StorageWait) -> Void) {
+        onWait.withLock { $0 = report }
     }
 
     /// Opens the database now instead of on first use (e.g. to report a bad data folder early).
     public func open() throws(ServiceFailure) {
-        _ = try database()
+        _ = try handle()
     }
 
-    /// Closes the database; the next call opens it again.
+    /// Why the database is open read-only ("... is on a read-only file system"), nil when it is
+    /// writable or not open yet.
+    public var readOnlyReason: String? { lock.withLock { readOnly?.reason } }
+
+    /// Closes the database (SQLite checkpoints and removes the -wal file); the next call opens it again.
     public func close() {
-        lock.withLock {
-            try? pool?.close()
-            pool = nil
-        }
+        lock.withLock { closeLocked() }
+    }
+
+    /// `close()` unless another thread is using the engine right now (at exit: never wait).
+    func closeIfIdle() {
+        guard lock.try() else { return }
+        defer { lock.unlock() }
+        closeLocked()
+    }
+
+    private func closeLocked() {
+        guard let database else { return }
+        // SQLite merges the -wal file into storage.sqlite and deletes it when the last
+        // connection closes. No checkpoint of our own here: a TRUNCATE one would wait for another
+        // process's writer, and every write was already checkpointed (PASSIVE) as it committed.
+        try? database.close()
+        self.database = nil
+        readOnly = nil
     }
 
     // MARK: StorageEngine
@@ -121,92 +172,46 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         return migrator
     }()
 
-    // MARK: Opening and errors
+    // MARK: Running
 
-    private func run<T>(_ verb: String, read: Bool = false, _ body: (Database) throws -> T) throws(ServiceFailure) -> T {
-        let pool = try database()
+    /// Runs `body` in a read or in a write transaction; a committed write is checkpointed at once
+    /// so `storage.sqlite` holds it even if den is then killed.
+    func run<T>(_ verb: String, read: Bool = false, _ body: (Database) throws -> T) throws(ServiceFailure) -> T {
+        let (database, readOnly) = try handle()
+        let action = read ? "read \(fileURL.path)" : "save to \(fileURL.path)"
+        switch (read, readOnly) {
+        case (false, .diskFull?):
+            throw StorageFailureText.diskFull(directory, doing: action, outcome: " Nothing was written.")
+        case (false, .notWritable(let reason)?):
+            throw .unavailable("storage: could not \(action): den opened it read-only because \(reason). Nothing was written. Make the data folder and \(Self.fileName) writable, or start den with another data folder.")
+        default:
+            break
+        }
         do {
-            return read ? try pool.read(body) : try pool.write(body)
+            if read { return try database.read(body) }
+            let value = try database.write(body)
+            _ = try? database.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            return value
         } catch let error as ServiceFailure {
             throw error
         } catch {
-            throw failure(error, doing: "\(verb) \(fileURL.path)")
+            throw messages.failure(error, doing: action, writing: !read)
         }
     }
 
-    private func database() throws(ServiceFailure) -> DatabasePool {
+    /// The open database and why it is read-only (nil: writable); opens it on first use.
+    func handle() throws(ServiceFailure) -> (any DatabaseWriter, StorageOpening.ReadOnlyCause?) {
         lock.lock()
         defer { lock.unlock() }
-        if let pool { return pool }
-        let opened = try openPool()
-        pool = opened
-        return opened
-    }
-
-    private func openPool() throws(ServiceFailure) -> DatabasePool {
-        let folder = directory.path
-        let advice = "Make the folder writable, or start den with another data folder."
-        let files = FileManager.default
-        var isDirectory: ObjCBool = false
-        if files.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw .unavailable("storage: the data folder \(folder) is a file, not a folder. Move the file away, or start den with another data folder.")
-            }
-        } else {
-            do {
-                try files.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw .unavailable("storage: cannot create the data folder \(folder): \(Self.reason(error)). \(advice)")
-            }
-        }
-        guard files.isWritableFile(atPath: folder) else {
-            throw .unavailable("storage: the data folder \(folder) is not writable (the database \(Self.fileName) and its journal live there). \(advice)")
-        }
-
-        var configuration = Configuration()
-        configuration.label = "den.storage"
-        configuration.busyMode = .timeout(10)
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: fileURL.path, configuration: configuration)
-            try Self.migrator.migrate(pool)
-        } catch {
-            throw failure(error, doing: "open \(fileURL.path)")
-        }
-        return pool
-    }
-
-    /// A readable `ServiceFailure` for a SQLite or file error: names the file and what to do.
-    private func failure(_ error: any Error, doing action: String) -> ServiceFailure {
-        let path = fileURL.path
-        guard let error = error as? DatabaseError else {
-            return .unavailable("storage: could not \(action): \(Self.reason(error)). Check the data folder \(directory.path).")
-        }
-        let detail = error.message ?? "\(error.resultCode)"
-        switch error.resultCode {
-        case .SQLITE_NOTADB:
-            return .unavailable("storage: \(path) is not a SQLite database (\(detail)). Move the file aside (den then creates a new one), or start den with another data folder.")
-        case .SQLITE_CORRUPT:
-            return .unavailable("storage: the database \(path) is damaged (\(detail)). Restore it from a backup or move it aside; den then creates a new one.")
-        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
-            return .unavailable("storage: could not \(action): the file or its folder is not writable (\(detail)). Make \(directory.path) and the files in it writable, or start den with another data folder.")
-        case .SQLITE_FULL:
-            return .unavailable("storage: could not \(action): the disk is full (\(detail)). Free some space and try again.")
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return .unavailable("storage: could not \(action): the database is locked by another process (\(detail)). Stop the other den using \(path), or try again.")
-        case .SQLITE_CONSTRAINT:
-            return .invalid("storage: could not \(action): \(detail); nothing was written")
-        case .SQLITE_IOERR:
-            return .unavailable("storage: could not \(action): a disk error occurred (\(detail)). Check the disk and the data folder \(directory.path).")
-        default:
-            return .unavailable("storage: could not \(action): \(detail). Check the data folder \(directory.path).")
-        }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
-            return underlying.localizedDescription
-        }
-        return (error as NSError).localizedDescription
+        if let database { return (database, readOnly) }
+        let opening = StorageOpening(directory: directory, fileURL: fileURL, messages: messages,
+                                     busy: StorageBusyWaiter(file: fileURL, limit: waitLimit) { [weak self] wait in
+                                         self?.onWait.withLock { $0 }(wait)
+                                     })
+        let (opened, reason) = try opening.open()
+        database = opened
+        readOnly = reason
+        OpenStorageEngines.register(self)
+        return (opened, reason)
     }
 }
