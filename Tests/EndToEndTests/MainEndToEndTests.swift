@@ -132,12 +132,12 @@ struct MainEndToEndTests {
     @Test("den config shows, sets and removes a module's settings")
     func config() throws {
         let den = try DenCommand()
-        #expect(try den.run(["config", "show", "main"]).stdout.contains("main has no settings."))
+        #expect(try den.run(["config", "show", "main"]).stdout.contains("rates_url = https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml  (default)"))
         _ = try den.run(["config", "set", "main", "rates_url", "https://example.invalid/rates.xml"])
         #expect(try den.run(["config", "show", "main"]).stdout.contains("rates_url = https://example.invalid/rates.xml"))
         #expect(try den.run(["config", "unset", "main", "rates_url"]).stdout.contains("removed"))
         let bad = try den.run(["config", "set", "Not A Module", "x", "y"])
         #expect(bad.status != 0)
-        #expect(bad.stderr.contains("is not a module id"))
+        #expect(bad.stderr.contains("no module 'Not A Module' is loaded"))
     }
 }
