@@ -69,9 +69,12 @@ struct MainEndToEndTests {
     func badInput(amount: String) throws {
         let result = try DenCommand().run(["run", "main"], input: "set amount \(amount)\nconvert\nquit\n")
         #expect(result.status == 0)
+        // The amount field asks for change events, so `set` already shows the refusal.
+        let afterSet = try #require(result.stdout.components(separatedBy: "> set amount").last?.components(separatedBy: "> convert").first)
+        #expect(afterSet.contains("100 USD = "), "the previous amount is kept")
+        #expect(afterSet.contains("! "), "the amount field shows an error")
         let afterConvert = try #require(result.stdout.components(separatedBy: "> convert").last)
         #expect(afterConvert.contains("100 USD = "), "the previous amount is kept")
-        #expect(afterConvert.contains("! "), "the amount field shows an error")
     }
 
     @Test("Info opens About through the route, and Close comes back")

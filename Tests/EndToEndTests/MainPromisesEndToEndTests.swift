@@ -84,4 +84,19 @@ struct MainPromisesEndToEndTests {
         #expect(steps[1].contains("stay offline"))
         for step in steps[2...] { #expect(!step.contains("stay offline"), "\(step)") }
     }
+
+    @Test("the converter converts as the user types: `set` sends a change and Main recomputes; Convert stays")
+    func convertsAsYouType() throws {
+        let den = try DenCommand()
+        let session = try den.run(["run", "main"], input: "set amount 200\nset to jpy\nset amount 007\nconvert\nquit\n")
+        let steps = session.stdout.components(separatedBy: "\n> ")
+        #expect(steps.count == 6)
+        #expect(steps[1].contains("200 USD = \(try MainEndToEndTests.expected(200, "USD", "EUR")) EUR"), "\(steps[1])")
+        #expect(steps[2].contains("200 USD = \(try MainEndToEndTests.expected(200, "USD", "JPY")) JPY"))
+        #expect(steps[3].contains("no second leading zero"), "refused like the field")
+        #expect(steps[3].contains("200 USD = "))
+        #expect(steps[4].contains("200 USD = "), "Convert still works")
+        // A change is not an action: only Convert saved; the restart shows what it saved.
+        #expect(try den.run(["render", "main"]).stdout.contains("200 USD = "))
+    }
 }

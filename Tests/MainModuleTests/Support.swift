@@ -114,6 +114,7 @@ final class MockPresenter: MainPresenterInput {
     var viewObject: MainViewObject
     private(set) var appeared = 0
     private(set) var triggered: [(MainAction, MainFormInput)] = []
+    private(set) var changes: [MainFormInput] = []
 
     init(viewObject: MainViewObject) {
         self.viewObject = viewObject
@@ -121,6 +122,7 @@ final class MockPresenter: MainPresenterInput {
 
     func viewDidAppear() { appeared += 1 }
     func didTrigger(_ action: MainAction, form: MainFormInput) { triggered.append((action, form)) }
+    func didChange(form: MainFormInput) { changes.append(form) }
 }
 
 func context(_ route: String, pattern: String = MainRoutes.main, parameters: [String: String] = [:]) -> BuildContext {

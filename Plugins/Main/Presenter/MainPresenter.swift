@@ -75,6 +75,14 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
         }
     }
 
+    /// Converts as the user types: applies the fields like an action does (refused input is
+    /// never applied and says why) but saves nothing; Convert, Swap, Reload and Info still save.
+    func didChange(form: MainFormInput) {
+        hasAppeared = true
+        clearLatestAction()
+        apply(form)
+    }
+
     // MARK: - MainInteractorOutput
 
     func interactorDidLoad(_ load: RatesLoad) {
