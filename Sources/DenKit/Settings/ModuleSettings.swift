@@ -23,6 +23,12 @@ public struct ModuleSettings {
         public var value: String
         public var isDefault: Bool
         public var problem: String?
+
+        public init(value: String, isDefault: Bool, problem: String? = nil) {
+            self.value = value
+            self.isDefault = isDefault
+            self.problem = problem
+        }
     }
 
     public func value(_ name: String) -> Value {
