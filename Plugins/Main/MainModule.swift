@@ -8,4 +8,5 @@ public let mainModule = ModuleDefinition(
     routes: [
         RouteDefinition(MainRoutes.main, builder: MainBuilder.self),
         RouteDefinition(MainRoutes.convert, builder: MainBuilder.self),
-    ])
+    ],
+    settings: MainSettings.all)

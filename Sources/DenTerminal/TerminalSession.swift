@@ -56,9 +56,7 @@ public final class TerminalSession {
     private func perform(_ action: RenderedScreen.Action) -> Output {
         switch action {
         case .button(let id, _):
-            var fields = Dictionary(uniqueKeysWithValues: (view?.screen.fields ?? []).map { ($0.id, $0.value) })
-            fields.merge(edits) { $1 }
-            return show(session.send(action: id, fields: fields))
+            return show(session.send(action: id, fields: currentFields()))
         case .route(let route, _):
             return show(session.open(route))
         }
@@ -79,7 +77,16 @@ public final class TerminalSession {
             value = option
         }
         edits[field.id] = value
+        // A field that asked for change events (`changes`) sends one now, with every value.
+        if field.changes { return show(session.send(change: field.id, fields: currentFields())) }
         return Output(text: draw() + "\n\n(\(TerminalText.sanitize(field.id)) set; press a button to send it)", quit: false)
+    }
+
+    /// Every field's value on the screen, with the edits typed since it was drawn.
+    private func currentFields() -> [String: String] {
+        var fields = Dictionary(uniqueKeysWithValues: (view?.screen.fields ?? []).map { ($0.id, $0.value) })
+        fields.merge(edits) { $1 }
+        return fields
     }
 
     private func show(_ view: SessionView) -> Output {

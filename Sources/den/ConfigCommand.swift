@@ -3,8 +3,11 @@ import DenHost
 import DenKit
 import Foundation
 
-/// Module settings live in the module's own storage namespace under `config.<key>` (see README,
-/// "Module settings"); this command edits them without loading any plugin.
+/// Module settings live in the module's own storage namespace under `config.<name>` (README,
+/// "Module settings"). Each module declares its settings when it loads (`settings.declare`,
+/// docs/ABI.md), so this command loads the plugins to learn them: it lists them with their
+/// defaults and current values and refuses unknown modules, unknown names and invalid values,
+/// always naming what exists, so a typo never lands in storage unnoticed.
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
@@ -12,96 +15,64 @@ struct ConfigCommand: ParsableCommand {
         subcommands: [Show.self, Set.self, Unset.self],
         defaultSubcommand: Show.self)
 
-    struct Location: ParsableArguments {
-        @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-            "Where modules' data is kept (default: $DEN_DATA_DIR or ~/.local/share/den).", valueName: "dir"))
-        var dataDirectory: String?
-
-        /// The module's storage as the module itself sees it, limits included.
-        func storage(of module: String) -> ModuleStorage {
-            ModuleStorage(service: StorageService(dataDirectory: dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? HostConfiguration.defaultDataDirectory()), caller: ServiceCaller(moduleID: module))
-        }
-    }
-
-    static let prefix = "config."
-
-    static func check(module: String, key: String?) throws {
-        guard ModuleIdentity.isValidID(module) else {
-            throw ValidationError("'\(module)' is not a module id (like main or about; see `den plugins`)")
-        }
-        if let key, key.isEmpty || key.contains(where: { $0.isWhitespace }) {
-            throw ValidationError("setting names are single words like rates_url")
-        }
-    }
-
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a module's settings.")
-        @OptionGroup var location: Location
-        @Argument(help: "The module id, e.g. main.") var module: String
-        @Argument(help: "One setting; all when left out.") var key: String?
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "List a module's settings: current value, default, what is allowed.")
+        @OptionGroup var host: HostOptions
+        @Argument(help: "The module id, e.g. main; every module with settings when left out.") var module: String?
+        @Argument(help: "One setting; all when left out.") var name: String?
 
         func run() throws {
-            try ConfigCommand.check(module: module, key: key)
-            let entries = try location.storage(of: module).list(prefix: ConfigCommand.prefix + (key ?? ""))
-                .filter { key == nil || $0.key == ConfigCommand.prefix + key! }
-            if entries.isEmpty {
-                print(key.map { "\(module) has no setting '\($0)'." } ?? "\(module) has no settings.")
-                if key != nil { throw ExitCode(1) }
+            let settings = try ModuleSettingsAccess(host: host)
+            guard let module else {
+                print(settings.overview())
+                return
             }
-            for entry in entries { print(ModuleText.singleLine("\(entry.key.dropFirst(ConfigCommand.prefix.count)) = \(entry.value)")) }
+            print(try settings.describe(module: module, only: name))
         }
     }
 
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Change one setting.")
-        @OptionGroup var location: Location
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Change one setting (checked first).")
+        @OptionGroup var host: HostOptions
         @Argument(help: "The module id, e.g. main.") var module: String
-        @Argument(help: "The setting, e.g. rates_url.") var key: String
-        @Argument(help: "The new value.") var value: String
+        @Argument(help: "The setting, e.g. rates_url.") var name: String
+        @Argument(help: "The new value (empty '' where the setting allows it).") var value: String
 
         func run() throws {
-            try ConfigCommand.check(module: module, key: key)
-            try location.storage(of: module).set(ConfigCommand.prefix + key, value)
-            print("\(module): \(key) = \(value)")
+            let settings = try ModuleSettingsAccess(host: host)
+            let definition = try settings.definition(module: module, name: name)
+            let value = SettingDefinition.normalize(value)
+            if let problem = definition.problem(with: value) { throw ConfigError(ModuleText.singleLine(problem)) }
+            try settings.storage(module).set(ModuleSettings.key(name), value)
+            print(ModuleText.singleLine("\(module): \(name) = \(value.isEmpty ? "(empty: \(definition.emptyMeans ?? ""))" : value)"))
         }
     }
 
     struct Unset: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove one setting.")
-        @OptionGroup var location: Location
+        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Go back to a setting's default.")
+        @OptionGroup var host: HostOptions
         @Argument(help: "The module id, e.g. main.") var module: String
-        @Argument(help: "The setting, e.g. rates_url.") var key: String
+        @Argument(help: "The setting, e.g. rates_url.") var name: String
 
         func run() throws {
-            try ConfigCommand.check(module: module, key: key)
-            let removed = try location.storage(of: module).delete(ConfigCommand.prefix + key)
-            print(removed ? "\(module): \(key) removed" : "\(module) had no setting '\(key)'")
+            let settings = try ModuleSettingsAccess(host: host)
+            _ = try settings.record(module)
+            let storage = settings.storage(module)
+            // A stored name the module no longer declares can still be removed (that is the fix
+            // `show` suggests for it); any other unknown name is an error listing the real ones.
+            let stored = try storage.list(prefix: ModuleSettings.key("")).map { String($0.key.dropFirst(ModuleSettings.key("").count)) }
+            let definition = stored.contains(name)
+                ? try? settings.definition(module: module, name: name) : try settings.definition(module: module, name: name)
+            let removed = try storage.delete(ModuleSettings.key(name))
+            let back = definition.map { " (the default applies: \($0.defaultValue.isEmpty ? "empty" : $0.defaultValue))" } ?? ""
+            print(ModuleText.singleLine(removed ? "\(module): \(name) removed\(back)" : "\(module): \(name) was not set\(back)"))
         }
     }
 }
 
-/// Calls the storage service on a module's behalf, so `den config` obeys the same rules
-/// (key and value limits, namespacing) as the module.
-struct ModuleStorage {
-    let service: StorageService
-    let caller: ServiceCaller
-
-    func list(prefix: String) throws -> [StorageEntry] {
-        try call(StorageListRequest.operation, StorageListRequest(prefix: prefix), as: StorageListAnswer.self).entries
-    }
-
-    func set(_ key: String, _ value: String) throws {
-        _ = try call(StorageSetRequest.operation, StorageSetRequest(key: key, value: value), as: Empty.self)
-    }
-
-    func delete(_ key: String) throws -> Bool {
-        try call(StorageDeleteRequest.operation, StorageDeleteRequest(key: key), as: StorageDeleteAnswer.self).deleted
-    }
-
-    private func call<Request: Encodable, Response: Decodable>(_ operation: String, _ request: Request,
-                                                                as: Response.Type) throws -> Response {
-        let answer = try service.handle(operation, request: WireFormat.encode(request), caller: caller)
-        return try WireFormat.decode(Response.self, from: answer)
-    }
+/// A refusal printed as `Error: …` with exit status 1.
+struct ConfigError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -238,7 +238,9 @@ struct SchemaConformanceSpec {
             _ = try WireFormat.decode(ModuleReply.self, from: reply)
         }
         var table: [String: @Sendable (Data) throws -> Void] = [
-            "event": reading(ModuleEvent.self), "reply": reading(ModuleReply.self), "screen": reading(Screen.self),
+            "event": { data in // a change event has its own type (FieldChange); the others are ModuleEvents
+                if (try? WireFormat.decode(FieldChange.self, from: data)) == nil { _ = try WireFormat.decode(ModuleEvent.self, from: data) }
+            }, "reply": reading(ModuleReply.self), "screen": reading(Screen.self),
             "element": reading(Element.self), "effect": effectInReply, "build-params": reading(BuildRequest.self),
             "service/log.request": reading(LogRequest.self), "service/log.response": reading(Empty.self),
             "service/plugins.list.request": reading(Empty.self),
@@ -255,6 +257,8 @@ struct SchemaConformanceSpec {
             "service/storage.transaction.response": reading(Empty.self),
             "service/http.get.request": reading(HTTPGetRequest.self),
             "service/http.get.response": reading(HTTPResponse.self),
+            "service/settings.declare.request": reading(SettingsDeclaration.self),
+            "service/settings.declare.response": reading(Empty.self),
         ]
         for type in ["heading", "text", "field", "button", "link", "list", "table", "banner"] {
             table["element/\(type)"] = reading(Element.self)

@@ -5,11 +5,14 @@ import Testing
 
 @Suite("Main builder and instance")
 struct MainBuilderTests {
-    @Test("the module is 'main' 1.0.0 with the main route and the deep link")
+    @Test("the module is 'main' 1.0.0 with the main route, the deep link (a string amount) and its settings")
     func definition() {
         #expect(mainModule.id == "main")
         #expect(mainModule.version == "1.0.0")
-        #expect(mainModule.routes.map(\.pattern) == ["main", "convert/<double:amount>/<string:from>/<string:to>"])
+        #expect(mainModule.routes.map(\.pattern) == ["main", "convert/<string:amount>/<string:from>/<string:to>"])
+        #expect(mainModule.settings.map(\.name) == ["rates_url", "fetch_timeout"])
+        #expect(mainModule.settings.first?.defaultValue == "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml")
+        #expect(SettingsDeclaration(settings: mainModule.settings).problem == nil)
     }
 
     @Test("builds with the real host clients even when no host answers")
@@ -30,21 +33,37 @@ struct MainBuilderTests {
         #expect(stack.presenter.state == SavedConversion(from: gbp, to: jpy, amount: "7.5"))
     }
 
-    @Test("a saved conversion that is no longer valid gives the defaults", arguments: [
-        #"{"from":"XAU","to":"JPY","amount":"7.5"}"#, #"{"from":"GBP","to":"JPY","amount":"00"}"#, "junk",
+    @Test("a saved conversion that is no longer valid gives the defaults and says so", arguments: [
+        (#"{"from":"XAU","to":"JPY","amount":"7.5"}"#, "7.5 XAU → JPY, could not be restored: XAU is not in the rates"),
+        (#"{"from":"GBP","to":"JPY","amount":"00"}"#, "00 GBP → JPY, could not be restored: the amount is not accepted"),
+        ("junk", "could not be read back (the saved record is damaged)"),
     ])
-    func invalidSaved(saved: String) throws {
+    func invalidSaved(saved: String, said: String) throws {
         let settings = MockSettingsStore([SettingsKey.lastConversion: saved])
         let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
         #expect(stack.presenter.state == SavedConversion(from: usd, to: eur, amount: "100"))
+        let banners = try stack.instance.handle(.appear).screen.banners
+        #expect(banners.contains { $0.text.contains(said) && $0.text.contains("100 USD → EUR") }, "\(banners)")
+    }
+
+    @Test("storage that cannot be read is said on the first screen")
+    func unreadableSaved() throws {
+        let settings = MockSettingsStore()
+        settings.failReads = true
+        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        #expect(try stack.instance.handle(.appear).screen.banners.contains { $0.text.contains("could not be read back") })
     }
 
     @Test("the deep link opens Main with its values; lower-case codes are accepted", arguments: [
         ("12.5", "usd", "jpy", "USD", "JPY", "12.5"),
         ("100", "EUR", "gbp", "EUR", "GBP", "100"),
         ("0", "Chf", "CHF", "CHF", "CHF", "0"),
-        ("1e3", "USD", "EUR", "USD", "EUR", "1000"),
         ("05", "USD", "EUR", "USD", "EUR", "5"),
+        // What the amount field accepts, the link accepts the same way.
+        (".5", "USD", "EUR", "USD", "EUR", "0.5"),
+        ("5.", "USD", "EUR", "USD", "EUR", "5."),
+        ("1,5", "USD", "EUR", "USD", "EUR", "1.5"),
+        (" 7 ", "USD", "EUR", "USD", "EUR", "7"),
     ])
     func deepLink(amount: String, from: String, to: String, expectedFrom: String, expectedTo: String,
                   expectedAmount: String) throws {
@@ -79,7 +98,8 @@ struct MainBuilderTests {
         }
     }
 
-    @Test("a bad deep-link amount is refused with a message", arguments: ["-5", "abc", "1e20", "0.0000001"])
+    @Test("a deep-link amount the field refuses is refused with the field's reason",
+          arguments: ["-5", "abc", "1e20", "1e3", "0.0000001", "00", "007", "00.5", "1.2.3", "1234567890123456"])
     func badAmount(amount: String) throws {
         let error = try #require(throws: ModuleError.self) {
             try MainBuilder.build(deepLinkContext(amount: amount, from: "USD", to: "EUR"))
@@ -88,7 +108,9 @@ struct MainBuilderTests {
             Issue.record("expected invalidParameter, got \(error)")
             return
         }
-        #expect(message.contains("amount"))
+        #expect(message.contains("amount '\(amount)' was not accepted"))
+        let reason = try #require(throws: AmountRejection.self) { try AmountInput.parse(amount) }
+        #expect(message.contains(reason.description))
     }
 
     @Test("a deep link with a missing value is refused")

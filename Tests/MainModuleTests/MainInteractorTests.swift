@@ -31,10 +31,10 @@ struct MainInteractorTests {
         #expect(fetcher.requests.isEmpty)
     }
 
-    @Test("reload without a configured URL stays offline and says so")
+    @Test("reload with an empty rates_url stays offline and says so")
     func reloadWithoutURL() {
         let fetcher = MockFetcher()
-        let (interactor, spy) = interactor(MockSettingsStore(), fetcher)
+        let (interactor, spy) = interactor(MockSettingsStore([SettingsKey.ratesURL: ""]), fetcher)
         interactor.reloadRates()
         #expect(fetcher.requests.isEmpty)
         #expect(spy.loads.count == 1)
@@ -146,6 +146,42 @@ struct MainInteractorTests {
         #expect(fromStorage.configuredRatesURL() == "http://store.test/r.xml")
         let (blank, _) = interactor(MockSettingsStore([SettingsKey.ratesURL: "  "]))
         #expect(blank.configuredRatesURL() == nil)
+        let (emptyEnvironment, _) = interactor(MockSettingsStore(), environment: [ratesURLEnvironmentVariable: ""])
+        #expect(emptyEnvironment.configuredRatesURL() == nil)
+    }
+
+    @Test("with nothing configured, Reload fetches the ECB's daily file (never at start)")
+    func defaultURL() {
+        let fetcher = MockFetcher.serving(otherDayXML)
+        let (interactor, spy) = interactor(MockSettingsStore(), fetcher)
+        #expect(fetcher.requests.isEmpty)
+        interactor.reloadRates()
+        #expect(fetcher.requests == ["https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"])
+        #expect(spy.loads.last?.rates.date == "2026-10-05")
+    }
+
+    @Test("fetch_timeout bounds the fetch; a refused stored value uses the default")
+    func fetchTimeout() {
+        let fetcher = MockFetcher.serving(otherDayXML)
+        let (interactor, _) = interactor(MockSettingsStore([SettingsKey.ratesURL: url, "config.fetch_timeout": "25"]), fetcher)
+        interactor.reloadRates()
+        #expect(fetcher.timeouts == [.seconds(25)])
+        let (refused, _) = self.interactor(MockSettingsStore([SettingsKey.ratesURL: url, "config.fetch_timeout": "0"]), fetcher)
+        refused.reloadRates()
+        #expect(fetcher.timeouts.last == .seconds(10))
+    }
+
+    @Test("a stored rates_url the setting refuses is reported, not fetched and not replaced by the default")
+    func refusedStoredURL() throws {
+        let fetcher = MockFetcher()
+        let (interactor, spy) = interactor(MockSettingsStore([SettingsKey.ratesURL: "not-a-url"]), fetcher)
+        interactor.reloadRates()
+        #expect(fetcher.requests.isEmpty)
+        guard case .badURL(let problem) = try #require(spy.loads.last).notice else {
+            Issue.record("expected a bad URL notice")
+            return
+        }
+        #expect(problem.contains("not-a-url"))
     }
 
     @Test("an unreadable cache falls back to the snapshot with a banner", arguments: [
@@ -168,7 +204,7 @@ struct MainInteractorTests {
         settings.failReads = true
         let (interactor, _) = interactor(settings)
         #expect(interactor.currentRates.rates.source == .bundled)
-        #expect(interactor.lastConversion() == nil)
+        #expect(throws: RestoreProblem.self) { try interactor.lastConversion() }
         #expect(interactor.configuredRatesURL() == nil)
     }
 
@@ -190,16 +226,16 @@ struct MainInteractorTests {
     func lastConversion() throws {
         let settings = MockSettingsStore()
         let (interactor, _) = interactor(settings)
-        #expect(interactor.lastConversion() == nil)
+        #expect(try interactor.lastConversion() == nil)
         try interactor.save(SavedConversion(from: gbp, to: jpy, amount: "12.5"))
         let (restarted, _) = self.interactor(settings)
-        #expect(restarted.lastConversion() == SavedConversion(from: gbp, to: jpy, amount: "12.5"))
+        #expect(try restarted.lastConversion() == SavedConversion(from: gbp, to: jpy, amount: "12.5"))
     }
 
-    @Test("a damaged saved conversion is ignored")
+    @Test("a damaged saved conversion is reported, not silently dropped")
     func damagedLastConversion() {
         let (interactor, _) = interactor(MockSettingsStore([SettingsKey.lastConversion: "{\"from\":\"??\"}"]))
-        #expect(interactor.lastConversion() == nil)
+        #expect(throws: RestoreProblem.unreadable(reason: "the saved record is damaged")) { try interactor.lastConversion() }
     }
 
     @Test("holds its output weakly")
@@ -250,13 +286,13 @@ struct HostAdapterTests {
             #expect(request.maxBytes == ECBRatesParser.sizeLimit)
             return HTTPResponse(status: 200, body: Data(BundledRates.xml.utf8))
         })
-        #expect(try fetcher.get("http://r.test/x.xml") == Data(BundledRates.xml.utf8))
+        #expect(try fetcher.get("http://r.test/x.xml", timeout: .seconds(10)) == Data(BundledRates.xml.utf8))
     }
 
     @Test("another status is an error naming it", arguments: [404, 500, 304])
     func fetchStatus(status: Int) {
         let fetcher = HTTPRatesFetcher(HTTPFetcherStub { _ in HTTPResponse(status: status, body: Data("oops".utf8)) })
-        #expect(throws: HTTPStatusError(url: "http://r.test", status: status)) { try fetcher.get("http://r.test") }
+        #expect(throws: HTTPStatusError(url: "http://r.test", status: status)) { try fetcher.get("http://r.test", timeout: .seconds(10)) }
     }
 
     @Test("the whole chain: HTTP stub → provider → interactor, storage in memory")
@@ -274,6 +310,6 @@ struct HostAdapterTests {
     func noHost() {
         let dependencies = MainDependencies.host(.unavailable)
         #expect(throws: (any Error).self) { try dependencies.settings.string(forKey: "k") }
-        #expect(throws: (any Error).self) { try dependencies.fetcher.get("http://r.test") }
+        #expect(throws: (any Error).self) { try dependencies.fetcher.get("http://r.test", timeout: .seconds(1)) }
     }
 }

@@ -121,12 +121,26 @@ struct MainPresenterTests {
         #expect(notice.text.contains("2026-10-02"))
     }
 
-    @Test("the rates banner stays while those rates are used")
-    func ratesBannerStays() throws {
+    @Test("a banner describes the latest action only: the reload's notice goes with the next action",
+          arguments: [MainAction.convert, .swap, .info])
+    func ratesBannerGoes(next: MainAction) throws {
         interactor.nextLoad = RatesLoad(rates: try bundledRates(), notice: .offlineOnly)
         presenter.didTrigger(.reload, form: MainFormInput())
-        presenter.didTrigger(.convert, form: MainFormInput())
-        #expect(presenter.viewObject.notices.first?.text.contains("den config set main rates_url") == true)
+        #expect(presenter.viewObject.notices.first?.text.contains("stay offline") == true)
+        presenter.didTrigger(next, form: MainFormInput())
+        #expect(presenter.viewObject.notices.isEmpty)
+    }
+
+    @Test("coming back to the screen clears the last action's banner; the first appear keeps the start's")
+    func appearClears() throws {
+        let interactor = MockInteractor(rates: try bundledRates(), notice: .cacheUnreadable(reason: "damaged"))
+        let presenter = MainPresenter(interactor: interactor, router: MockRouter(),
+                                      initial: SavedConversion(from: usd, to: eur, amount: "100"),
+                                      amount: try AmountInput.parse("100"), rates: interactor.currentRates)
+        presenter.viewDidAppear()
+        #expect(presenter.viewObject.notices.count == 1)
+        presenter.viewDidAppear()
+        #expect(presenter.viewObject.notices.isEmpty)
     }
 
     @Test("info goes to the router")

@@ -58,6 +58,7 @@ final class MockSettingsStore: SettingsStore {
 final class MockFetcher: RatesFetching {
     var respond: (String) throws -> Data
     private(set) var requests: [String] = []
+    private(set) var timeouts: [Duration] = []
 
     init(_ respond: @escaping (String) throws -> Data = { _ in throw TestFailure("no network in tests") }) {
         self.respond = respond
@@ -65,8 +66,9 @@ final class MockFetcher: RatesFetching {
 
     static func serving(_ body: String) -> MockFetcher { MockFetcher { _ in Data(body.utf8) } }
 
-    func get(_ url: String) throws -> Data {
+    func get(_ url: String, timeout: Duration = .seconds(10)) throws -> Data {
         requests.append(url)
+        timeouts.append(timeout)
         return try respond(url)
     }
 }
@@ -112,6 +114,7 @@ final class MockPresenter: MainPresenterInput {
     var viewObject: MainViewObject
     private(set) var appeared = 0
     private(set) var triggered: [(MainAction, MainFormInput)] = []
+    private(set) var changes: [MainFormInput] = []
 
     init(viewObject: MainViewObject) {
         self.viewObject = viewObject
@@ -119,6 +122,7 @@ final class MockPresenter: MainPresenterInput {
 
     func viewDidAppear() { appeared += 1 }
     func didTrigger(_ action: MainAction, form: MainFormInput) { triggered.append((action, form)) }
+    func didChange(form: MainFormInput) { changes.append(form) }
 }
 
 func context(_ route: String, pattern: String = MainRoutes.main, parameters: [String: String] = [:]) -> BuildContext {

@@ -22,16 +22,22 @@ enum MainBuilder: ModuleBuilder {
                                         log: dependencies.log)
         let load = interactor.loadOfflineRates()
         let initial: (SavedConversion, AmountInput.Amount)
+        var problem: RestoreProblem?
         if let link = try deepLink(context, rates: load.rates) {
             initial = link
         } else {
-            initial = saved(interactor.lastConversion(), rates: load.rates) ?? defaultConversion(load.rates)
+            do {
+                initial = try restored(interactor.lastConversion(), rates: load.rates) ?? defaultConversion(load.rates)
+            } catch {
+                problem = error
+                initial = defaultConversion(load.rates)
+            }
         }
 
         let navigation = Navigation()
         let router = MainRouter(navigation: navigation)
         let presenter = MainPresenter(interactor: interactor, router: router, initial: initial.0,
-                                      amount: initial.1, rates: interactor.currentRates)
+                                      amount: initial.1, rates: load, restoreProblem: problem)
         interactor.output = presenter
         let view = MainView(presenter: presenter)
         router.view = view
@@ -39,32 +45,22 @@ enum MainBuilder: ModuleBuilder {
         return Stack(instance: instance, view: view, presenter: presenter, interactor: interactor, router: router)
     }
 
-    /// The values of a `convert/<amount>/<from>/<to>` link, nil for other routes. Currency codes
-    /// may be lower-case; an unknown one is refused with the list of valid codes.
+    /// The values of a `convert/<amount>/<from>/<to>` link, nil for other routes. The amount
+    /// follows the field's input rules; currency codes may be lower-case. Anything refused gets
+    /// Main's own message (the host shows it), naming what was wrong and what is allowed.
     static func deepLink(_ context: BuildContext, rates: ExchangeRates) throws -> (SavedConversion, AmountInput.Amount)? {
         let names = ["amount", "from", "to"]
         guard names.contains(where: { context.parameters[$0] != nil }) else { return nil }
-        let number = try context.double("amount")
         let raw = try context.string("amount")
-        guard number >= 0 else {
-            throw ModuleError.invalidParameter("amount must be zero or more, got '\(raw)'")
+        let value: AmountInput.Amount
+        do {
+            value = try AmountInput.parse(raw)
+        } catch {
+            throw ModuleError.invalidParameter("The link's amount '\(raw)' was not accepted: \(error.description).")
         }
         let from = try currency(context.string("from"), rates: rates)
         let to = try currency(context.string("to"), rates: rates)
-        let value = try amount(raw, number: number)
         return (SavedConversion(from: from, to: to, amount: value.text), value)
-    }
-
-    /// The link's amount under the field's input rules; other spellings the router accepts as a
-    /// double ("1e3") are rewritten in plain notation ("1000") and checked by the same rules.
-    private static func amount(_ raw: String, number: Double) throws -> AmountInput.Amount {
-        if let amount = try? AmountInput.parse(raw) { return amount }
-        let plain = Decimal(string: "\(number)", locale: Locale(identifier: "en_US_POSIX")).map(AmountFormatter.plain)
-        do {
-            return try AmountInput.parse(plain ?? raw)
-        } catch {
-            throw ModuleError.invalidParameter("amount '\(raw)' is not accepted: \(error)")
-        }
     }
 
     private static func currency(_ code: String, rates: ExchangeRates) throws -> Currency {
@@ -76,11 +72,19 @@ enum MainBuilder: ModuleBuilder {
         return currency
     }
 
-    /// A saved conversion that is still valid with these rates, else nil.
-    static func saved(_ saved: SavedConversion?, rates: ExchangeRates) -> (SavedConversion, AmountInput.Amount)? {
-        guard let saved, rates.contains(saved.from), rates.contains(saved.to),
-              let amount = try? AmountInput.parse(saved.amount) else { return nil }
-        return (SavedConversion(from: saved.from, to: saved.to, amount: amount.text), amount)
+    /// A saved conversion that is still valid with these rates; nil when none was saved; throws
+    /// (saying why) when one was saved but cannot be used, so the presenter tells the user.
+    static func restored(_ saved: SavedConversion?, rates: ExchangeRates) throws(RestoreProblem) -> (SavedConversion, AmountInput.Amount)? {
+        guard let saved else { return nil }
+        for currency in [saved.from, saved.to] where !rates.contains(currency) {
+            throw .refused(saved: saved, reason: "\(currency) is not in the rates of \(rates.date)")
+        }
+        do {
+            let amount = try AmountInput.parse(saved.amount)
+            return (SavedConversion(from: saved.from, to: saved.to, amount: amount.text), amount)
+        } catch {
+            throw .refused(saved: saved, reason: "the amount is not accepted (\(error.description))")
+        }
     }
 
     /// 100 USD → EUR (or the first quoted currency when USD is missing).

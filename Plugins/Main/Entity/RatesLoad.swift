@@ -24,8 +24,6 @@ enum RatesNotice: Sendable, Equatable {
     case cacheUnreadable(reason: String)
     /// Not even the bundled snapshot could be read; only EUR is available.
     case noRatesAvailable(reason: String)
-    /// The saved conversion could not be read from storage; the defaults are shown instead.
-    case savedValuesUnreadable(reason: String)
     /// The fetched rates are fine but could not be cached for the next start.
     case notCached(reason: String)
 }

@@ -7,11 +7,11 @@ import Foundation
 /// Rates policy:
 /// - Offline by default: the module starts with the cached download (if any) or the bundled
 ///   ECB snapshot, and never touches the network on its own.
-/// - "Reload rates" fetches `config.rates_url` (storage key; else the `DEN_MAIN_RATES_URL`
-///   environment variable). Valid rates become current and are cached with their date; any
-///   failure (network, refused document, bad URL) keeps working from the cache or the snapshot
-///   and says which rates and date are used. Without a configured URL, reload re-reads the
-///   offline rates and says so.
+/// - "Reload rates" fetches the `rates_url` setting (else the `DEN_MAIN_RATES_URL` environment
+///   variable, else the ECB's daily file) within `fetch_timeout` seconds. Valid rates become
+///   current and are cached with their date; any failure (network, refused document, bad URL)
+///   keeps working from the cache or the snapshot and says which rates and date are used. With
+///   an empty URL, reload re-reads the offline rates and says so.
 final class MainInteractor: MainInteractorInput {
     weak var output: (any MainInteractorOutput)?
 
@@ -32,6 +32,13 @@ final class MainInteractor: MainInteractorInput {
         self.currentRates = RatesLoad(rates: ExchangeRates(date: "", perEuro: [:], source: .bundled))
     }
 
+    /// Where Reload fetches from (`ratesSource()`).
+    enum RatesSourceChoice: Equatable {
+        case url(String)
+        case offline
+        case refused(String)
+    }
+
     @discardableResult
     func loadOfflineRates() -> RatesLoad {
         currentRates = offlineRates()
@@ -48,22 +55,20 @@ final class MainInteractor: MainInteractorInput {
         try currentRates.rates.convert(amount, from: from, to: to)
     }
 
-    func lastConversion() -> SavedConversion? {
-        let stored: String?
+    func lastConversion() throws(RestoreProblem) -> SavedConversion? {
+        let text: String?
         do {
-            stored = try settings.string(forKey: SettingsKey.lastConversion)
+            text = try settings.string(forKey: SettingsKey.lastConversion)
         } catch {
-            // Storage failed (not the value): say so on the screen instead of silently showing defaults.
             log?.log(.warning, "could not read the saved conversion: \(error)")
-            currentRates = RatesLoad(rates: currentRates.rates, notice: .savedValuesUnreadable(reason: String(describing: error)))
-            return nil
+            throw .unreadable(reason: "the storage could not be read (\(error))")
         }
+        guard let text else { return nil }
         do {
-            guard let text = stored else { return nil }
             return try JSONDecoder().decode(SavedConversion.self, from: Data(text.utf8))
         } catch {
-            log?.log(.warning, "ignoring the saved conversion: \(error)")
-            return nil
+            log?.log(.warning, "the saved conversion is damaged: \(error)")
+            throw .unreadable(reason: "the saved record is damaged")
         }
     }
 
@@ -72,32 +77,62 @@ final class MainInteractor: MainInteractorInput {
         try settings.set(String(decoding: data, as: UTF8.self), forKey: SettingsKey.lastConversion)
     }
 
-    /// The configured rates URL: storage `config.rates_url`, else `DEN_MAIN_RATES_URL`; nil = offline.
+    /// Where Reload fetches from: the `rates_url` setting when one is stored, else
+    /// `DEN_MAIN_RATES_URL` when that is set, else the declared default (the ECB's daily file).
+    /// An empty value means offline. A stored value the setting's rule refuses is reported,
+    /// never fetched.
+    func ratesSource() -> RatesSourceChoice {
+        let value = settingsReader.value(MainSettings.ratesURL.name)
+        // A stored value that is refused (or unreadable) is the user's choice gone wrong: say
+        // so rather than quietly fetch the default from the network.
+        if let problem = value.problem { return .refused(problem) }
+        let url: String
+        if !value.isDefault {
+            url = value.value
+        } else if let fromEnvironment = environment[ratesURLEnvironmentVariable] {
+            url = fromEnvironment.trimmingWhitespace()
+        } else {
+            url = value.value
+        }
+        return url.isEmpty ? .offline : .url(url)
+    }
+
+    /// The configured rates URL, nil when offline or refused.
     func configuredRatesURL() -> String? {
-        var stored: String?
-        do {
-            stored = try settings.string(forKey: SettingsKey.ratesURL)
-        } catch {
-            log?.log(.warning, "could not read \(SettingsKey.ratesURL): \(error)")
-        }
-        for candidate in [stored, environment[ratesURLEnvironmentVariable]] {
-            if let url = candidate?.trimmingWhitespace(), !url.isEmpty { return url }
-        }
+        if case .url(let url) = ratesSource() { return url }
         return nil
+    }
+
+    /// Seconds Reload waits (`fetch_timeout`); a refused stored value falls back to the default.
+    func fetchTimeout() -> Duration {
+        let value = settingsReader.value(MainSettings.fetchTimeout.name)
+        if let problem = value.problem { log?.log(.warning, problem) }
+        return .seconds(Int(value.value) ?? 10)
+    }
+
+    private var settingsReader: ModuleSettings {
+        let settings = settings
+        return ModuleSettings(MainSettings.all) { try settings.string(forKey: $0) }
     }
 
     // MARK: - Sources
 
     private func fetchRates() -> RatesLoad {
-        guard let url = configuredRatesURL() else {
+        let url: String
+        switch ratesSource() {
+        case .offline:
             let offline = offlineRates()
             return RatesLoad(rates: offline.rates, notice: offline.notice ?? .offlineOnly)
+        case .refused(let problem):
+            return RatesLoad(rates: offlineRates().rates, notice: .badURL(problem))
+        case .url(let configured):
+            url = configured
         }
         if let problem = HTTPRatesProvider.problem(with: url) {
             return RatesLoad(rates: offlineRates().rates, notice: .badURL(problem))
         }
         do {
-            let fetched = try HTTPRatesProvider(url: url, fetcher: fetcher).fetch()
+            let fetched = try HTTPRatesProvider(url: url, fetcher: fetcher, timeout: fetchTimeout()).fetch()
             do {
                 try RatesCache(store: settings).save(document: fetched.document, rates: fetched.rates, url: url)
             } catch {

@@ -13,8 +13,9 @@ protocol MainInteractorInput: ModuleInteractor {
     func reloadRates()
     /// Converts with the current rates (unrounded).
     func convert(_ amount: Decimal, from: Currency, to: Currency) throws(ConversionError) -> Conversion
-    /// The conversion saved by `save`, if any and readable.
-    func lastConversion() -> SavedConversion?
+    /// The conversion saved by `save`, nil when none was saved; throws when one was saved but
+    /// cannot be read, so the user can be told instead of silently getting the default.
+    func lastConversion() throws(RestoreProblem) -> SavedConversion?
     /// Stores the conversion so it is restored on the next start.
     func save(_ conversion: SavedConversion) throws
 }

@@ -1,3 +1,4 @@
+import DenKit
 import Foundation
 
 // The services the interactor needs, as the module's own small protocols: tests use mocks, and
@@ -10,20 +11,21 @@ protocol SettingsStore: AnyObject {
     func set(_ value: String?, forKey key: String) throws
 }
 
-/// An HTTP GET returning the body of a 2xx answer; throws for anything else (the message says why).
+/// An HTTP GET returning the body of a 2xx answer within `timeout`; throws for anything else
+/// (the message says why, in words a user can act on).
 protocol RatesFetching {
-    func get(_ url: String) throws -> Data
+    func get(_ url: String, timeout: Duration) throws -> Data
 }
 
 /// The storage keys of the Main module.
 enum SettingsKey {
-    /// The URL of an `eurofxref-daily.xml` document to fetch on "Reload rates". Unset = offline.
-    static let ratesURL = "config.rates_url"
+    /// The URL of an `eurofxref-daily.xml` document to fetch on "Reload rates" (`MainSettings`).
+    static let ratesURL = ModuleSettings.key(MainSettings.ratesURL.name)
     /// `SavedConversion` as JSON: the last from/to/amount, restored on the next start.
     static let lastConversion = "last_conversion"
     /// `RatesCache.Entry` as JSON: the last rates fetched over HTTP.
     static let ratesCache = "rates.cache"
 }
 
-/// The environment variable read when `config.rates_url` is not set in storage.
+/// The environment variable read when `config.rates_url` is not set in storage (empty: offline).
 let ratesURLEnvironmentVariable = "DEN_MAIN_RATES_URL"

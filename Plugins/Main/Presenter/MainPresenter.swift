@@ -17,30 +17,43 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
     private(set) var to: Currency
     private(set) var amount: AmountInput.Amount
     private var rates: RatesLoad
-    /// Messages about the last event only (input errors, save failures).
+    // Banners describe the latest action only: each of these is cleared when the next action
+    // (or a return to this screen) begins, so "No rates URL" never outlives the reload that said it.
+    /// What the rates load of the latest action (or of the start) has to say.
+    private var ratesNotice: RatesNotice?
+    /// Why the saved conversion was not restored; shown on the first screen only.
+    private var restoreProblem: RestoreProblem?
+    /// Messages about the latest event (input errors, save failures).
     private var eventNotices: [MainViewObject.Notice] = []
     private var amountError: String?
+    /// The host sends `appear` right after the build: that first one keeps the start's banners.
+    private var hasAppeared = false
 
     init(interactor: any MainInteractorInput, router: any MainRouterInput, initial: SavedConversion,
-         amount: AmountInput.Amount, rates: RatesLoad) {
+         amount: AmountInput.Amount, rates: RatesLoad, restoreProblem: RestoreProblem? = nil) {
         self.interactor = interactor
         self.router = router
         self.from = initial.from
         self.to = initial.to
         self.amount = amount
         self.rates = rates
+        self.ratesNotice = rates.notice
+        self.restoreProblem = restoreProblem
     }
 
     // MARK: - MainPresenterInput
 
     func viewDidAppear() {
-        eventNotices = []
-        amountError = nil
+        guard hasAppeared else {
+            hasAppeared = true
+            return
+        }
+        clearLatestAction()
     }
 
     func didTrigger(_ action: MainAction, form: MainFormInput) {
-        eventNotices = []
-        amountError = nil
+        hasAppeared = true
+        clearLatestAction()
         switch action {
         case .convert:
             apply(form)
@@ -62,10 +75,19 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
         }
     }
 
+    /// Converts as the user types: applies the fields like an action does (refused input is
+    /// never applied and says why) but saves nothing; Convert, Swap, Reload and Info still save.
+    func didChange(form: MainFormInput) {
+        hasAppeared = true
+        clearLatestAction()
+        apply(form)
+    }
+
     // MARK: - MainInteractorOutput
 
     func interactorDidLoad(_ load: RatesLoad) {
         rates = load
+        ratesNotice = load.notice
     }
 
     // MARK: - State (hot swap)
@@ -97,7 +119,8 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
     var viewObject: MainViewObject {
         let codes = rates.rates.currencies.map(\.code)
         var notices: [MainViewObject.Notice] = []
-        if let notice = rates.notice { notices.append(Self.notice(for: notice, rates: rates.rates)) }
+        if let restoreProblem { notices.append(Self.notice(for: restoreProblem, showing: state)) }
+        if let ratesNotice { notices.append(Self.notice(for: ratesNotice, rates: rates.rates)) }
         notices += eventNotices
 
         let result: String
@@ -132,6 +155,13 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
     }
 
     // MARK: - Private
+
+    private func clearLatestAction() {
+        eventNotices = []
+        amountError = nil
+        ratesNotice = nil
+        restoreProblem = nil
+    }
 
     private func apply(_ form: MainFormInput) {
         if let raw = form.from { from = currency(raw, field: "From", keeping: from) }
@@ -177,21 +207,33 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
         case .updated(let url):
             return .init(kind: .success, text: "Rates updated from \(url): ECB reference rates of \(rates.date).")
         case .offlineOnly:
-            return .init(kind: .info, text: "No rates URL is configured, so the rates stay offline (set one with "
-                + "`den config set main rates_url <URL>` or \(ratesURLEnvironmentVariable)). \(used)")
+            return .init(kind: .info, text: "The rates URL is set to empty, so the rates stay offline (go back to the "
+                + "ECB's with `den config unset main rates_url`). \(used)")
         case .sourceFailed(let url, let reason):
             return .init(kind: .warning, text: "Could not load rates from \(url): \(clause(reason)). \(used)")
         case .badURL(let problem):
-            return .init(kind: .warning, text: "The rates URL cannot be used: \(clause(problem)). \(used)")
+            return .init(kind: .warning, text: "The rates URL cannot be used: \(clause(problem)). Fix it with "
+                + "`den config set main rates_url <URL>` (`den config show main` lists the settings). \(used)")
         case .cacheUnreadable(let reason):
             return .init(kind: .warning, text: "The cached rates could not be read (\(clause(reason))). \(used)")
         case .noRatesAvailable(let reason):
             return .init(kind: .error, text: "No exchange rates are available (\(clause(reason))); only EUR can be converted.")
-        case .savedValuesUnreadable(let reason):
-            return .init(kind: .error, text: "Your saved conversion could not be read (\(clause(reason))), so the defaults are shown. \(used)")
         case .notCached(let reason):
             return .init(kind: .warning, text: "Rates updated (ECB \(rates.date)), but they could not be "
                 + "saved for the next start: \(clause(reason)).")
+        }
+    }
+
+    static func notice(for problem: RestoreProblem, showing current: SavedConversion) -> MainViewObject.Notice {
+        let shown = "\(current.amount.isEmpty ? "0" : current.amount) \(current.from) → \(current.to)"
+        switch problem {
+        case .unreadable(let reason):
+            return .init(kind: .warning, text: "Your last conversion could not be read back (\(clause(reason))), "
+                + "so the converter shows \(shown). The next Convert saves it again.")
+        case .refused(let saved, let reason):
+            let was = "\(saved.amount.isEmpty ? "0" : saved.amount) \(saved.from) → \(saved.to)"
+            return .init(kind: .warning, text: "Your last conversion, \(was), could not be restored: \(clause(reason)). "
+                + "The converter shows \(shown) instead.")
         }
     }
 

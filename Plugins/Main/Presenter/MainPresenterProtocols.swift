@@ -6,6 +6,8 @@ protocol MainPresenterInput: ModulePresenter {
     var viewObject: MainViewObject { get }
     func viewDidAppear()
     func didTrigger(_ action: MainAction, form: MainFormInput)
+    /// A field changed (the fields ask for change events): recompute as the user types.
+    func didChange(form: MainFormInput)
 }
 
 /// The user's actions (button ids on the screen).

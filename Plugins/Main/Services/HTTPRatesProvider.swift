@@ -6,6 +6,9 @@ import Foundation
 struct HTTPRatesProvider: RatesService {
     let url: String
     let fetcher: any RatesFetching
+    var timeout: Duration = .seconds(10)
+    /// Applied after parsing: a well-formed file that cannot be the ECB's is refused too.
+    var plausibility: RatesPlausibility = .standard()
 
     func loadRates() throws(RatesError) -> ExchangeRates {
         try fetch().rates
@@ -16,11 +19,12 @@ struct HTTPRatesProvider: RatesService {
         if let problem = Self.problem(with: url) { throw .fetchFailed(problem) }
         let body: Data
         do {
-            body = try fetcher.get(url)
+            body = try fetcher.get(url, timeout: timeout)
         } catch {
             throw .fetchFailed(String(describing: error))
         }
         let rates = try ECBRatesParser.parse(body, source: .live(url: url))
+        try plausibility.check(rates)
         return (rates, body)
     }
 

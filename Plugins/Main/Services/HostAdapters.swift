@@ -24,22 +24,46 @@ final class KeyValueSettingsStore: SettingsStore {
     }
 }
 
-/// `RatesFetching` over DenKit's `HTTPFetching` (the host's `http.get`): 10 s deadline, body
-/// limited to what the parser accepts, and any non-2xx status is an error naming it.
+/// `RatesFetching` over DenKit's `HTTPFetching` (the host's `http.get`): the `fetch_timeout`
+/// deadline, body limited to what the parser accepts, and any non-2xx status is an error naming
+/// it. The host's own limit messages speak to module authors ("raise timeout_ms"); they are
+/// reworded here for the user, with only advice the user can follow.
 struct HTTPRatesFetcher: RatesFetching {
-    static let timeout: Duration = .seconds(10)
-
     private let http: any HTTPFetching
 
     init(_ http: any HTTPFetching) {
         self.http = http
     }
 
-    func get(_ url: String) throws -> Data {
-        let response = try http.get(url, timeout: Self.timeout, maxBytes: ECBRatesParser.sizeLimit,
+    func get(_ url: String, timeout: Duration) throws -> Data {
+        let response: HTTPResponse
+        do {
+            response = try http.get(url, timeout: timeout, maxBytes: ECBRatesParser.sizeLimit,
                                     headers: ["Accept": "application/xml, text/xml"])
+        } catch {
+            throw RatesFetchError(hostMessage: String(describing: error), timeout: timeout)
+        }
         guard response.isSuccess else { throw HTTPStatusError(url: url, status: response.status) }
         return response.body
+    }
+}
+
+/// A failed fetch in the user's words.
+struct RatesFetchError: Error, CustomStringConvertible, Equatable {
+    let description: String
+
+    init(hostMessage: String, timeout: Duration) {
+        let seconds = timeout.components.seconds
+        let limit = MainSettings.fetchTimeout.maximum ?? 60
+        if hostMessage.contains("timed out") {
+            description = "the server did not answer within \(seconds) s; try again later"
+                + (seconds < limit ? ", or allow longer with `den config set main fetch_timeout \(limit)`" : "")
+        } else if hostMessage.contains("max_bytes") {
+            description = "the server sent more than \(ECBRatesParser.sizeLimit / 1024) KB, far more than a daily rates file; "
+                + "check the rates_url setting (`den config show main`)"
+        } else {
+            description = hostMessage
+        }
     }
 }
 

@@ -12,6 +12,9 @@ struct RatesCache {
     }
 
     let store: any SettingsStore
+    /// The cache is checked like a fresh download: an entry written by an older Main, or
+    /// damaged on disk, must not bring back rates a download would be refused for.
+    var plausibility: RatesPlausibility = .standard()
 
     /// The cached rates (source `.cached`), nil when nothing is cached; throws when the entry
     /// cannot be read or no longer parses.
@@ -27,7 +30,9 @@ struct RatesCache {
         guard let document = Data(base64Encoded: entry.document) else {
             throw RatesCacheError("the cached document is not valid base64")
         }
-        return try ECBRatesParser.parse(document, source: .cached(url: entry.url))
+        let rates = try ECBRatesParser.parse(document, source: .cached(url: entry.url))
+        try plausibility.check(rates)
+        return rates
     }
 
     func save(document: Data, rates: ExchangeRates, url: String) throws {

@@ -22,6 +22,9 @@ enum RatesError: Error, Equatable, CustomStringConvertible {
     case badRate(currency: String, value: String)
     case duplicateCurrency(String)
     case fetchFailed(String)
+    case unexpectedCurrencies(missing: [String], extra: [String])
+    case implausibleRate(currency: String, value: String, low: String, high: String)
+    case implausibleDate(String, earliest: String, latest: String)
 
     var description: String {
         switch self {
@@ -51,6 +54,16 @@ enum RatesError: Error, Equatable, CustomStringConvertible {
             "the rates document quotes \(code) more than once"
         case .fetchFailed(let reason):
             "the rates could not be fetched: \(reason)"
+        case .unexpectedCurrencies(let missing, let extra):
+            "the rates document is not the ECB's currency set ("
+                + [missing.isEmpty ? nil : "missing \(missing.joined(separator: ", "))",
+                   extra.isEmpty ? nil : "not quoted by the ECB: \(extra.joined(separator: ", "))"]
+                    .compactMap { $0 }.joined(separator: "; ")
+                + "); refused as a whole"
+        case .implausibleRate(let currency, let value, let low, let high):
+            "the rate of \(currency) is \(value) per euro, outside the plausible \(low) to \(high); refused as a whole"
+        case .implausibleDate(let date, let earliest, let latest):
+            "the reference date \(date) is not plausible (the ECB's rates run from \(earliest) to \(latest)); refused as a whole"
         }
     }
 }

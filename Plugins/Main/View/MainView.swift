@@ -13,11 +13,18 @@ final class MainView: ModuleView {
         case .appear:
             presenter.viewDidAppear()
         case .action(let id, let fields):
-            presenter.didTrigger(MainAction(id: id), form: MainFormInput(
-                from: fields[MainViewObject.FieldID.from],
-                to: fields[MainViewObject.FieldID.to],
-                amount: fields[MainViewObject.FieldID.amount]))
+            presenter.didTrigger(MainAction(id: id), form: Self.form(fields))
         }
+    }
+
+    /// Every field asks for change events, so the result follows each edit.
+    func handleChange(_ change: FieldChange) {
+        presenter.didChange(form: Self.form(change.fields))
+    }
+
+    private static func form(_ fields: [String: String]) -> MainFormInput {
+        MainFormInput(from: fields[MainViewObject.FieldID.from], to: fields[MainViewObject.FieldID.to],
+                      amount: fields[MainViewObject.FieldID.amount])
     }
 
     var screen: Screen {
@@ -29,11 +36,12 @@ final class MainView: ModuleView {
         elements += object.notices.map { .banner(Banner(kind($0.kind), $0.text)) }
         elements += [
             .field(Field(id: object.from.id, label: object.from.label, value: object.from.selected,
-                         kind: .choice, options: object.from.options)),
+                         kind: .choice, options: object.from.options, changes: true)),
             .field(Field(id: object.to.id, label: object.to.label, value: object.to.selected,
-                         kind: .choice, options: object.to.options)),
+                         kind: .choice, options: object.to.options, changes: true)),
             .field(Field(id: object.amount.id, label: object.amount.label, value: object.amount.text,
-                         kind: .number, placeholder: object.amount.placeholder, error: object.amount.error)),
+                         kind: .number, placeholder: object.amount.placeholder, error: object.amount.error,
+                         changes: true)),
             .text(object.result, style: .emphasis),
             .text(object.rateLine, style: .body),
             .text(object.sourceLine, style: .caption),

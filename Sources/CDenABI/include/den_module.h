@@ -110,8 +110,11 @@ typedef struct den_owned {
  * text message (on an error). Thread-safe; may block (storage, network) and so should not be
  * called while holding a lock the host may need. The host identifies the calling module by the
  * den_host pointer it handed to that module, so a module must pass its own pointer back.
- * During den_module_entry only "log" is available: the other services open once the host has
- * installed the module (and never for a module it rejected, e.g. for a duplicate id).
+ * During den_module_entry only "log" and "settings.declare" are available: the other services
+ * open once the host has installed the module (and never for a module it rejected, e.g. for a
+ * duplicate id). "settings.declare" (once, during den_module_entry only) declares the module's
+ * settings as JSON (docs/ABI.md, "Module settings"); a refused declaration rejects the plugin. An
+ * older host answers it with an error, which a module may ignore: no struct changed for it.
  */
 typedef int32_t (*den_host_call_fn)(void *ctx, const char *service, den_bytes request,
                                     den_owned *response);
@@ -141,7 +144,8 @@ typedef struct den_instance_api {
     uint32_t reserved;
 
     /**
-     * Handles one event (JSON, see docs/ABI.md: "appear", "action" with field values) and puts
+     * Handles one event (JSON, see docs/ABI.md: "appear", "action" with field values, and
+     * "change" for a field whose element set "changes": true) and puts
      * the reply (JSON: "v": 1, the new screen, effects such as navigate/back/open_url) in *reply,
      * which the host zeroed before the call. A reply over 4 MiB, nested deeper than 64 levels,
      * holding null, or of another "v" is refused. On an error *reply may hold a plain-text

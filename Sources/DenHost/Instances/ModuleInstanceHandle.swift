@@ -88,13 +88,23 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
     }
 
     func handle(_ event: ModuleEvent, runner: ModuleCallRunner) throws(ModuleCallError) -> ModuleReply {
-        let call = ModuleCall(moduleID: moduleID, what: "handle(\(Self.describe(event)))")
+        try handle(document: event, describing: Self.describe(event), runner: runner)
+    }
+
+    /// Sends a field's change event (only fields with `changes` produce one).
+    func handle(_ change: FieldChange, runner: ModuleCallRunner) throws(ModuleCallError) -> ModuleReply {
+        try handle(document: change, describing: "change '\(ModuleText.singleLine(change.field, limit: 80))'", runner: runner)
+    }
+
+    private func handle(document: some Encodable, describing what: String,
+                        runner: ModuleCallRunner) throws(ModuleCallError) -> ModuleReply {
+        let call = ModuleCall(moduleID: moduleID, what: "handle(\(what))")
         if let earlier = abandonedCall.withLock({ $0 }) {
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),
                                   message: "is not called again: the host gave up on its \(earlier.what)", isStall: true)
         }
         let body: Data
-        do { body = try WireFormat.encode(event) } catch {
+        do { body = try WireFormat.encode(document) } catch {
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue), message: "\(error)")
         }
         let pointer = UnsafeSendablePointer(pointer), api = UnsafeSendablePointer(api), lock = lock

@@ -14,6 +14,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     public var version: String
     public var summary: String
     public var routes: [PluginRoute]
+    /// What the module declared with `settings.declare` while it loaded (none for older plugins).
+    public var settings: [SettingDefinition] = []
     /// The `den_host` this plugin was given; its builders get the same pointer.
     let host: UnsafePointer<den_host>
     let endpoint: ServiceEndpoint
@@ -78,6 +80,7 @@ public struct PluginLoader: Sendable {
         // Service calls count as the module's only once the registry has installed it.
         let recorder = RegistrationRecorder(file: file.lastPathComponent, logger: logger)
         let status = recorder.withRegistrar { entry(endpoint.host, $0) }
+        endpoint.settings.close()
         guard status == DEN_OK.rawValue else {
             endpoint.revoke()
             throw fail(.entryFailed(status: status, detail: recorder.problems.first))
@@ -86,12 +89,13 @@ public struct PluginLoader: Sendable {
             endpoint.revoke()
             throw fail(.invalidRegistration(recorder.problems.first ?? "it never called describe"))
         }
-        if let problem = recorder.problems.first {
+        if let problem = recorder.problems.first ?? endpoint.settings.problem {
             endpoint.revoke()
             throw fail(.invalidRegistration(problem))
         }
         return LoadedPlugin(file: file, loadedCopy: copy, id: id, version: version, summary: recorder.summary ?? "",
-                            routes: recorder.routes, host: endpoint.host, endpoint: endpoint, library: library)
+                            routes: recorder.routes, settings: endpoint.settings.settings, host: endpoint.host,
+                            endpoint: endpoint, library: library)
     }
 
     /// Checks the ABI version and the toolchain from the file; false when the file has no

@@ -70,6 +70,13 @@ public final class NavigationSession: @unchecked Sendable {
         step { dispatch(.action(id: action, fields: fields), budget: &$0) }
     }
 
+    /// Tells the top screen's module that field `field` changed (sent only for fields whose
+    /// element asked for it with `changes`); the reply is shown like an action's.
+    public func send(change field: String, fields: [String: String]) -> SessionView {
+        let change = FieldChange(field: field, fields: fields)
+        return step { budget in dispatch(budget: &budget) { (instance, runner) throws(ModuleCallError) in try instance.handle(change, runner: runner) } }
+    }
+
     /// Runs one user step. A step that chains more navigations than the budget allows (a module
     /// that navigates on every appear) is undone, so the user is never trapped in the loop.
     private func step(_ body: (inout Int) -> Void) -> SessionView {
@@ -178,10 +185,16 @@ public final class NavigationSession: @unchecked Sendable {
 
     /// Sends an event to the top instance, shows its reply and applies its effects.
     private func dispatch(_ event: ModuleEvent, budget: inout Int) {
+        dispatch(budget: &budget) { (instance, runner) throws(ModuleCallError) in try instance.handle(event, runner: runner) }
+    }
+
+    /// Sends one document (`send`) to the top instance, shows its reply and applies its effects.
+    private func dispatch(budget: inout Int,
+                          send: (ModuleInstanceHandle, ModuleCallRunner) throws(ModuleCallError) -> ModuleReply) {
         guard !overflowed, let top = stack.last, let instance = top.instance else { return }
         let reply: ModuleReply
         do {
-            reply = try instance.handle(event, runner: runner)
+            reply = try send(instance, runner)
         } catch where error.isStall {
             // The instance is abandoned: close its screen and go back to a working one.
             stack.removeLast()

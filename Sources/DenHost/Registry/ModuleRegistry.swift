@@ -29,7 +29,7 @@ public final class ModuleRegistry: @unchecked Sendable {
     public func install(_ plugin: LoadedPlugin) -> PluginRecord {
         lock.withLock {
             var record = PluginRecord(file: plugin.file, id: plugin.id, version: plugin.version, summary: plugin.summary,
-                                      routes: plugin.routes.map(\.pattern), status: .active)
+                                      routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
             if let existing = records.first(where: { $0.isActive && $0.id == plugin.id }) {
                 record.status = .failed(PluginLoadError(file: plugin.file.path,
                                                         cause: .duplicateModule(id: plugin.id, existingFile: existing.file.path)))

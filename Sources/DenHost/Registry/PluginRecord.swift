@@ -13,6 +13,8 @@ public struct PluginRecord: Sendable {
     public var version: String?
     public var summary: String?
     public var routes: [String]
+    /// The settings the module declared (empty when it declares none, or failed to load).
+    public var settings: [SettingDefinition] = []
     public var status: Status
 
     public var isActive: Bool { status == .active }

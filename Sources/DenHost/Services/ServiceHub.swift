@@ -79,6 +79,9 @@ final class ServiceEndpoint: @unchecked Sendable {
     /// nil until the registry installs the module, and again if the host rejects it.
     private var caller: ServiceCaller?
     let file: String
+    /// `settings.declare` is answered here, not by the hub: it belongs to the plugin being
+    /// loaded, which has no module id in the hub yet (Settings/SettingsRecorder.swift).
+    let settings = SettingsRecorder()
     private(set) var host: UnsafePointer<den_host>!
 
     init(hub: ServiceHub, file: String) {
@@ -94,8 +97,11 @@ final class ServiceEndpoint: @unchecked Sendable {
                 // A request over the limit is refused from its length alone, never copied.
                 let copied = request.len > WireLimits.maxServiceRequestBytes
                     ? Data(count: 0) : OwnedBuffer.copy(request)
-                let (status, body) = endpoint.hub.call(String(cString: service), request: copied, requestLength: request.len,
-                                                       caller: endpoint.currentCaller, file: endpoint.file)
+                let operation = String(cString: service)
+                let (status, body) = operation == SettingsDeclaration.operation && !copied.isEmpty
+                    ? endpoint.settings.declare(copied)
+                    : endpoint.hub.call(operation, request: copied, requestLength: request.len,
+                                        caller: endpoint.currentCaller, file: endpoint.file)
                 response.pointee = OwnedBuffer.make(body)
                 return Int32(status.rawValue)
             }))

@@ -27,6 +27,17 @@ public enum DenModule {
         let status = describe(registry.ctx, module.id, module.version, module.summary)
         guard status == DEN_OK.rawValue32 else { return status }
         let services = HostServices(hostPointer)
+        if !module.settings.isEmpty {
+            let declaration = SettingsDeclaration(settings: module.settings)
+            // A module's own bad declaration is its author's bug: refuse to load, saying why.
+            if let problem = declaration.problem {
+                HostLog(services).log(.error, "module '\(module.id)' declares its settings wrongly: \(problem)")
+                return DEN_ERR_INVALID_ARGUMENT.rawValue32
+            }
+            // The host records (and, if it must, refuses) the declaration itself; an older host
+            // without the service refuses the call, and the module still loads without settings.
+            _ = try? services.call(SettingsDeclaration.operation, declaration, as: Empty.self)
+        }
         for route in module.routes {
             // Retained for the process lifetime: the host may build this route at any time.
             let context = Unmanaged.passRetained(RouteBuilderBox(route: route, host: services)).toOpaque()

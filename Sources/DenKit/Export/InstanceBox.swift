@@ -23,8 +23,11 @@ nonisolated(unsafe) let instanceAPI: UnsafePointer<den_instance_api> = {
         handle: { pointer, event, reply in
             guard let pointer, let reply else { return DEN_ERR_INVALID_ARGUMENT.rawValue32 }
             do {
-                let event = try WireFormat.decode(ModuleEvent.self, from: OwnedBuffer.copy(event))
-                let answer = try InstanceBox.from(pointer).instance.handle(event)
+                let instance = InstanceBox.from(pointer).instance
+                let answer = switch try WireFormat.decode(IncomingEvent.self, from: OwnedBuffer.copy(event)) {
+                case .event(let event): try instance.handle(event)
+                case .change(let change): try instance.handleChange(change)
+                }
                 reply.pointee = OwnedBuffer.make(try WireFormat.encode(answer))
                 return DEN_OK.rawValue32
             } catch {

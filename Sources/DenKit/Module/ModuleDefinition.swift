@@ -1,15 +1,19 @@
-/// What a plugin declares: its identity and the routes it serves.
+/// What a plugin declares: its identity, the routes it serves and its settings.
 public struct ModuleDefinition: Sendable {
     public var id: String
     public var version: String
     public var summary: String
     public var routes: [RouteDefinition]
+    /// Declared to the host at load (`settings.declare`), so `den config` can list and check them.
+    public var settings: [SettingDefinition]
 
-    public init(id: String, version: String, summary: String, routes: [RouteDefinition]) {
+    public init(id: String, version: String, summary: String, routes: [RouteDefinition],
+                settings: [SettingDefinition] = []) {
         self.id = id
         self.version = version
         self.summary = summary
         self.routes = routes
+        self.settings = settings
     }
 }
 

@@ -3,6 +3,8 @@ import Foundation
 /// One live module stack for one screen in one UI session, as the host sees it.
 public protocol ModuleInstance: AnyObject {
     func handle(_ event: ModuleEvent) throws -> ModuleReply
+    /// A field that asked for change events (`Field.changes`) changed; reply like for an action.
+    func handleChange(_ change: FieldChange) throws -> ModuleReply
     /// State for a hot swap, as bytes (objects cannot move between versions of a plugin).
     func snapshot() throws -> Data
     /// Restores `snapshot()` bytes, possibly written by an older version of the module.
@@ -10,6 +12,9 @@ public protocol ModuleInstance: AnyObject {
 }
 
 public extension ModuleInstance {
+    func handleChange(_ change: FieldChange) throws -> ModuleReply {
+        throw ModuleError.unsupported("this module does not handle change events (it set no field's `changes`)")
+    }
     func snapshot() throws -> Data { throw ModuleError.unsupported("this module keeps no state across a swap") }
     func restore(_ state: Data) throws { throw ModuleError.unsupported("this module keeps no state across a swap") }
 }
@@ -29,6 +34,11 @@ public final class VIPERInstance: ModuleInstance {
 
     public func handle(_ event: ModuleEvent) throws -> ModuleReply {
         view.handle(event)
+        return ModuleReply(screen: view.screen, effects: navigation.drain())
+    }
+
+    public func handleChange(_ change: FieldChange) throws -> ModuleReply {
+        view.handleChange(change)
         return ModuleReply(screen: view.screen, effects: navigation.drain())
     }
 

@@ -9,8 +9,15 @@
 public protocol ModuleView: AnyObject {
     /// Passes a user event on to the presenter.
     func handle(_ event: ModuleEvent)
+    /// Passes a field change on to the presenter (only fields with `changes` send one).
+    func handleChange(_ change: FieldChange)
     /// What the view shows now.
     var screen: Screen { get }
+}
+
+public extension ModuleView {
+    /// Views that ask for no change events need not implement this.
+    func handleChange(_ change: FieldChange) {}
 }
 
 /// Formats data for the view; decides whether an event goes to the interactor or the router.

@@ -40,9 +40,12 @@ public struct Field: Codable, Sendable, Equatable {
     public var placeholder: String?
     /// A message about the current value ("only digits and one decimal separator").
     public var error: String?
+    /// Ask the host for a `change` event (`FieldChange`) whenever the user changes the value,
+    /// e.g. to recompute as the user types. Encoded only when true.
+    public var changes: Bool
 
     public init(id: String, label: String, value: String = "", kind: Kind = .text,
-                options: [String] = [], placeholder: String? = nil, error: String? = nil) {
+                options: [String] = [], placeholder: String? = nil, error: String? = nil, changes: Bool = false) {
         self.id = id
         self.label = label
         self.value = value
@@ -50,6 +53,7 @@ public struct Field: Codable, Sendable, Equatable {
         self.options = options
         self.placeholder = placeholder
         self.error = error
+        self.changes = changes
     }
 }
 
@@ -138,7 +142,7 @@ public struct Banner: Codable, Sendable, Equatable {
 
 // Lenient decoding: a module written in C (or an older DenKit) may leave optional keys out.
 extension Field {
-    private enum CodingKeys: String, CodingKey { case id, label, value, kind, options, placeholder, error }
+    private enum CodingKeys: String, CodingKey { case id, label, value, kind, options, placeholder, error, changes }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -148,7 +152,21 @@ extension Field {
                   kind: try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .text,
                   options: try container.decodeIfPresent([String].self, forKey: .options) ?? [],
                   placeholder: try container.decodeIfPresent(String.self, forKey: .placeholder),
-                  error: try container.decodeIfPresent(String.self, forKey: .error))
+                  error: try container.decodeIfPresent(String.self, forKey: .error),
+                  changes: try container.decodeIfPresent(Bool.self, forKey: .changes) ?? false)
+    }
+
+    /// `changes` is written only when true, so screens without it read as before.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(label, forKey: .label)
+        try container.encode(value, forKey: .value)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(options, forKey: .options)
+        try container.encodeIfPresent(placeholder, forKey: .placeholder)
+        try container.encodeIfPresent(error, forKey: .error)
+        if changes { try container.encode(true, forKey: .changes) }
     }
 }
 

@@ -81,6 +81,11 @@ struct SchemaCorpusHostSpec {
     }
 
     func call(_ operation: String, _ file: URL) throws -> (status: den_status, body: String) {
+        // Answered by the loading plugin's endpoint during den_module_entry, not by the hub.
+        if operation == SettingsDeclaration.operation {
+            let (status, body) = SettingsRecorder().declare(Data(Self.text(file).utf8))
+            return (status, String(decoding: body, as: UTF8.self))
+        }
         let temp = try TemporaryDirectory("den-schema")
         let runtime = DenRuntime(configuration: HostConfiguration(bundledDirectory: nil, cacheDirectory: temp.path("cache"),
                                                                   dataDirectory: temp.path("data")))

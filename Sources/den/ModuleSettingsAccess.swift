@@ -1,0 +1,131 @@
+import CDenABI
+import DenHost
+import DenKit
+import Foundation
+
+/// The settings of the loaded modules and their stored values, for `den config`. Storage is
+/// reached through the host's own storage service on the module's behalf, so `den config` obeys
+/// the same rules (key and value limits, namespacing) as the module.
+struct ModuleSettingsAccess {
+    let runtime: DenRuntime
+
+    init(host: HostOptions) throws {
+        runtime = try host.makeRuntime()
+    }
+
+    private var active: [PluginRecord] { runtime.registry.plugins.filter(\.isActive) }
+
+    /// The loaded module `id`, or an error listing the loaded ones.
+    func record(_ id: String) throws -> PluginRecord {
+        if let record = active.first(where: { $0.id == id }) { return record }
+        let ids = active.compactMap(\.id).sorted()
+        let known = ids.isEmpty ? "no module is loaded (see `den plugins`)" : "loaded modules: \(ids.joined(separator: ", "))"
+        throw ConfigError(ModuleText.singleLine("no module '\(id)' is loaded; \(known)"))
+    }
+
+    /// The declared setting, or an error listing the module's settings (with a suggestion).
+    func definition(module: String, name: String) throws -> SettingDefinition {
+        let record = try record(module)
+        if let definition = record.settings.first(where: { $0.name == name }) { return definition }
+        let names = record.settings.map(\.name)
+        guard !names.isEmpty else { throw ConfigError(ModuleText.singleLine("\(module) declares no settings")) }
+        let guess = Suggestion.closest(to: name, in: names).map { " (did you mean \($0)?)" } ?? ""
+        throw ConfigError(ModuleText.singleLine(
+            "\(module) has no setting '\(name)'\(guess); its settings: \(names.joined(separator: ", "))"))
+    }
+
+    func storage(_ module: String) -> HostStorage {
+        HostStorage(hub: runtime.services, caller: ServiceCaller(moduleID: module))
+    }
+
+    /// One line per loaded module: how many settings it declares.
+    func overview() -> String {
+        let lines = active.compactMap { record -> String? in
+            guard let id = record.id else { return nil }
+            let names = record.settings.map(\.name)
+            return names.isEmpty ? "\(id): no settings" : "\(id): \(names.joined(separator: ", "))"
+        }
+        guard !lines.isEmpty else { return "No module is loaded (see `den plugins`)." }
+        return (lines + ["", "Show one module's with `den config show <module>`."]).map { ModuleText.singleLine($0) }
+            .joined(separator: "\n")
+    }
+
+    /// Every setting of `module` (or only `only`): value, whether it is the default, the rule
+    /// and the help line; then stored values the module does not declare.
+    func describe(module: String, only: String?) throws -> String {
+        let record = try record(module)
+        var definitions = record.settings
+        if let only { definitions = [try definition(module: module, name: only)] }
+        guard !definitions.isEmpty else { return "\(module) declares no settings." }
+        let stored = Dictionary(try storage(module).list(prefix: ModuleSettings.key("")).map {
+            (String($0.key.dropFirst(ModuleSettings.key("").count)), $0.value)
+        }, uniquingKeysWith: { $1 })
+        var lines = only == nil ? ["\(module) settings (change with `den config set \(module) <name> <value>`):"] : []
+        for definition in definitions {
+            let shown = { (value: String) in value.isEmpty ? "(empty)" : value }
+            if let value = stored[definition.name] {
+                if let problem = definition.problem(with: value) {
+                    lines.append("\(definition.name) = \(shown(value))  REFUSED: \(problem); the default \(shown(definition.defaultValue)) is used")
+                } else {
+                    lines.append("\(definition.name) = \(shown(value))  (default: \(shown(definition.defaultValue)))")
+                }
+            } else {
+                lines.append("\(definition.name) = \(shown(definition.defaultValue))  (default)")
+            }
+            lines.append("    \(definition.help) Takes \(definition.rule).")
+        }
+        let declared = Swift.Set(record.settings.map(\.name))
+        let strays = stored.keys.filter { !declared.contains($0) }.sorted()
+        if only == nil, !strays.isEmpty {
+            lines.append("Stored but not settings of \(module) (ignored; remove with `den config unset \(module) <name>`):")
+            for name in strays { lines.append("\(name) = \(stored[name] ?? "")") }
+        }
+        return lines.map { ModuleText.singleLine($0) }.joined(separator: "\n")
+    }
+}
+
+/// A module's storage through the host's service hub, as the module itself would call it.
+struct HostStorage {
+    let hub: ServiceHub
+    let caller: ServiceCaller
+
+    func list(prefix: String) throws -> [StorageEntry] {
+        try call(StorageListRequest.operation, StorageListRequest(prefix: prefix), as: StorageListAnswer.self).entries
+    }
+
+    func set(_ key: String, _ value: String) throws {
+        _ = try call(StorageSetRequest.operation, StorageSetRequest(key: key, value: value), as: Empty.self)
+    }
+
+    func delete(_ key: String) throws -> Bool {
+        try call(StorageDeleteRequest.operation, StorageDeleteRequest(key: key), as: StorageDeleteAnswer.self).deleted
+    }
+
+    private func call<Request: Encodable, Response: Decodable>(_ operation: String, _ request: Request,
+                                                                as: Response.Type) throws -> Response {
+        let (status, body) = hub.call(operation, request: try WireFormat.encode(request), caller: caller)
+        guard status == DEN_OK else { throw ConfigError(ModuleText.singleLine(String(decoding: body, as: UTF8.self))) }
+        return try WireFormat.decode(Response.self, from: body)
+    }
+}
+
+/// The closest name by edit distance, when it is close enough to be a typo (at most 2 edits).
+enum Suggestion {
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        candidates.map { ($0, distance(word, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
