@@ -90,7 +90,7 @@ struct StorageEndToEndTests {
         let result = try den.run(["render", "main"])
         // The banner wraps to the terminal's width; compare its words.
         let words = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(words.contains("Your saved conversion could not be read"), "\(result.stdout)")
+        #expect(words.contains("Your last conversion could not be read back"), "\(result.stdout)")
         #expect(words.contains("is not a SQLite database"))
     }
 }
