@@ -126,8 +126,8 @@ struct StorageDiskEndToEndTests {
         // Fill the disk to the last byte.
         Mounts.run(["sh", "-c", "cat /dev/zero > '\(disk.path)/filler' 2>/dev/null; true"])
 
-        let big = String(repeating: "x", count: 60_000)
-        let full = try den.run(["config", "set", "main", "note", big, "--data-dir", data.path])
+        let big = "https://example.org/" + String(repeating: "x", count: 60_000) + ".xml"
+        let full = try den.run(["config", "set", "main", "rates_url", big, "--data-dir", data.path])
         #expect(full.status == 1)
         #expect(full.stderr.contains("the disk is full (no space left for the data folder \(data.path))"), "\(full.stderr)")
         #expect(!full.stderr.contains("disk I/O error"))
@@ -138,7 +138,7 @@ struct StorageDiskEndToEndTests {
         #expect(shown.stdout.contains("rates_url = https://example.org/a.xml"), "\(shown.stdout)")
 
         try FileManager.default.removeItem(at: disk.appendingPathComponent("filler"))
-        #expect(try den.run(["config", "set", "main", "note", "fits now", "--data-dir", data.path]).status == 0)
+        #expect(try den.run(["config", "set", "main", "fetch_timeout", "20", "--data-dir", data.path]).status == 0)
         #expect(try den.run(["data", "check", "--data-dir", data.path]).stdout.contains("is healthy: 2 entries"))
     }
 
