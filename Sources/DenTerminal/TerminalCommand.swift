@@ -62,7 +62,7 @@ enum TerminalCommand: Equatable {
     Commands:
       <number>             press the numbered button or follow the numbered link
       press <button>       press a button by its id or label, e.g. press go
-      <button>             the same, when the label does not start with a command word
+      <button>             the same, unless the label starts with a command word
                            (a button labelled Go or Back needs its number or press)
       set <field> <value>  fill in a field (also: <field>=<value>); the value may be empty
       set <password>       type a password field's value without it being shown
@@ -70,7 +70,8 @@ enum TerminalCommand: Equatable {
       back                 go back one screen
       help                 show this list
       quit                 leave (end of input and Ctrl-D do too)
-    Keys: ←/→ move, ↑/↓ recall earlier lines, Ctrl-A/Ctrl-E start/end of line. While den
-    waits for a module, Ctrl-C gives up the wait (not den); at the prompt it ends den.
+    Keys: ←/→ move in the line, ↑/↓ recall earlier lines, Ctrl-A/Ctrl-E go to
+    the start/end of the line. While den waits for a module, Ctrl-C gives up
+    the wait (den keeps running); at the prompt, Ctrl-C ends den.
     """
 }

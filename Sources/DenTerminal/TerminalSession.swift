@@ -47,7 +47,7 @@ public final class TerminalSession {
         pendingSecret = nil
         switch TerminalCommand(line) {
         case .quit: return Output(text: "Bye.", quit: true)
-        case .help: return Output(text: TerminalCommand.helpText, quit: false)
+        case .help: return Output(text: helpText(), quit: false)
         case .redraw: return Output(text: draw(), quit: false)
         case .back: return show(session.back())
         case .go(let route):
@@ -180,6 +180,21 @@ public final class TerminalSession {
         footer += view.canGoBack ? " · back: \(TerminalText.sanitize(view.backStack.last!))" : ""
         footer += " · type a number, `press <button>`, `set <field> <value>`, `go <route>`, `back`, `help` or `quit`"
         return text + "\n\n" + wrap(footer).map(style.quiet).joined(separator: "\n")
+    }
+
+    /// The command list at the terminal's width: a description that does not fit continues
+    /// under its own column when there is room, else under a small indent.
+    private func helpText() -> String {
+        if let columns { renderer.width = columns() }
+        let width = renderer.width
+        return TerminalCommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
+            let text = String(line)
+            let column = text.hasPrefix("  ") ? (text.range(of: "  ", range: text.index(text.startIndex, offsetBy: 2)..<text.endIndex)
+                .map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0) : 0
+            let descriptionStart = column > 0 ? text[text.index(text.startIndex, offsetBy: column)...].prefix { $0 == " " }.count + column : 0
+            let indent = descriptionStart > 0 && descriptionStart <= width / 2 ? descriptionStart : 4
+            return TerminalText.wrapKeepingSpaces(text, width: width, indent: String(repeating: " ", count: indent))
+        }.joined(separator: "\n")
     }
 
     private func wrap(_ text: String) -> [String] {
