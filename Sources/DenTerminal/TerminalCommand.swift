@@ -63,8 +63,8 @@ enum TerminalCommand: Equatable {
       <number>             press the numbered button or follow the numbered link
       press <button>       press a button by its id or label, e.g. press go
       <button>             the same, unless the label starts with a command word
-                           (a button labelled Go or Back needs its number or press)
-      set <field> <value>  fill in a field (also: <field>=<value>); the value may be empty
+                           (a button labelled Go or Back: its number, or press)
+      set <field> <value>  fill in a field (also <field>=<value>); may be empty
       set <password>       type a password field's value without it being shown
       go <route>           open a route, e.g. go about
       back                 go back one screen
