@@ -41,7 +41,7 @@ final class TmuxPane {
     }
 
     deinit {
-        try? run(["kill-server"])
+        _ = try? run(["kill-server"])
     }
 
     /// Types keys: literal text, or tmux key names such as "Enter", "Left", "Up", "C-a", "C-c".
