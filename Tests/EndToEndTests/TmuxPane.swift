@@ -15,7 +15,8 @@ final class TmuxPane {
         var description: String { "timed out waiting for \(what); the pane shows:\n\(screen)" }
     }
 
-    private let socket = "den-test-\(UUID().uuidString.prefix(8))"
+    /// A private server's socket, inside the test's temporary folder (removed with it).
+    private let socket: String
     private let tmux: URL
 
     /// Starts `den <arguments>` in a `columns`×`rows` pane. When den ends, the pane prints
@@ -25,6 +26,7 @@ final class TmuxPane {
         guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile)
         else { throw Missing() }
         self.tmux = URL(fileURLWithPath: tmux)
+        socket = den.temp.path("tmux-\(UUID().uuidString.prefix(8)).sock").path
         var variables = [
             "DEN_CACHE_DIR": den.temp.path("cache").path, "DEN_DATA_DIR": den.temp.path("data").path,
             "DEN_PLUGIN_PATH": "", "TERM": "xterm-256color", "LANG": "C.UTF-8",
@@ -111,7 +113,7 @@ final class TmuxPane {
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = ([tmux.path, "-L", socket] + arguments).map { strdup($0) } + [nil]
+        let argv = ([tmux.path, "-S", socket] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, tmux.path, &actions, &attributes, argv, environ)
