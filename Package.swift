@@ -35,7 +35,7 @@ func fixture(_ name: String) -> Target {
 let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails",
                 "DenFixtureDuplicateAbout", "DenFixtureConflictingRoute", "DenFixtureToolchain",
                 "DenFixtureMisbehaving", "DenFixtureBadRegistration", "DenFixturePlainLibrary",
-                "DenFixtureUndefinedSymbol", "DenFixtureRuleBreaker"]
+                "DenFixtureUndefinedSymbol", "DenFixtureRuleBreaker", "DenFixtureSecretForm"]
 
 let package = Package(
     name: "Den",
@@ -53,6 +53,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -73,7 +74,9 @@ let package = Package(
         .target(name: "DenHTTPTransport", dependencies: ["CDenABI", "DenHTTPWire"]),
         // Ctrl-C handling for the terminal (a signal handler must be C: flags only).
         .target(name: "CDenSignals"),
-        .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit", "CDenSignals"]),
+        // Line editing and history for the terminal (Debian libedit-dev, installed by Scripts/setup.sh).
+        .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
+        .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit", "CDenSignals", "CEditLine", "Rainbow"]),
         .executableTarget(name: "den", dependencies: [
             "DenHost", "DenTerminal", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

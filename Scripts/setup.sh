@@ -5,8 +5,11 @@ set -euo pipefail
 
 missing=()
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
+# The terminal's line editing and history (the CEditLine system-library target).
+dpkg -s libedit-dev >/dev/null 2>&1 || missing+=(libedit-dev)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
-if [ "${DEN_SETUP_TMUX:-0}" = 1 ]; then command -v tmux >/dev/null 2>&1 || missing+=(tmux); fi
+# The terminal end-to-end tests drive `den run` in a real terminal through tmux.
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2

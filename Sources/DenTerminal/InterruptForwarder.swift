@@ -19,4 +19,10 @@ public final class InterruptForwarder {
         defer { den_sigint_set_busy(0) }
         return body()
     }
+
+    /// True once after a Ctrl-C pressed inside `whileBusy` (for waits that poll, such as
+    /// reading a password); clears it.
+    func takeInterrupt() -> Bool {
+        den_sigint_take() != 0
+    }
 }

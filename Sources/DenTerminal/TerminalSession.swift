@@ -7,19 +7,36 @@ public final class TerminalSession {
     public struct Output: Equatable {
         public var text: String
         public var quit: Bool
+        /// Set when the next thing to read is a password: the front-end reads it without echo
+        /// after showing this prompt, and hands it to `enterSecret(_:)`.
+        public var secretPrompt: String?
+
+        public init(text: String, quit: Bool, secretPrompt: String? = nil) {
+            self.text = text
+            self.quit = quit
+            self.secretPrompt = secretPrompt
+        }
     }
 
     private let session: NavigationSession
-    private let renderer: TextRenderer
+    private var renderer: TextRenderer
+    /// The terminal's width, asked before every draw (the window may have been resized).
+    private let columns: (() -> Int)?
     private var view: SessionView?
     private var rendered = RenderedScreen(text: "", actions: [])
     /// Field values typed since the screen was last drawn by its module.
     private var edits: [String: String] = [:]
+    /// The password field whose value the front-end is reading (hidden) for us.
+    private var pendingSecret: String?
 
-    public init(session: NavigationSession, renderer: TextRenderer = TextRenderer()) {
+    /// - Parameter columns: the width to draw in (default: the renderer's fixed width).
+    public init(session: NavigationSession, renderer: TextRenderer = TextRenderer(), columns: (() -> Int)? = nil) {
         self.session = session
         self.renderer = renderer
+        self.columns = columns
     }
+
+    private var style: TerminalStyle { renderer.style }
 
     /// Opens the first screen.
     public func start(at route: String) -> Output {
@@ -27,30 +44,87 @@ public final class TerminalSession {
     }
 
     public func handle(line: String) -> Output {
+        pendingSecret = nil
         switch TerminalCommand(line) {
         case .quit: return Output(text: "Bye.", quit: true)
-        case .help: return Output(text: TerminalCommand.helpText, quit: false)
+        case .help: return Output(text: helpText(), quit: false)
         case .redraw: return Output(text: draw(), quit: false)
         case .back: return show(session.back())
         case .go(let route):
-            guard !route.isEmpty else { return message("Say which route to open, e.g. `go about`.") }
+            guard !route.isEmpty else {
+                var text = "Say which route to open, e.g. `go about`."
+                if let button = button(named: "go") { text += " To press the button \(button.label), type \(button.number) or `press go`." }
+                return message(text)
+            }
             return show(session.open(route))
-        case .set(let field, let value): return set(field, value)
+        case .set(let field, let value):
+            // `set <password>` alone asks for the value hidden; `<password>=` still empties it.
+            if value.isEmpty, !line.contains("="), let password = passwordField(named: field) {
+                pendingSecret = password.id
+                return Output(text: "", quit: false, secretPrompt: "\(TerminalText.sanitize(password.label)) (not shown): ")
+            }
+            return set(field, value)
         case .choose(let number):
             guard number >= 1, number <= rendered.actions.count else {
                 let range = rendered.actions.isEmpty ? "this screen has no numbered actions" : "choose 1–\(rendered.actions.count)"
                 return message("There is no action \(number): \(range).")
             }
             return perform(rendered.actions[number - 1])
+        case .press(let name):
+            if let button = button(named: name) { return perform(rendered.actions[button.number - 1]) }
+            let labels = buttons.map { "\($0.number) \(TerminalText.sanitize($0.label))" }.joined(separator: ", ")
+            let known = labels.isEmpty ? "This screen has no buttons." : "Buttons: \(labels)."
+            return message(name.isEmpty ? "Say which button to press. \(known)" : "There is no button '\(TerminalText.sanitize(name))'. \(known)")
         case .named(let name):
-            let wanted = name.lowercased()
-            if let action = rendered.actions.first(where: { action in
-                if case .button(let id, let label) = action { id.lowercased() == wanted || label.lowercased() == wanted } else { false }
-            }) {
-                return perform(action)
-            }
+            if let button = button(named: name) { return perform(rendered.actions[button.number - 1]) }
             return message("Unknown command '\(TerminalText.sanitize(name))'. Type `help` for the commands.")
         }
+    }
+
+    /// The value read (hidden) after an output with a `secretPrompt`; nil when the user gave up
+    /// (Ctrl-C, end of input).
+    public func enterSecret(_ value: String?) -> Output {
+        guard let field = pendingSecret else { return message("No password was asked for.") }
+        pendingSecret = nil
+        guard let value else { return message("(\(field) left unchanged)") }
+        return set(field, value)
+    }
+
+    /// Says that keys typed while den waited for a module were not applied (the screen they were
+    /// typed for may be gone).
+    public func ignoredTyping(_ typed: String) -> String {
+        if let columns { renderer.width = columns() }
+        return note("(ignored what you typed while den waited: \"\(TerminalText.sanitize(typed))\"; "
+            + "the screen may have changed, so type it again if you still want it)")
+    }
+
+    /// Whether a typed line may be kept in the line editor's history: never a line that carries a
+    /// password (`set pin 1234`, `pin=1234`).
+    public func mayRemember(_ line: String) -> Bool {
+        guard case .set(let field, let value) = TerminalCommand(line) else { return true }
+        return value.isEmpty || passwordField(named: field) == nil
+    }
+
+    private struct NumberedButton {
+        var number: Int
+        var id: String
+        var label: String
+    }
+
+    private var buttons: [NumberedButton] {
+        rendered.actions.enumerated().compactMap { index, action in
+            if case .button(let id, let label) = action { NumberedButton(number: index + 1, id: id, label: label) } else { nil }
+        }
+    }
+
+    private func button(named name: String) -> NumberedButton? {
+        let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !wanted.isEmpty else { return nil }
+        return buttons.first { $0.id.lowercased() == wanted || $0.label.lowercased() == wanted }
+    }
+
+    private func passwordField(named id: String) -> Field? {
+        view?.screen.fields.first { $0.id.lowercased() == id.lowercased() && $0.kind == .password }
     }
 
     private func perform(_ action: RenderedScreen.Action) -> Output {
@@ -79,7 +153,7 @@ public final class TerminalSession {
         edits[field.id] = value
         // A field that asked for change events (`changes`) sends one now, with every value.
         if field.changes { return show(session.send(change: field.id, fields: currentFields())) }
-        return Output(text: draw() + "\n\n(\(TerminalText.sanitize(field.id)) set; press a button to send it)", quit: false)
+        return Output(text: draw() + "\n\n" + note("(\(TerminalText.sanitize(field.id)) set; press a button to send it)"), quit: false)
     }
 
     /// Every field's value on the screen, with the edits typed since it was drawn.
@@ -93,22 +167,53 @@ public final class TerminalSession {
         self.view = view
         edits = [:]
         var text = draw()
-        for notice in view.notices { text += "\n\n(\(TerminalText.sanitize(notice)))" }
-        for url in view.openURLs { text += "\n\nOpen in your browser: \(TerminalText.sanitize(url))" }
+        for notice in view.notices { text += "\n\n" + note("(\(TerminalText.sanitize(notice)))") }
+        for url in view.openURLs { text += "\n\n" + wrap("Open in your browser: \(TerminalText.sanitize(url))").joined(separator: "\n") }
         return Output(text: text, quit: false)
     }
 
     private func draw() -> String {
         guard let view else { return "" }
+        if let columns { renderer.width = columns() }
         rendered = renderer.render(view.screen, values: edits)
-        var footer = "\n\n— \(TerminalText.sanitize(view.route))"
+        var text = rendered.text
+        // A button whose label reads as a command says how to press it.
+        for button in buttons where TerminalCommand.isShadowed(button.label) {
+            let label = TerminalText.sanitize(button.label)
+            text += "\n" + note("(\(label) is a command word: press this button with \(button.number) or `press \(label.lowercased())`)")
+        }
+        var footer = "— \(TerminalText.sanitize(view.route))"
         if let module = view.moduleID { footer += " · module \(module)" }
         footer += view.canGoBack ? " · back: \(TerminalText.sanitize(view.backStack.last!))" : ""
-        footer += " · type a number, `set <field> <value>`, `go <route>`, `back`, `help` or `quit`"
-        return rendered.text + footer
+        footer += " · type a number, `press <button>`, `set <field> <value>`, `go <route>`, `back`, `help` or `quit`"
+        return text + "\n\n" + wrap(footer).map(style.quiet).joined(separator: "\n")
+    }
+
+    /// The command list at the terminal's width: a description that does not fit continues
+    /// under its own column when there is room, else under a small indent.
+    private func helpText() -> String {
+        if let columns { renderer.width = columns() }
+        let width = renderer.width
+        return TerminalCommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
+            let text = String(line)
+            let column = text.hasPrefix("  ") ? (text.range(of: "  ", range: text.index(text.startIndex, offsetBy: 2)..<text.endIndex)
+                .map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0) : 0
+            let descriptionStart = column > 0 ? text[text.index(text.startIndex, offsetBy: column)...].prefix { $0 == " " }.count + column : 0
+            let indent = descriptionStart > 0 && descriptionStart <= width / 2 ? descriptionStart : 4
+            return TerminalText.wrapKeepingSpaces(text, width: width, indent: String(repeating: " ", count: indent))
+        }.joined(separator: "\n")
+    }
+
+    private func wrap(_ text: String) -> [String] {
+        TerminalText.wrap(text, width: renderer.width)
+    }
+
+    private func note(_ text: String) -> String {
+        wrap(text).map(style.notice).joined(separator: "\n")
     }
 
     private func message(_ text: String) -> Output {
-        Output(text: text, quit: false)
+        if let columns { renderer.width = columns() }
+        return Output(text: wrap(text).joined(separator: "\n"), quit: false)
     }
 }

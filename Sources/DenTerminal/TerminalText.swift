@@ -27,4 +27,26 @@ enum TerminalText {
         }
         return lines
     }
+
+    /// Wraps a line whose spacing matters (the help table): breaks at the last space that keeps
+    /// the line within `width`; continuation lines start with `indent`. A line that fits is kept
+    /// as it is.
+    static func wrapKeepingSpaces(_ line: String, width: Int, indent: String) -> [String] {
+        var lines: [String] = []
+        var rest = Substring(line)
+        var prefix = ""
+        while prefix.count + rest.count > width {
+            let room = width - prefix.count
+            let head = rest.prefix(room + 1)
+            guard let space = head.lastIndex(of: " "), space > rest.startIndex,
+                  !rest[..<space].allSatisfy({ $0 == " " }) else { break }
+            var piece = String(rest[..<space])
+            while piece.last == " " { piece.removeLast() }
+            lines.append(prefix + piece)
+            rest = rest[rest.index(after: space)...].drop { $0 == " " }
+            prefix = indent
+        }
+        lines.append(prefix + rest)
+        return lines
+    }
 }

@@ -1,12 +1,21 @@
 import DenKit
 
-/// Draws a `Screen` as plain text for a terminal or a pipe. Every element type has a text form;
-/// buttons, links and linked list items get numbers in reading order.
+/// Draws a `Screen` as text for a terminal or a pipe. Every element type has a text form;
+/// buttons, links and linked list items get numbers in reading order. Every line is wrapped at
+/// word boundaries to `width` (the terminal's real width, see `TerminalWidth`); styles are
+/// applied after wrapping so escape codes never count as columns.
 public struct TextRenderer: Sendable {
-    public var width: Int
+    /// Narrower than this, words would stand one per line; a terminal that small wraps itself.
+    public static let minimumWidth = 20
 
-    public init(width: Int = 76) {
-        self.width = max(width, 30)
+    public var width: Int {
+        didSet { width = max(width, TextRenderer.minimumWidth) }
+    }
+    public var style: TerminalStyle
+
+    public init(width: Int = TerminalWidth.fallback, style: TerminalStyle = .plain) {
+        self.width = max(width, TextRenderer.minimumWidth)
+        self.style = style
     }
 
     /// - Parameter values: field values being edited, which override the screen's own values.
@@ -14,44 +23,58 @@ public struct TextRenderer: Sendable {
         var lines: [String] = []
         var actions: [RenderedScreen.Action] = []
         func clean(_ text: String) -> String { TerminalText.sanitize(text) }
+        func wrap(_ text: String, indent: String = "", firstIndent: String? = nil) -> [String] {
+            TerminalText.wrap(text, width: width, indent: indent, firstIndent: firstIndent)
+        }
         // Two choice fields with the same options (from/to currencies) list them once.
         var previousChoice: Field?
-        func number(_ action: RenderedScreen.Action) -> String {
+        /// "[n] text" wrapped under its number, the number styled.
+        func numbered(_ action: RenderedScreen.Action, _ text: String, firstIndent: String = "") -> [String] {
             actions.append(action)
-            return "[\(actions.count)]"
+            let tag = "[\(actions.count)]"
+            var wrapped = wrap(tag + " " + text, indent: firstIndent + String(repeating: " ", count: tag.count + 1),
+                               firstIndent: firstIndent)
+            if style.colour, let first = wrapped.first {
+                wrapped[0] = firstIndent + style.number(tag) + String(first.dropFirst(firstIndent.count + tag.count))
+            }
+            return wrapped
         }
 
-        let title = clean(screen.title)
-        lines.append(title)
-        lines.append(String(repeating: "=", count: min(max(title.count, 3), width)))
+        let title = wrap(clean(screen.title))
+        lines += title.map(style.title)
+        let titleWidth = title.map(\.count).max() ?? 0
+        lines.append(style.quiet(String(repeating: "=", count: min(max(titleWidth, 3), width))))
         for element in screen.elements {
             switch element {
             case .heading(let text):
                 lines.append("")
-                lines.append(clean(text).uppercased())
+                lines += wrap(clean(text).uppercased()).map(style.heading)
             case .text(let text, let style):
                 let body = clean(text)
                 switch style {
-                case .body: lines += TerminalText.wrap(body, width: width)
-                case .caption: lines += TerminalText.wrap("(\(body))", width: width)
-                case .emphasis: lines += TerminalText.wrap("*\(body)*", width: width)
+                case .body: lines += wrap(body)
+                case .caption: lines += self.style.colour ? wrap(body).map(self.style.caption) : wrap("(\(body))")
+                case .emphasis: lines += self.style.colour ? wrap(body).map(self.style.emphasis) : wrap("*\(body)*")
                 }
             case .field(let field):
                 lines += fieldLines(field, value: values[field.id] ?? field.value, sameChoicesAs: previousChoice)
                 if field.kind == .choice { previousChoice = field }
             case .button(let button):
-                lines.append("\(number(.button(id: button.id, label: button.label))) \(clean(button.label))")
+                lines += numbered(.button(id: button.id, label: button.label), clean(button.label))
             case .link(let link):
-                lines.append("\(number(.route(link.route, label: link.label))) \(clean(link.label)) -> \(clean(link.route))")
+                lines += numbered(.route(link.route, label: link.label), "\(clean(link.label)) -> \(clean(link.route))")
             case .list(let list):
                 lines.append("")
-                if let title = list.title { lines.append(clean(title) + ":") }
-                if list.items.isEmpty, let empty = list.emptyText { lines.append("  " + clean(empty)) }
+                if let title = list.title { lines += wrap(clean(title) + ":") }
+                if list.items.isEmpty, let empty = list.emptyText { lines += wrap(clean(empty), indent: "  ") }
                 for item in list.items {
-                    var line = item.route.map { number(.route($0, label: item.title)) + " " } ?? "- "
-                    line += clean(item.title)
-                    if let detail = item.detail, !detail.isEmpty { line += " — " + clean(detail) }
-                    lines += TerminalText.wrap(line, width: width, indent: "    ", firstIndent: "  ")
+                    var text = clean(item.title)
+                    if let detail = item.detail, !detail.isEmpty { text += " — " + clean(detail) }
+                    if let route = item.route {
+                        lines += numbered(.route(route, label: item.title), text, firstIndent: "  ")
+                    } else {
+                        lines += wrap("- " + text, indent: "    ", firstIndent: "  ")
+                    }
                 }
             case .table(let table):
                 lines.append("")
@@ -63,9 +86,9 @@ public struct TextRenderer: Sendable {
                 case .warning: "!"
                 case .error: "ERROR"
                 }
-                lines += TerminalText.wrap("[\(marker)] " + clean(banner.text), width: width)
+                lines += wrap("[\(marker)] " + clean(banner.text)).map { style.banner($0, kind: banner.kind) }
             case .unsupported(let type):
-                lines.append("(this screen has a '\(clean(type))' element this terminal cannot draw)")
+                lines += wrap("(this screen has a '\(clean(type))' element this terminal cannot draw)")
             }
         }
         return RenderedScreen(text: lines.joined(separator: "\n"), actions: actions)
@@ -75,31 +98,51 @@ public struct TextRenderer: Sendable {
         let shown = field.kind == .password ? String(repeating: "*", count: value.count) : value
         var line = "\(TerminalText.sanitize(field.label)) [\(TerminalText.sanitize(field.id))]: \(TerminalText.sanitize(shown))"
         if shown.isEmpty, let placeholder = field.placeholder { line += "(\(TerminalText.sanitize(placeholder)))" }
-        var lines = [line]
+        var lines = TerminalText.wrap(line, width: width, indent: "    ", firstIndent: "")
         if field.kind == .choice, !field.options.isEmpty {
             if let previous, previous.options == field.options {
-                lines.append("    one of: the same as \(TerminalText.sanitize(previous.id))")
+                lines += TerminalText.wrap("one of: the same as \(TerminalText.sanitize(previous.id))", width: width, indent: "    ",
+                                           firstIndent: "    ")
             } else {
                 lines += TerminalText.wrap("one of: " + field.options.map(TerminalText.sanitize).joined(separator: " "),
                                            width: width, indent: "    ")
             }
         }
-        if let error = field.error { lines += TerminalText.wrap("! " + TerminalText.sanitize(error), width: width, indent: "    ") }
+        if let error = field.error {
+            lines += TerminalText.wrap("! " + TerminalText.sanitize(error), width: width, indent: "    ").map(style.error)
+        }
         return lines
     }
 
+    /// Columns side by side when they fit the width; otherwise one block per row, each cell as
+    /// "column: value", so a wide table never runs past the terminal's edge.
     private func tableLines(_ table: Table) -> [String] {
         let rows = ([table.columns] + table.rows).map { $0.map(TerminalText.sanitize) }
         let count = rows.map(\.count).max() ?? 0
         let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        guard widths.reduce(0, +) + 2 * max(count - 1, 0) <= width else { return narrowTableLines(rows, count: count) }
         func line(_ row: [String]) -> String {
             (0..<count).map { column in
                 let cell = column < row.count ? row[column] : ""
                 return cell + String(repeating: " ", count: widths[column] - cell.count)
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }
-        var lines = [line(rows[0]), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        var lines = [style.emphasis(line(rows[0])), style.quiet(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))]
         lines += rows.dropFirst().map(line)
+        return lines
+    }
+
+    private func narrowTableLines(_ rows: [[String]], count: Int) -> [String] {
+        let header = rows[0]
+        var lines: [String] = []
+        for row in rows.dropFirst() {
+            for column in 0..<count {
+                let name = column < header.count ? header[column] : ""
+                let cell = column < row.count ? row[column] : ""
+                let text = name.isEmpty ? cell : "\(name): \(cell)"
+                lines += TerminalText.wrap(text, width: width, indent: "    ", firstIndent: column == 0 ? "- " : "  ")
+            }
+        }
         return lines
     }
 }

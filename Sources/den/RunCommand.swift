@@ -6,8 +6,12 @@ import Foundation
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Use the app in the terminal: numbered actions, `set <field> <value>`, `go <route>`, `back`, `quit`.",
-        discussion: "Reads commands from standard input, so it can be scripted: printf 'go about\\nquit\\n' | den run")
+        abstract: "Use the app in the terminal: numbered actions, `press <button>`, `set <field> <value>`, `go <route>`, `back`, `quit`.",
+        discussion: """
+        On a terminal: line editing and history (arrows, Ctrl-A/Ctrl-E), colour (not with NO_COLOR), \
+        text wrapped to the window's width. Reads commands from standard input, so it can be \
+        scripted: printf 'go about\\nquit\\n' | den run
+        """)
 
     @OptionGroup var host: HostOptions
 
@@ -17,26 +21,45 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let runtime = try host.makeRuntime()
         let interrupts = InterruptForwarder()
-        let session = runtime.makeSession(interruption: interrupts.interruption) { call, elapsed in
-            // Standard error, so a script reading the screens from standard output is undisturbed.
-            let line = "(waiting for \(call) — \(ModuleCallRunner.format(elapsed)) so far; Ctrl-C gives up on it)\n"
-            FileHandle.standardError.write(Data(line.utf8))
+        let style = TerminalStyle.detect()
+        let notice = WaitNotice(style: style)
+        // The terminal says what it waits for after half a second (the host's default is 2 s).
+        var policy = runtime.configuration.callPolicy
+        policy.slowNotice = WaitNotice.delay
+        let session = NavigationSession(registry: runtime.registry, policy: policy, logger: runtime.logger,
+                                        interruption: interrupts.interruption) { call, elapsed in
+            notice.callIsSlow(call, elapsed: elapsed)
         }
-        let terminal = TerminalSession(session: session)
-        let interactive = isatty(STDIN_FILENO) == 1
+        let terminal = TerminalSession(session: session, renderer: TextRenderer(style: style),
+                                       columns: { TerminalWidth.current() })
+        let editor = LineEditor()
+
+        /// One step, with Ctrl-C interrupting module calls; what was typed during a slow call is
+        /// reported, never applied to the screen that follows.
+        func step(_ body: () -> TerminalSession.Output) -> TerminalSession.Output {
+            var output = interrupts.whileBusy(body)
+            if let typed = notice.stepEnded() {
+                output.text += "\n\n" + terminal.ignoredTyping(typed)
+            }
+            return output
+        }
+
         let first = route ?? runtime.homeRoute
-        print(interrupts.whileBusy { terminal.start(at: first) }.text)
+        print(step { terminal.start(at: first) }.text)
         fflush(nil) // a program driving den through a pipe sees each screen as soon as it is drawn
         // A script whose first route no module serves must fail (exit 1), like `den render`.
-        if !interactive, (try? runtime.registry.resolve(first).get()) == nil { throw ExitCode(ExitStatus.failure) }
+        if isatty(STDIN_FILENO) != 1, (try? runtime.registry.resolve(first).get()) == nil { throw ExitCode(ExitStatus.failure) }
         while true {
-            if interactive {
-                print("\nden> ", terminator: "")
-                fflush(nil)  // flushes every stream; naming `stdout` is not concurrency-safe in Swift 6
+            if editor.isInteractive { print("") }
+            guard let line = editor.readLine(prompt: "den> ") else { break }
+            if !editor.isInteractive { print("\n> \(line)") }
+            if terminal.mayRemember(line) { editor.remember(line) }
+            var output = step { terminal.handle(line: line) }
+            if let prompt = output.secretPrompt {
+                let secret = editor.readSecret(prompt: prompt, interrupts: interrupts)
+                if !editor.isInteractive { print("\n> (hidden)") }
+                output = step { terminal.enterSecret(secret) }
             }
-            guard let line = readLine() else { break }
-            if !interactive { print("\n> \(line)") }
-            let output = interrupts.whileBusy { terminal.handle(line: line) }
             print(output.text)
             fflush(nil)
             if output.quit { return }

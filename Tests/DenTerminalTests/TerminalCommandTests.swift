@@ -28,14 +28,35 @@ struct TerminalCommandTests {
         #expect(TerminalCommand(line) == expected)
     }
 
-    @Test("go and open name a route", arguments: [
+    @Test("go names a route", arguments: [
         ("go about", TerminalCommand.go("about")),
-        ("open jogs/42?sort=asc", .go("jogs/42?sort=asc")),
+        ("go jogs/42?sort=asc", .go("jogs/42?sort=asc")),
         ("GO   convert/1/EUR/USD  ", .go("convert/1/EUR/USD")),
         ("go", .go("")),
     ])
     func go(line: String, expected: TerminalCommand) {
         #expect(TerminalCommand(line) == expected)
+    }
+
+    @Test("open is not a command: a button labelled \"Open first note\" is pressed by typing its label")
+    func openIsALabel() {
+        #expect(TerminalCommand("Open first note") == .named("Open first note"))
+    }
+
+    @Test("press names a button, whatever its label", arguments: [
+        ("press go", TerminalCommand.press("go")), ("press Back", .press("Back")), ("PRESS  Reload rates ", .press("Reload rates")),
+        ("press", .press("")),
+    ])
+    func press(line: String, expected: TerminalCommand) {
+        #expect(TerminalCommand(line) == expected)
+    }
+
+    @Test("a label that starts with a command word is shadowed; others are not", arguments: [
+        ("Go", true), ("Back", true), ("go home", true), ("Set up", true), ("Help", true), ("Quit", true),
+        ("Close", false), ("Open first note", false), ("Reload rates", false), ("Gone", false),
+    ])
+    func shadowed(label: String, shadowed: Bool) {
+        #expect(TerminalCommand.isShadowed(label) == shadowed)
     }
 
     @Test("synonyms for back, help and quit", arguments: [
@@ -61,7 +82,7 @@ struct TerminalCommandTests {
 
     @Test("the help text lists every command")
     func helpText() {
-        for word in ["<number>", "set <field> <value>", "go <route>", "back", "help", "quit"] {
+        for word in ["<number>", "press <button>", "set <field> <value>", "set <password>", "go <route>", "back", "help", "quit", "Ctrl-C"] {
             #expect(TerminalCommand.helpText.contains(word), "missing \(word)")
         }
     }

@@ -75,7 +75,7 @@ struct TerminalFormTests {
         let text = terminal.start(at: "form").text
 
         #expect(text.contains("Name [name]: Ada"))
-        #expect(text.contains("PIN [pin]: "))
+        #expect(text.contains("PIN [pin]:"))
         #expect(text.contains("one of: EUR USD"))
         #expect(text.contains("[1] Send"))
     }

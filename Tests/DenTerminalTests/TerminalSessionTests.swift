@@ -108,25 +108,31 @@ struct TerminalSessionTests {
         #expect(output.text.contains("— nowhere · back: about"))
     }
 
-    @Test("from Not found, the numbered route and back both lead to About again")
+    @Test("from Not found, the numbered route leads to About, and Not found is not kept to go back to")
     func leaveNotFound() {
         let terminal = about.terminal()
         _ = terminal.start(at: "nowhere")
 
         #expect(terminal.handle(line: "1").text.hasPrefix("About Den"))
-        #expect(terminal.handle(line: "back").text.hasPrefix("Not found"))
+        let back = terminal.handle(line: "back").text
+        #expect(back.hasPrefix("About Den"))
+        #expect(back.contains("nothing to go back to"))
     }
 
-    @Test("close on a second screen goes back to the first")
+    @Test("back from Not found returns to the screen it was opened from; close there has nowhere to go")
     func closeGoesBack() {
         let terminal = about.terminal()
-        _ = terminal.start(at: "nowhere")
-        _ = terminal.handle(line: "go about")
+        _ = terminal.start(at: "about")
+        _ = terminal.handle(line: "go nowhere")
+        let back = terminal.handle(line: "back").text
+        #expect(back.hasPrefix("About Den"))
+        #expect(!back.contains("· back:"), "Not found was the only screen above About")
 
-        let output = terminal.handle(line: "close")
-
-        #expect(output.text.hasPrefix("Not found"))
-        #expect(!output.text.contains("nothing to go back to"))
+        _ = terminal.handle(line: "go nowhere")
+        let opened = terminal.handle(line: "go about").text
+        #expect(opened.contains("· back: about"))
+        #expect(!opened.contains("back: nowhere"))
+        #expect(terminal.handle(line: "close").text.hasPrefix("About Den"))
     }
 
     @Test("an out-of-range number says which numbers exist", arguments: [0, 3, 99, -1])

@@ -40,7 +40,8 @@ public final class NavigationSession: @unchecked Sendable {
         self.logger = logger
         self.interruption = interruption
         self.runner = ModuleCallRunner(policy: policy, interruption: interruption) { call, elapsed in
-            logger?.warning("\(call) has been running for \(ModuleCallRunner.format(elapsed))", metadata: ["module": "\(call.moduleID)"])
+            // A notice, not a warning: the front-end tells the user itself (onSlowCall).
+            logger?.notice("\(call) has been running for \(ModuleCallRunner.format(elapsed))", metadata: ["module": "\(call.moduleID)"])
             onSlowCall?(call, elapsed)
         }
     }
@@ -130,7 +131,9 @@ public final class NavigationSession: @unchecked Sendable {
             reportStall(stall)
             return false
         }
-        if replacingTop, !stack.isEmpty { stack.removeLast() }
+        // A host screen ("Not found", "Cannot open") is shown but never becomes a back-stack
+        // entry: whatever is opened next takes its place.
+        if replacingTop || stack.last?.instance == nil, !stack.isEmpty { stack.removeLast() }
         stack.append(entry)
         if let stall {
             reportStall(stall)

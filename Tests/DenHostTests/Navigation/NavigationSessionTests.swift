@@ -32,13 +32,33 @@ struct NavigationSessionTests {
     func closeGoesBack() {
         let session = runtime.makeSession()
         _ = session.open("about")
-        _ = session.open("nowhere")
+        _ = session.open("about")
         let top = session.open("about")
-        #expect(top.backStack == ["about", "nowhere"])
+        #expect(top.backStack == ["about", "about"])
 
         let afterClose = session.send(action: "close", fields: [:])
-        #expect(afterClose.route == "nowhere")
+        #expect(afterClose.route == "about")
         #expect(afterClose.backStack == ["about"])
+    }
+
+    @Test("a Not found screen is shown but never becomes a back-stack entry")
+    func notFoundIsNotPushed() {
+        let session = runtime.makeSession()
+        _ = session.open("about")
+        let missing = session.open("nowhere")
+        #expect(missing.screen.title == "Not found")
+        #expect(missing.backStack == ["about"], "back from Not found returns to About")
+
+        let next = session.open("about")
+        #expect(next.backStack == ["about"], "what is opened next takes the Not found screen's place")
+        let back = session.back()
+        #expect(back.route == "about")
+        #expect(!back.canGoBack)
+
+        _ = session.open("nowhere")
+        let fromMissing = session.back()
+        #expect(fromMissing.route == "about")
+        #expect(fromMissing.moduleID == "about")
     }
 
     @Test("going back from the first screen changes nothing and says so")

@@ -1,0 +1,29 @@
+import Foundation
+
+/// How many columns the screen is drawn in: the terminal's real width, asked again before every
+/// draw so a resized window is followed.
+public enum TerminalWidth {
+    /// For output that is not a terminal and says nothing (a pipe): the width scripts have seen.
+    public static let fallback = 76
+
+    /// The terminal's width (TIOCGWINSZ on `descriptor`), else `COLUMNS`, else `fallback`.
+    public static func current(descriptor: Int32 = STDOUT_FILENO,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        resolve(windowColumns: windowColumns(descriptor), columnsVariable: environment["COLUMNS"])
+    }
+
+    /// The rule, apart from the system calls: a real window size wins over `COLUMNS` (which a
+    /// shell may have exported before the window was resized).
+    static func resolve(windowColumns: Int?, columnsVariable: String?) -> Int {
+        if let windowColumns, windowColumns > 0 { return windowColumns }
+        if let text = columnsVariable, let columns = Int(text.trimmingCharacters(in: .whitespaces)), columns > 0 { return columns }
+        return fallback
+    }
+
+    private static func windowColumns(_ descriptor: Int32) -> Int? {
+        guard isatty(descriptor) == 1 else { return nil }
+        var size = winsize()
+        let status = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCGWINSZ), $0) }
+        return status == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+    }
+}
