@@ -23,12 +23,7 @@ extension FieldChange: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let version = try container.decodeIfPresent(Int.self, forKey: .v) ?? 1
-        guard version <= WireFormat.version else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .v, in: container,
-                debugDescription: "event version \(version) is newer than this module understands (\(WireFormat.version))")
-        }
+        try container.checkEventVersion(forKey: .v)
         guard try container.decode(String.self, forKey: .type) == "change" else {
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "not a change event")
         }

@@ -10,12 +10,7 @@ extension ModuleEvent: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let version = try container.decodeIfPresent(Int.self, forKey: .v) ?? 1
-        guard version <= WireFormat.version else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .v, in: container,
-                debugDescription: "event version \(version) is newer than this module understands (\(WireFormat.version))")
-        }
+        try container.checkEventVersion(forKey: .v)
         switch try container.decode(String.self, forKey: .type) {
         case "appear": self = .appear
         case "action":

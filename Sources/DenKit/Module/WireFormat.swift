@@ -36,3 +36,15 @@ public enum WireFormat {
         }
     }
 }
+
+extension KeyedDecodingContainer {
+    /// Refuses an event whose `"v"` (1 when absent) is newer than this DenKit understands.
+    func checkEventVersion(forKey key: Key) throws {
+        let version = try decodeIfPresent(Int.self, forKey: key) ?? 1
+        guard version <= WireFormat.version else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "event version \(version) is newer than this module understands (\(WireFormat.version))")
+        }
+    }
+}
