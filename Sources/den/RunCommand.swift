@@ -47,8 +47,10 @@ struct RunCommand: ParsableCommand {
         let first = route ?? runtime.homeRoute
         print(step { terminal.start(at: first) }.text)
         fflush(nil) // a program driving den through a pipe sees each screen as soon as it is drawn
-        // A script whose first route no module serves must fail (exit 1), like `den render`.
-        if isatty(STDIN_FILENO) != 1, (try? runtime.registry.resolve(first).get()) == nil { throw ExitCode(ExitStatus.failure) }
+        // A script (standard input not a terminal) fails, exit 1, if any of its screens failed —
+        // a route no module serves, a screen that could not be built — as `den render` does.
+        let scripted = isatty(STDIN_FILENO) != 1
+        var scriptFailed = session.current?.isHostScreen ?? false
         while true {
             if editor.isInteractive { print("") }
             guard let line = editor.readLine(prompt: "den> ") else { break }
@@ -62,7 +64,9 @@ struct RunCommand: ParsableCommand {
             }
             print(output.text)
             fflush(nil)
-            if output.quit { return }
+            if session.current?.isHostScreen == true { scriptFailed = true }
+            if output.quit { break }
         }
+        if scripted, scriptFailed { throw ExitCode(ExitStatus.failure) }
     }
 }

@@ -12,7 +12,7 @@ struct SettingsEndToEndTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("rates_url = https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml  (default)"))
         #expect(result.stdout.contains("fetch_timeout = 10  (default)"))
-        #expect(result.stdout.contains("Takes a whole number from 1 to 60."))
+        #expect(result.stdout.contains("Takes a whole number from 1 to 25."))
         #expect(result.stdout.contains("Takes an http:// or https:// URL"))
     }
 
@@ -39,9 +39,9 @@ struct SettingsEndToEndTests {
     @Test("invalid values are refused, saying what is allowed", arguments: [
         ("rates_url", "not-a-url", "takes an http:// or https:// URL"),
         ("rates_url", "ftp://example.org/r.xml", "takes an http:// or https:// URL"),
-        ("fetch_timeout", "0", "a whole number from 1 to 60"),
-        ("fetch_timeout", "61", "a whole number from 1 to 60"),
-        ("fetch_timeout", "ten", "a whole number from 1 to 60"),
+        ("fetch_timeout", "0", "a whole number from 1 to 25"),
+        ("fetch_timeout", "26", "a whole number from 1 to 25"),
+        ("fetch_timeout", "ten", "a whole number from 1 to 25"),
     ])
     func invalidValue(name: String, value: String, said: String) throws {
         let den = try DenCommand()
@@ -99,6 +99,6 @@ struct SettingsEndToEndTests {
         #expect(!after.contains("max_bytes"))
         let flat = after.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(flat.contains("did not answer within 1 s"), "\(after)")
-        #expect(flat.contains("den config set main fetch_timeout 60"))
+        #expect(flat.contains("den config set main fetch_timeout 25"))
     }
 }

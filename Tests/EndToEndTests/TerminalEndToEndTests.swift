@@ -133,7 +133,7 @@ struct HostScreenBackStackEndToEndTests {
     @Test("a Not found screen is never an entry of the back stack")
     func notFoundNotPushed() throws {
         let result = try DenCommand().run(["run", "about", "--plugins", "about"], input: "go nowhere\ngo about\nback\nback\nquit\n")
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 1, "a script that met a Not found screen fails: \(result.stderr)")
         #expect(!result.stdout.contains("back: nowhere"), "\(result.stdout)")
         let steps = result.stdout.components(separatedBy: "\n> ")
         #expect(steps.count == 6)

@@ -14,11 +14,12 @@ enum MainSettings {
         help: "The ECB eurofxref-daily.xml document that Reload rates fetches (never fetched at start).",
         emptyMeans: "no download; Reload re-reads the cached or bundled rates")
 
-    /// Whole seconds, within what the host's http service allows (60 s).
+    /// Whole seconds; at most 25, so a fetch always ends before den's default 30 s call limit
+    /// (`--call-timeout`) would give up on the whole Reload and close the screen.
     static let fetchTimeout = SettingDefinition(
         "fetch_timeout", kind: .integer, default: "10",
         help: "Seconds Reload rates waits for the rates server before keeping the rates it has.",
-        minimum: 1, maximum: 60)
+        minimum: 1, maximum: 25)
 
     static let all = [ratesURL, fetchTimeout]
 }

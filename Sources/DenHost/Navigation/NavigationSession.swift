@@ -188,24 +188,30 @@ public final class NavigationSession: @unchecked Sendable {
 
     /// Sends an event to the top instance, shows its reply and applies its effects.
     private func dispatch(_ event: ModuleEvent, budget: inout Int) {
-        dispatch(budget: &budget) { (instance, runner) throws(ModuleCallError) in try instance.handle(event, runner: runner) }
+        dispatch(budget: &budget, isAppear: event == .appear) { (instance, runner) throws(ModuleCallError) in
+            try instance.handle(event, runner: runner)
+        }
     }
 
     /// Sends one document (`send`) to the top instance, shows its reply and applies its effects.
-    private func dispatch(budget: inout Int,
+    private func dispatch(budget: inout Int, isAppear: Bool = false,
                           send: (ModuleInstanceHandle, ModuleCallRunner) throws(ModuleCallError) -> ModuleReply) {
         guard !overflowed, let top = stack.last, let instance = top.instance else { return }
         let reply: ModuleReply
         do {
             reply = try send(instance, runner)
         } catch where error.isStall {
-            // The instance is abandoned: close its screen and go back to a working one.
+            // The instance is abandoned: close its screen and go back to a working one. On the
+            // first screen there is none below, so the route is built afresh (once: a fresh
+            // instance that stalls too leaves a host screen saying so).
             stack.removeLast()
-            if stack.isEmpty {
+            if !stack.isEmpty {
+                dispatch(.appear, budget: &budget)
+            } else if isAppear {
                 stack.append(Entry(route: top.route, moduleID: top.moduleID, instance: nil,
                                    screen: HostScreens.failed(top.route, error)))
             } else {
-                dispatch(.appear, budget: &budget)
+                _ = show(top.route, replacingTop: false, budget: &budget)
             }
             reportStall(error)
             return

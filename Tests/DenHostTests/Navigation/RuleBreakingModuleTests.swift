@@ -162,6 +162,18 @@ struct RuleBreakingModuleTests {
         #expect(session.replace("about").route == "about")
     }
 
+    @Test("an action that never returns on the first screen: that screen is built afresh, with the banner")
+    func hangingActionFirstScreen() {
+        let session = runtime(timeout: .milliseconds(300)).makeSession()
+        _ = session.open("hangs-on-tap")
+        let view = session.send(action: "tap", fields: [:])
+        #expect(view.route == "hangs-on-tap")
+        #expect(!view.isHostScreen, "a fresh instance serves the screen again")
+        #expect(errorBanners(view).contains { $0.contains("did not return from handle(action 'tap')") })
+        #expect(session.send(action: "tap", fields: [:]).errors.first?.contains("did not return") == true,
+                "the fresh instance is a real one: its tap hangs too")
+    }
+
     @Test("a builder that never returns is given up; later builds of that module fail at once, other modules work")
     func hangingBuilder() {
         let session = runtime(timeout: .milliseconds(300)).makeSession()
