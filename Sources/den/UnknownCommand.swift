@@ -9,6 +9,13 @@ enum UnknownCommand {
         guard let parsed = try? Den.parseAsRoot(arguments), let run = parsed as? RunCommand, let word = run.route,
               !arguments.contains("run") else { return nil }
         let commands = Den.configuration.subcommands.map { $0.configuration.commandName ?? "" }.filter { !$0.isEmpty }
+        if commands.contains(word) {
+            // `den --data-dir x plugins`: a real command after options, which belong after it.
+            return "'\(word)' is a den command, but options came before it: put them after it, e.g. `den \(word) --data-dir DIR`. More: den \(word) --help"
+        }
+        guard !word.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return "an empty word is not a den command. Commands: \(commands.joined(separator: ", ")). More: den --help"
+        }
         let hint = suggestion(for: word, among: commands).map { " Did you mean `den \($0)`?" } ?? ""
         return """
             '\(word)' is not a den command.\(hint)
@@ -21,21 +28,6 @@ enum UnknownCommand {
         let lowered = word.lowercased()
         if ["version", "-v", "-version"].contains(lowered) { return "--version" }
         if let prefix = commands.first(where: { $0.hasPrefix(lowered) || lowered.hasPrefix($0) }), lowered.count >= 2 { return prefix }
-        let scored = commands.map { ($0, distance(lowered, $0)) }.filter { $0.1 <= 2 }
-        return scored.min { $0.1 < $1.1 }?.0
-    }
-
-    /// Levenshtein distance (words here are a few letters long).
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        return Suggestion.closest(to: lowered, in: commands)
     }
 }

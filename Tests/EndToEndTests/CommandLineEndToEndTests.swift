@@ -25,6 +25,15 @@ struct CommandLineEndToEndTests {
         #expect(try DenCommand().run(["--plugins", "about"], input: "").status == 0, "den with options only still starts run")
     }
 
+    @Test("a real command after options says to put the options after it, not that the command is unknown")
+    func commandAfterOptions() throws {
+        let den = try DenCommand()
+        let result = try den.run(["--data-dir", den.temp.path("d").path, "plugins"], input: "")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("'plugins' is a den command, but options came before it"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Did you mean"))
+    }
+
     @Test("den --version names den's version, the ABI version and the Swift toolchain")
     func version() throws {
         let result = try DenCommand().run(["--version"])
