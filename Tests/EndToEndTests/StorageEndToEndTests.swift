@@ -71,6 +71,16 @@ struct StorageEndToEndTests {
         #expect(damaged.stdout.contains("Restore it from a backup"))
     }
 
+    @Test("a backup into a folder that cannot hold files is not called a full disk")
+    func backupToPseudoFileSystem() throws {
+        let den = try DenCommand()
+        #expect(try den.run(["config", "set", "main", "fetch_timeout", "12"]).status == 0)
+        let result = try den.run(["data", "backup", "/proc/den-backup.sqlite"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/proc/den-backup.sqlite"), "\(result.stderr)")
+        #expect(!result.stderr.contains("disk is full"), "\(result.stderr)")
+    }
+
     @Test("--data-dir '' is refused instead of writing storage.sqlite into the current folder",
           arguments: [["render", "main"], ["run", "main"], ["data", "check"], ["data", "backup", "x.sqlite"]])
     func emptyDataDir(command: [String]) throws {

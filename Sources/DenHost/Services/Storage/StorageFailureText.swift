@@ -69,6 +69,9 @@ struct StorageFailureText {
         }
         var info = statvfs()
         guard statvfs(folder.path, &info) == 0 else { return false }
+        // A pseudo file system (/proc: no blocks at all) or a read-only one (squashfs, ISO: 0
+        // free by nature) is not "full": its errors are reported as what they are.
+        guard info.f_blocks > 0, info.f_flag & UInt(ST_RDONLY) == 0 else { return false }
         let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
         return free < 64 * 1024 || (info.f_files > 0 && info.f_favail == 0)
     }
