@@ -49,11 +49,10 @@ public struct HostConfiguration: Sendable {
 
     /// `$DEN_DATA_DIR`, else `$XDG_DATA_HOME/den`, else `~/.local/share/den`.
     public static func defaultDataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let explicit = environment["DEN_DATA_DIR"], !explicit.isEmpty {
+        // A blank DEN_DATA_DIR counts as unset: it must never become a folder named " " here.
+        if let explicit = environment["DEN_DATA_DIR"], !explicit.trimmingCharacters(in: .whitespaces).isEmpty {
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
-        return base.appendingPathComponent("den", isDirectory: true)
+        return InstallLayout.dataHome(environment).appendingPathComponent("den", isDirectory: true)
     }
 }

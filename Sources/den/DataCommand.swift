@@ -17,7 +17,7 @@ struct DataCommand: ParsableCommand {
 
     struct Location: ParsableArguments {
         @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-            "Where modules' data is kept (default: $DEN_DATA_DIR or ~/.local/share/den).", valueName: "dir"))
+            "Where modules' data is kept (default: $DEN_DATA_DIR, else $XDG_DATA_HOME/den, else ~/.local/share/den).", valueName: "dir"))
         var dataDirectory: String?
 
         func validate() throws {

@@ -13,7 +13,7 @@ struct Den: ParsableCommand {
         --plugin-dir or DEN_PLUGIN_PATH. --no-default-modules leaves out the first two.
 
         Exit status: 0 success; 1 the command failed (a route no module serves, no working plugin, \
-        an unreadable folder); 64 a usage mistake (unknown command or option, a bad value, \
+        an unreadable folder, a damaged database); 2 `den data check` could not check; 64 a usage mistake (unknown command or option, a bad value, \
         --plugins naming a module that does not exist); 130 ended with Ctrl-C.
 
         `den help <command>` explains one command; `man den` once installed (Scripts/install.sh).

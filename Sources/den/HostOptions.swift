@@ -19,7 +19,7 @@ struct HostOptions: ParsableArguments {
     var plugins: String?
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "Where modules' data is kept (default: $DEN_DATA_DIR or ~/.local/share/den).", valueName: "dir"))
+        "Where modules' data is kept (default: $DEN_DATA_DIR, else $XDG_DATA_HOME/den, else ~/.local/share/den).", valueName: "dir"))
     var dataDirectory: String?
 
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
