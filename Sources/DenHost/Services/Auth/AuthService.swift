@@ -32,6 +32,8 @@ public struct AuthService: HostService {
 
         case AuthCredentials.loginOperation:
             let request = try decode(AuthCredentials.self, request, for: operation)
+            // The rules are public, so refusing a malformed name reveals nothing about accounts.
+            if let problem = AuthRules.usernameProblem(request.username) { throw .invalid("\(operation): \(problem)") }
             try Self.checkLength(request.password, "password", operation)
             let session = try SessionService.session(of: caller, operation)
             let answer = try accounts.logIn(username: request.username, password: request.password)
@@ -49,6 +51,7 @@ public struct AuthService: HostService {
         case AuthChangePasswordRequest.operation:
             let request = try decode(AuthChangePasswordRequest.self, request, for: operation)
             try Self.checkLength(request.currentPassword, "current_password", operation)
+            if let problem = AuthRules.passwordProblem(request.newPassword) { throw .invalid("\(operation): new_password: \(problem)") }
             let session = try SessionService.session(of: caller, operation)
             guard let user = sessions.user(of: session) else {
                 return try encode(AuthAnswer(outcome: .refused, message: "Log in first to change your password."), for: operation)
@@ -59,6 +62,9 @@ public struct AuthService: HostService {
 
         case AuthResetPasswordRequest.operation:
             let request = try decode(AuthResetPasswordRequest.self, request, for: operation)
+            if request.token.isEmpty || request.token.count > 256 {
+                throw .invalid("\(operation): the token must be 1 to 256 characters; paste the token `den users reset-token <username>` printed")
+            }
             let answer = try accounts.resetPassword(token: request.token, new: request.newPassword)
             log(operation, answer, username: answer.username ?? "(token)")
             return try encode(answer, for: operation)

@@ -29,6 +29,13 @@ public struct AuthCredentials: Codable, Sendable, Equatable {
 public struct AuthLogoutRequest: Codable, Sendable, Equatable {
     public static let operation = "auth.logout"
     public init() {}
+
+    private enum CodingKeys: CodingKey {}
+
+    /// Asks for an object, so `[]` or `3` is refused like any malformed request.
+    public init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: CodingKeys.self)
+    }
 }
 
 public struct AuthChangePasswordRequest: Codable, Sendable, Equatable {
