@@ -137,9 +137,10 @@ struct AccountBookSpec {
         #expect(throws: ServiceFailure.self) { try book.makeResetToken(for: "nobody") }
     }
 
-    @Test("deleting a user removes every module's user/<name>/ keys and nothing else, in one step")
-    func delete() throws {
-        let engine = InMemoryStorageEngine()
+    @Test("deleting a user removes every module's user/<name>/ keys and nothing else, in one step", arguments: StorageEngineKind.allCases)
+    func delete(kind: StorageEngineKind) throws {
+        let (engine, folder) = try kind.make()
+        defer { folder.map(ServiceTestSupport.remove) }
         let book = AuthTestSupport.book(engine)
         _ = try book.register(username: "alice", password: "correct horse")
         _ = try book.register(username: "alicea", password: "correct horse")

@@ -36,7 +36,7 @@ public enum AuthRules {
     public static func passwordProblem(_ password: String) -> String? {
         let count = password.unicodeScalars.count
         if count < passwordLength.lowerBound {
-            return "the password is \(count) characters long; use at least \(passwordLength.lowerBound) characters"
+            return "the password is \(count) character\(count == 1 ? "" : "s") long; use at least \(passwordLength.lowerBound) characters"
         }
         if count > passwordLength.upperBound {
             return "the password is \(count) characters long; use at most \(passwordLength.upperBound) characters"
