@@ -54,6 +54,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
+        // scrypt for the `auth` service's password hashes, SHA-256 for reset tokens (DESIGN §10).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -67,6 +69,8 @@ let package = Package(
             "CDenABI", "DenKit", "DenHTTPWire",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
         ]),
         // What the host's `http` service and its transport library exchange.
         .target(name: "DenHTTPWire"),

@@ -10,6 +10,10 @@ public final class DenRuntime: Sendable {
     public let registry = ModuleRegistry()
     public let services: ServiceHub
     public let logger: Logger
+    /// Every UI session's values and logged-in user (`session` and `auth` services).
+    public let sessions = SessionStore()
+    /// The user accounts behind the `auth` service.
+    public let accounts: AccountBook
     private let loader: PluginLoader
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
     private let foundModulesStore = Mutex<Set<String>>([])
@@ -33,6 +37,17 @@ public final class DenRuntime: Sendable {
         (storage as? SQLiteStorageEngine)?.reportWaits { [logger] wait in logger.warning("\(wait)") }
         services.register(StorageService(engine: storage))
         services.register(HTTPService())
+        var auth = configuration.auth
+        // Checked like a module's settings: a bad value is reported and the default used instead.
+        if let problem = auth.problem {
+            logger.error("\(problem); using the default auth settings")
+            let now = auth.now
+            auth = .default
+            auth.now = now
+        }
+        accounts = AccountBook(engine: storage, settings: auth)
+        services.register(SessionService(store: sessions))
+        services.register(AuthService(accounts: accounts, sessions: sessions, logger: logger))
     }
 
     /// Discovers and loads every plugin. A broken plugin or an unreadable folder is recorded
@@ -116,7 +131,7 @@ public final class DenRuntime: Sendable {
     public func makeSession(interruption: CallInterruption = CallInterruption(),
                             onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) -> NavigationSession {
         NavigationSession(registry: registry, policy: configuration.callPolicy, logger: logger, interruption: interruption,
-                          onSlowCall: onSlowCall)
+                          onSlowCall: onSlowCall, sessions: sessions)
     }
 }
 

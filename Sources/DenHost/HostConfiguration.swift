@@ -25,6 +25,9 @@ public struct HostConfiguration: Sendable {
     /// Makes the engine behind the `storage` service for a data folder: SQLite by default; a
     /// server database can take its place by conforming to `StorageEngine`.
     public var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { SQLiteStorageEngine(directory: $0) }
+    /// The `auth` service: lockout, reset-token lifetime, scrypt parameters, clock (docs/ABI.md
+    /// "Accounts"). Tests lower the scrypt parameters and inject a clock here.
+    public var auth: AuthSettings = .default
 
     public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = nil,
                 userDirectory: URL? = nil, selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),

@@ -111,6 +111,21 @@ struct SchemaConformanceSpec {
             PluginSummary(id: nil, version: nil, summary: nil, file: "libBroken.so", routes: [], status: .failed,
                           error: "built for ABI version 2"),
         ]))
+        try add("service/session.get.request", "session.get request", SessionGetRequest(key: "user"))
+        try add("service/session.get.response", "session.get answer, nobody", SessionGetAnswer(value: nil))
+        try add("service/session.set.request", "session.set request", SessionSetRequest(key: "draft", value: "5 km"))
+        try add("service/session.delete.request", "session.delete request", SessionDeleteRequest(key: "draft"))
+        try add("service/session.delete.response", "session.delete answer", SessionDeleteAnswer(deleted: false))
+        try add("service/auth.register.request", "auth.register request", AuthCredentials(username: "Alice", password: "correct horse"))
+        try add("service/auth.login.request", "auth.login request", AuthCredentials(username: "alice", password: "correct horse"))
+        try add("service/auth.logout.request", "auth.logout request", AuthLogoutRequest())
+        try add("service/auth.change_password.request", "auth.change_password request",
+                AuthChangePasswordRequest(currentPassword: "correct horse", newPassword: "battery staple"))
+        try add("service/auth.reset_password.request", "auth.reset_password request",
+                AuthResetPasswordRequest(token: "0123456789abcdef0123456789abcdef", newPassword: "battery staple"))
+        try add("service/auth.login.response", "auth.login answer, locked",
+                AuthAnswer(outcome: .locked, message: "Try again in 15 minutes.", retryAfter: "2026-11-22T21:40:00Z"))
+        try add("service/auth.register.response", "auth.register answer", AuthAnswer(outcome: .ok, username: "alice"))
         try add("service/storage.get.request", "storage.get request", StorageGetRequest(key: "settings"))
         try add("service/storage.get.response", "storage.get answer", StorageGetAnswer(value: "{\"currency\":\"EUR\"}"))
         try add("service/storage.get.response", "storage.get answer, absent", StorageGetAnswer(value: nil))
@@ -259,6 +274,22 @@ struct SchemaConformanceSpec {
             "service/http.get.response": reading(HTTPResponse.self),
             "service/settings.declare.request": reading(SettingsDeclaration.self),
             "service/settings.declare.response": reading(Empty.self),
+            "service/session.get.request": reading(SessionGetRequest.self),
+            "service/session.get.response": reading(SessionGetAnswer.self),
+            "service/session.set.request": reading(SessionSetRequest.self),
+            "service/session.set.response": reading(Empty.self),
+            "service/session.delete.request": reading(SessionDeleteRequest.self),
+            "service/session.delete.response": reading(SessionDeleteAnswer.self),
+            "service/auth.register.request": reading(AuthCredentials.self),
+            "service/auth.login.request": reading(AuthCredentials.self),
+            "service/auth.logout.request": reading(AuthLogoutRequest.self),
+            "service/auth.change_password.request": reading(AuthChangePasswordRequest.self),
+            "service/auth.reset_password.request": reading(AuthResetPasswordRequest.self),
+            "service/auth.register.response": reading(AuthAnswer.self),
+            "service/auth.login.response": reading(AuthAnswer.self),
+            "service/auth.logout.response": reading(AuthAnswer.self),
+            "service/auth.change_password.response": reading(AuthAnswer.self),
+            "service/auth.reset_password.response": reading(AuthAnswer.self),
         ]
         for type in ["heading", "text", "field", "button", "link", "list", "table", "banner"] {
             table["element/\(type)"] = reading(Element.self)

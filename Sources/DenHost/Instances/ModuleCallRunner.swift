@@ -9,11 +9,14 @@ public struct ModuleCallRunner: Sendable {
     var policy: ModuleCallPolicy
     var interruption: CallInterruption?
     var onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)?
+    /// The UI session the calls are for, bound on each worker thread (`CallContext`).
+    var session: UISessionID?
 
-    public init(policy: ModuleCallPolicy = .default, interruption: CallInterruption? = nil,
+    public init(policy: ModuleCallPolicy = .default, interruption: CallInterruption? = nil, session: UISessionID? = nil,
                 onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
         self.policy = policy
         self.interruption = interruption
+        self.session = session
         self.onSlowCall = onSlowCall
     }
 
@@ -33,8 +36,10 @@ public struct ModuleCallRunner: Sendable {
                           lateResult: @escaping @Sendable (T) -> Void = { _ in },
                           _ body: @escaping @Sendable () -> T) -> Result<T, GiveUp> {
         let outcome = Outcome<T>()
+        let session = session
         let worker = Thread {
-            let value = body()
+            // Services called from inside `body` on this thread learn the UI session from here.
+            let value = CallContext.$session.withValue(session) { body() }
             if !outcome.finish(value) { lateResult(value) }
         }
         worker.name = "den: \(call)"

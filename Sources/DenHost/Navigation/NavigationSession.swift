@@ -21,6 +21,10 @@ public final class NavigationSession: @unchecked Sendable {
     private let logger: Logger?
     /// A front-end interrupts the module call in progress through this (the terminal's Ctrl-C).
     public let interruption: CallInterruption
+    /// This session's identity for the `session` and `auth` services (`CallContext`).
+    public let id: UISessionID
+    /// Where this session's values live; they are forgotten when the session ends.
+    private let sessions: SessionStore?
     private let lock = NSLock()
     private var stack: [Entry] = []
     private var openedURLs: [String] = []
@@ -35,15 +39,22 @@ public final class NavigationSession: @unchecked Sendable {
     ///   - interruption: how a front-end interrupts calls (default: only through `interrupt()`).
     public init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, logger: Logger? = nil,
                 interruption: CallInterruption = CallInterruption(),
-                onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
+                onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil, sessions: SessionStore? = nil) {
         self.registry = registry
         self.logger = logger
         self.interruption = interruption
-        self.runner = ModuleCallRunner(policy: policy, interruption: interruption) { call, elapsed in
+        self.sessions = sessions
+        let id = sessions?.makeSessionID() ?? UISessionID(UInt64.random(in: 1 << 32 ... .max))
+        self.id = id
+        self.runner = ModuleCallRunner(policy: policy, interruption: interruption, session: id) { call, elapsed in
             // A notice, not a warning: the front-end tells the user itself (onSlowCall).
             logger?.notice("\(call) has been running for \(ModuleCallRunner.format(elapsed))", metadata: ["module": "\(call.moduleID)"])
             onSlowCall?(call, elapsed)
         }
+    }
+
+    deinit {
+        sessions?.end(id)
     }
 
     /// The top of the stack, or nil before the first `open`.

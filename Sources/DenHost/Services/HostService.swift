@@ -10,12 +10,17 @@ public protocol HostService: Sendable {
     func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data
 }
 
-/// Who is calling: services namespace their data by module id.
+/// Who is calling: services namespace their data by module id, and the `session` and `auth`
+/// services act on the caller's UI session.
 public struct ServiceCaller: Sendable, Hashable {
     public var moduleID: String
+    /// The UI session whose builder or `handle` call made this call (`CallContext`); nil for a
+    /// call made anywhere else (`den_module_entry`, a thread the module started itself).
+    public var session: UISessionID?
 
-    public init(moduleID: String) {
+    public init(moduleID: String, session: UISessionID? = nil) {
         self.moduleID = moduleID
+        self.session = session
     }
 }
 

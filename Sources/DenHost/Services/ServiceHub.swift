@@ -101,7 +101,8 @@ final class ServiceEndpoint: @unchecked Sendable {
                 let (status, body) = operation == SettingsDeclaration.operation && !copied.isEmpty
                     ? endpoint.settings.declare(copied)
                     : endpoint.hub.call(operation, request: copied, requestLength: request.len,
-                                        caller: endpoint.currentCaller, file: endpoint.file)
+                                        caller: endpoint.currentCaller.map { ServiceCaller(moduleID: $0.moduleID, session: CallContext.session) },
+                                        file: endpoint.file)
                 response.pointee = OwnedBuffer.make(body)
                 return Int32(status.rawValue)
             }))

@@ -87,10 +87,12 @@ struct SchemaCorpusHostSpec {
             return (status, String(decoding: body, as: UTF8.self))
         }
         let temp = try TemporaryDirectory("den-schema")
-        let runtime = DenRuntime(configuration: HostConfiguration(bundledDirectory: nil, cacheDirectory: temp.path("cache"),
-                                                                  dataDirectory: temp.path("data")))
+        var configuration = HostConfiguration(bundledDirectory: nil, cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data"))
+        configuration.auth.hashParameters = .testing // the real scrypt cost takes a second per hash in debug
+        let runtime = DenRuntime(configuration: configuration)
+        // As from inside a builder or handle call: session.* and auth.login need a UI session.
         let (status, body) = runtime.services.call(operation, request: Data(Self.text(file).utf8),
-                                                   caller: ServiceCaller(moduleID: "corpus"))
+                                                   caller: ServiceCaller(moduleID: "corpus", session: runtime.sessions.makeSessionID()))
         return (status, String(decoding: body, as: UTF8.self))
     }
 

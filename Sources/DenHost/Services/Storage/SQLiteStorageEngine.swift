@@ -140,6 +140,22 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         }
     }
 
+    public func namespaces() throws(ServiceFailure) -> [String] {
+        try run("read", read: true) { db in try String.fetchAll(db, sql: "SELECT DISTINCT namespace FROM entries ORDER BY namespace") }
+    }
+
+    public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
+        guard !operations.isEmpty else { return }
+        try run("write") { db in
+            for step in operations {
+                switch step.operation {
+                case .set(let key, let value): try Self.set(db, step.namespace, key, value)
+                case .delete(let key): _ = try Self.delete(db, step.namespace, key)
+                }
+            }
+        }
+    }
+
     // MARK: SQL
 
     private static func set(_ db: Database, _ namespace: String, _ key: String, _ value: String) throws {

@@ -20,6 +20,23 @@ public protocol StorageEngine: Sendable {
     func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry]
     /// Applies `operations` in order, all or nothing.
     func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure)
+    /// Every namespace that holds at least one key (the host's hooks, e.g. deleting a user's
+    /// data in every module, walk them).
+    func namespaces() throws(ServiceFailure) -> [String]
+    /// Applies operations in several namespaces in order, all or nothing: for the host only,
+    /// never reachable from a module's `storage.*` call.
+    func apply(across operations: [NamespacedOperation]) throws(ServiceFailure)
+}
+
+/// One storage operation in a named namespace, for `StorageEngine.apply(across:)`.
+public struct NamespacedOperation: Sendable, Hashable {
+    public var namespace: String
+    public var operation: StorageOperation
+
+    public init(namespace: String, operation: StorageOperation) {
+        self.namespace = namespace
+        self.operation = operation
+    }
 }
 
 /// A `StorageEngine` in memory: for tests, and for runs that must leave no file behind.
@@ -56,13 +73,22 @@ public final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     public func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
+        try apply(across: operations.map { NamespacedOperation(namespace: namespace, operation: $0) })
+    }
+
+    public func namespaces() throws(ServiceFailure) -> [String] {
+        lock.withLock { Set(values.keys.map(\.namespace)).sorted() }
+    }
+
+    public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
         // Check everything first, then apply under one lock: all or nothing.
-        if let index = operations.firstIndex(where: { $0.key.isEmpty }) {
+        if let index = operations.firstIndex(where: { $0.operation.key.isEmpty }) {
             throw .invalid("storage: operations[\(index)] has an empty key; nothing was written")
         }
         lock.withLock {
-            for operation in operations {
-                switch operation {
+            for step in operations {
+                let namespace = step.namespace
+                switch step.operation {
                 case .set(let key, let value):
                     values[Slot(namespace: namespace, key: Data(key.utf8))] = StorageEntry(key: key, value: value)
                 case .delete(let key):

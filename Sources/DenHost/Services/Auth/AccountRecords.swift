@@ -1,0 +1,77 @@
+import DenKit
+import Foundation
+
+/// One user as stored under `user/<username>` in the host's own namespace.
+struct UserRecord: Codable, Sendable, Equatable {
+    var username: String
+    var hash: PasswordHash
+    var created: Date
+    /// Failed logins since the last success or lockout.
+    var failedAttempts = 0
+    var lockedUntil: Date?
+    /// SHA-256 (hex) of the user's current reset token, so a new token retires the old one.
+    var resetTokenHash: String?
+}
+
+/// A reset token's record under `reset/<sha256 hex>`: the token itself is never stored.
+struct ResetRecord: Codable, Sendable, Equatable {
+    var username: String
+    var expires: Date
+}
+
+/// Reads and writes `UserRecord`s through a `StorageEngine`, in a namespace no module can reach:
+/// module ids never contain '@' (ModuleIdentity.idRule), and the storage service always uses the
+/// caller's module id, so `storage.*` cannot name this one.
+struct AccountStore: Sendable {
+    static let namespace = "@den.auth"
+    let engine: any StorageEngine
+
+    static func userKey(_ username: String) -> String { "user/\(username)" }
+    static func resetKey(_ tokenHash: String) -> String { "reset/\(tokenHash)" }
+
+    func user(_ username: String) throws(ServiceFailure) -> UserRecord? {
+        try engine.get(namespace: Self.namespace, key: Self.userKey(username)).map { text throws(ServiceFailure) in try Self.decode(UserRecord.self, text) }
+    }
+
+    func users() throws(ServiceFailure) -> [UserRecord] {
+        var records: [UserRecord] = []
+        for entry in try engine.list(namespace: Self.namespace, prefix: "user/") {
+            records.append(try Self.decode(UserRecord.self, entry.value))
+        }
+        return records
+    }
+
+    func reset(_ tokenHash: String) throws(ServiceFailure) -> ResetRecord? {
+        try engine.get(namespace: Self.namespace, key: Self.resetKey(tokenHash)).map { text throws(ServiceFailure) in try Self.decode(ResetRecord.self, text) }
+    }
+
+    /// Writes every operation in one transaction.
+    func apply(_ operations: [StorageOperation]) throws(ServiceFailure) {
+        try engine.apply(namespace: Self.namespace, operations: operations)
+    }
+
+    static func set(_ record: UserRecord) throws(ServiceFailure) -> StorageOperation {
+        .set(key: userKey(record.username), value: try encode(record))
+    }
+
+    static func set(_ record: ResetRecord, tokenHash: String) throws(ServiceFailure) -> StorageOperation {
+        .set(key: resetKey(tokenHash), value: try encode(record))
+    }
+
+    private static func encode<T: Encodable>(_ value: T) throws(ServiceFailure) -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        do { return String(decoding: try encoder.encode(value), as: UTF8.self) } catch {
+            throw ServiceFailure(.internalError, "auth: could not encode an account record: \(error)")
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws(ServiceFailure) -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do { return try decoder.decode(type, from: Data(text.utf8)) } catch {
+            throw ServiceFailure(.internalError, "auth: an account record in the host's storage is damaged (\(WireFormat.describe(error))); delete the user with `den users delete` and add them again")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The host's settings for the `auth` service (HostConfiguration.auth). docs/ABI.md lists them.
+public struct AuthSettings: Sendable {
+    /// Failed logins in a row that lock an account.
+    public var maxFailedAttempts = 5
+    /// How long a locked account stays locked.
+    public var lockoutDuration: TimeInterval = 15 * 60
+    /// How long a token from `den users reset-token` can be used.
+    public var resetTokenLifetime: TimeInterval = 30 * 60
+    /// scrypt parameters for new hashes; weaker stored hashes are redone at login.
+    public var hashParameters: PasswordHashParameters = .standard
+    /// The time; tests inject a clock to check lockout and token expiry.
+    public var now: @Sendable () -> Date = { Date() }
+
+    public init() {}
+
+    public static let `default` = AuthSettings()
+
+    /// Why these settings cannot be used, or nil. Checked when the runtime starts, like module settings.
+    public var problem: String? {
+        if !(1...100).contains(maxFailedAttempts) {
+            return "auth: maxFailedAttempts must be 1...100, not \(maxFailedAttempts)"
+        }
+        if !(1...(7 * 86_400)).contains(lockoutDuration) {
+            return "auth: lockoutDuration must be 1 second to 7 days, not \(lockoutDuration) s"
+        }
+        if !(60...(7 * 86_400)).contains(resetTokenLifetime) {
+            return "auth: resetTokenLifetime must be 1 minute to 7 days, not \(resetTokenLifetime) s"
+        }
+        return hashParameters.problem.map { "auth: \($0)" }
+    }
+}

@@ -1,0 +1,64 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// A stored password hash: scrypt's output with its salt and parameters. Never the password.
+public struct PasswordHash: Codable, Sendable, Equatable {
+    public var kdf = "scrypt"
+    public var parameters: PasswordHashParameters
+    /// Base64 of 16 random bytes, new for every hash.
+    public var salt: String
+    /// Base64 of 32 bytes of scrypt output.
+    public var key: String
+}
+
+/// Hashes and verifies passwords with scrypt from swift-crypto's CryptoExtras.
+public enum PasswordHasher {
+    static let saltBytes = 16
+    static let keyBytes = 32
+
+    /// A new hash of `password` with a fresh random salt.
+    public static func hash(_ password: String, parameters: PasswordHashParameters) throws(ServiceFailure) -> PasswordHash {
+        var generator = SystemRandomNumberGenerator()
+        let salt = Data((0..<saltBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let key = try derive(password, salt: salt, parameters: parameters)
+        return PasswordHash(parameters: parameters, salt: salt.base64EncodedString(), key: key.base64EncodedString())
+    }
+
+    /// Whether `password` matches `stored`, compared in constant time. Always does the full
+    /// scrypt work, so a wrong password costs as long as a right one.
+    public static func verify(_ password: String, against stored: PasswordHash) throws(ServiceFailure) -> Bool {
+        guard let salt = Data(base64Encoded: stored.salt), let expected = Data(base64Encoded: stored.key) else {
+            throw ServiceFailure(.internalError, "auth: a stored password hash is damaged; reset the password with `den users reset-token <username>`")
+        }
+        let actual = try derive(password, salt: salt, parameters: stored.parameters)
+        return constantTimeEqual(actual, expected)
+    }
+
+    /// The hash a login for an unknown user is checked against, so it costs as long as a real one.
+    static func dummy(_ parameters: PasswordHashParameters) -> PasswordHash {
+        PasswordHash(parameters: parameters, salt: Data(repeating: 0x5A, count: saltBytes).base64EncodedString(),
+                     key: Data(repeating: 0, count: keyBytes).base64EncodedString())
+    }
+
+    /// Compares every byte whatever the first difference, so timing tells nothing of where it is.
+    static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+
+    private static func derive(_ password: String, salt: Data, parameters: PasswordHashParameters) throws(ServiceFailure) -> Data {
+        if let problem = parameters.problem { throw ServiceFailure(.internalError, "auth: \(problem); fix the host's auth settings") }
+        do {
+            let key = try KDF.Scrypt.deriveKey(from: Data(password.utf8), salt: salt, outputByteCount: keyBytes,
+                                               rounds: parameters.rounds, blockSize: parameters.blockSize,
+                                               parallelism: parameters.parallelism, maxMemory: parameters.memoryLimit)
+            return key.withUnsafeBytes { Data($0) }
+        } catch {
+            // The error is BoringSSL's and never holds the password.
+            throw ServiceFailure(.internalError, "auth: scrypt failed with \(parameters) (\(error)); lower the parameters in the host's auth settings")
+        }
+    }
+}
