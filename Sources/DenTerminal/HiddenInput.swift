@@ -6,13 +6,12 @@ enum HiddenInput {
     /// The line typed, nil at end of input or when the user pressed Ctrl-C (which gives up the
     /// password, not den: the read runs as "busy", so Ctrl-C only raises a flag).
     static func readLine(prompt: String, interrupts: InterruptForwarder) -> String? {
-        var saved = termios()
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return Swift.readLine() }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        quiet.c_lflag |= tcflag_t(ECHONL)
-        tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
-        defer { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        var probe = termios()
+        guard tcgetattr(STDIN_FILENO, &probe) == 0 else { return Swift.readLine() }
+        return TerminalEcho.hidden { readQuietly(prompt: prompt, interrupts: interrupts) }
+    }
+
+    private static func readQuietly(prompt: String, interrupts: InterruptForwarder) -> String? {
         FileHandle.standardOutput.write(Data(prompt.utf8))
         return interrupts.whileBusy { () -> String? in
             var bytes: [UInt8] = []

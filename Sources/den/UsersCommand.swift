@@ -1,5 +1,6 @@
 import ArgumentParser
 import DenHost
+import DenTerminal
 import Foundation
 
 /// `den users list | add | unlock | delete | reset-token`: the administrator's view of the
@@ -152,14 +153,9 @@ enum PasswordPrompt {
     }
 
     private static func hidden(_ prompt: String) -> String? {
-        var saved = termios()
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return Swift.readLine() }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        quiet.c_lflag |= tcflag_t(ECHONL)
-        tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
-        defer { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-        FileHandle.standardError.write(Data(prompt.utf8))
-        return Swift.readLine(strippingNewline: true)
+        TerminalEcho.hidden {
+            FileHandle.standardError.write(Data(prompt.utf8))
+            return Swift.readLine(strippingNewline: true)
+        }
     }
 }
