@@ -9,6 +9,9 @@ _Static_assert(sizeof(den_host) == 24, "den_host layout is ABI");
 _Static_assert(offsetof(den_host, call) == 16, "den_host layout is ABI");
 _Static_assert(sizeof(den_instance_api) == 40, "den_instance_api layout is ABI");
 _Static_assert(offsetof(den_instance_api, destroy) == 32, "den_instance_api layout is ABI");
-_Static_assert(sizeof(den_registrar) == 24, "den_registrar layout is ABI");
+_Static_assert(offsetof(den_host, abi_revision) == 4, "den_host layout is ABI");
+/* Revision 1 appended add_route_with_flags; the revision-0 fields keep their offsets. */
+_Static_assert(offsetof(den_registrar, add_route) == 16, "den_registrar layout is ABI");
+_Static_assert(sizeof(den_registrar) == 32, "den_registrar layout is ABI (revision 1)");
 #endif
 _Static_assert(sizeof(den_status) == sizeof(int32_t), "status codes travel as int32_t");

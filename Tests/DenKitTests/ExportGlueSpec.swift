@@ -14,6 +14,8 @@ final class FakeHostSide {
 
     struct Route {
         var pattern: String
+        /// What add_route_with_flags received; nil for plain add_route.
+        var flags: UInt32? = nil
         var build: den_builder_fn
         var context: UnsafeMutableRawPointer?
     }
@@ -26,9 +28,9 @@ final class FakeHostSide {
     /// The `den_host` handed to the module; "valid for the process lifetime", so never freed.
     let host: UnsafeMutablePointer<den_host>
 
-    init(abiVersion: UInt32 = DEN_ABI_VERSION) {
+    init(abiVersion: UInt32 = DEN_ABI_VERSION, abiRevision: UInt32 = DEN_ABI_REVISION) {
         host = .allocate(capacity: 1)
-        host.initialize(to: den_host(abi_version: abiVersion, reserved: 0, ctx: nil, call: { ctx, service, request, response in
+        host.initialize(to: den_host(abi_version: abiVersion, abi_revision: abiRevision, ctx: nil, call: { ctx, service, request, response in
             let side = FakeHostSide.from(ctx)
             let text = String(decoding: OwnedBuffer.copy(request), as: UTF8.self)
             side.serviceCalls.append((service.map { String(cString: $0) } ?? "", text))
@@ -57,7 +59,14 @@ final class FakeHostSide {
                 FakeHostSide.from(ctx).routes.append(Route(pattern: String(cString: pattern!), build: build!,
                                                            context: builderContext))
                 return Int32(DEN_OK.rawValue)
+            },
+            add_route_with_flags: { ctx, pattern, flags, build, builderContext in
+                FakeHostSide.from(ctx).routes.append(Route(pattern: String(cString: pattern!), flags: flags, build: build!,
+                                                           context: builderContext))
+                return Int32(DEN_OK.rawValue)
             })
+        // A revision-0 host's registrar ends before add_route_with_flags: play that with NULL.
+        if host.pointee.abi_revision == 0 { registrar.add_route_with_flags = nil }
         if !addRoute { registrar.add_route = nil }
         return withUnsafePointer(to: &registrar) { registrar in
             DenModule.entry(host: UnsafeRawPointer(host), registrar: UnsafeRawPointer(registrar), module: module)
@@ -131,6 +140,38 @@ struct ExportGlueSpec {
         #expect(side.descriptions == [.init(id: "probe", version: "0.3.1", summary: "Records how it is used")])
         #expect(side.routes.map(\.pattern) == ["probe", "probe/<int:id>", "probe/host", "probe/fails"])
         #expect(side.routes.allSatisfy { $0.context != nil })
+    }
+
+    @Test("a guarded route goes through add_route_with_flags with DEN_ROUTE_REQUIRES_LOGIN; the others through add_route")
+    func guardedRoutesUseFlags() {
+        let side = FakeHostSide()
+        let module = ModuleDefinition(id: "vault", version: "1.0.0", summary: "Guarded", routes: [
+            RouteDefinition("vault/open") { RecordingInstance($0, life: LifeProbe()) },
+            RouteDefinition("vault", requiresLogin: true) { RecordingInstance($0, life: LifeProbe()) },
+        ])
+
+        #expect(side.enter(module) == denStatus(DEN_OK))
+        #expect(side.routes.map(\.pattern) == ["vault/open", "vault"])
+        #expect(side.routes.map(\.flags) == [nil, UInt32(DEN_ROUTE_REQUIRES_LOGIN.rawValue)])
+    }
+
+    @Test("on a revision-0 host a module with a guarded route refuses to load (DEN_ERR_VERSION) and logs why")
+    func guardedRouteNeedsRevisionOne() {
+        let side = FakeHostSide(abiRevision: 0)
+        let module = ModuleDefinition(id: "vault", version: "1.0.0", summary: "Guarded", routes: [
+            RouteDefinition("vault", requiresLogin: true) { RecordingInstance($0, life: LifeProbe()) },
+        ])
+
+        #expect(side.enter(module) == denStatus(DEN_ERR_VERSION))
+        #expect(side.routes.isEmpty)
+        #expect(side.serviceCalls.contains { $0.service == "log" && $0.request.contains("route guards") })
+    }
+
+    @Test("on a revision-0 host a module without guarded routes loads as before")
+    func unguardedModuleOnRevisionZero() {
+        let side = FakeHostSide(abiRevision: 0)
+        #expect(side.enter(probe.definition) == denStatus(DEN_OK))
+        #expect(side.routes.allSatisfy { $0.flags == nil })
     }
 
     @Test("a host speaking another ABI version gets DEN_ERR_VERSION before anything is registered",

@@ -1,7 +1,7 @@
 /*
  * den_module.h — the one contract between the Den host and a module plugin.
  *
- * ABI version 1. Everything that crosses the host/module line is a C type: integers, C strings,
+ * ABI version 1, revision 1. Everything that crosses the host/module line is a C type: integers, C strings,
  * byte buffers, function pointers and opaque pointers. Rich data (screens, events, service
  * requests) crosses as UTF-8 JSON documents described in docs/ABI.md. No Swift type ever crosses:
  * the host and each plugin carry their own copy of every Swift module, so a Swift object made on
@@ -55,6 +55,16 @@ extern "C" {
 
 /** The ABI version this header describes. Bumped on any incompatible change. */
 #define DEN_ABI_VERSION 1u
+
+/**
+ * The revision of ABI version 1 this header describes. A revision only appends: new fields at the
+ * end of a host-owned struct, new flags, new services. So a plugin built against an older header
+ * keeps loading and behaving as before, and a plugin reads `den_host.abi_revision` before it uses
+ * anything newer than revision 0. Revisions:
+ *   0  the first host (den_host.abi_revision was a reserved zero).
+ *   1  den_registrar.add_route_with_flags and DEN_ROUTE_REQUIRES_LOGIN (route guards).
+ */
+#define DEN_ABI_REVISION 1u
 
 /** Makes a symbol visible outside the plugin even when built with -fvisibility=hidden. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -125,7 +135,7 @@ typedef int32_t (*den_host_call_fn)(void *ctx, const char *service, den_bytes re
  */
 typedef struct den_host {
     uint32_t abi_version;     /* the host's DEN_ABI_VERSION */
-    uint32_t reserved;        /* zero */
+    uint32_t abi_revision;    /* the host's DEN_ABI_REVISION; 0 in hosts before revision 1 */
     void *ctx;                /* opaque; pass it back as the first argument of call */
     den_host_call_fn call;
 } den_host;
@@ -191,6 +201,22 @@ typedef int32_t (*den_builder_fn)(void *builder_ctx, const den_host *host, den_b
  * ------------------------------------------------------------------------------------------- */
 
 /**
+ * Route flags for add_route_with_flags (revision 1). A host refuses bits it does not know with
+ * DEN_ERR_UNSUPPORTED, so a module never believes a route is guarded when it is not.
+ */
+typedef enum den_route_flags {
+    DEN_ROUTE_FLAGS_NONE = 0,
+    /**
+     * The route needs a logged-in user. The host checks before it calls the builder: with nobody
+     * logged in in the UI session it opens the login route instead, as "login?next=<route>"
+     * (percent-encoded), and the builder never runs. With no module serving "login" loaded, the
+     * user gets a host screen saying so. The guard is the host's; a module still reads the user
+     * from "session.get" {"key": "user"} for its own data (docs/ABI.md, "Route guards").
+     */
+    DEN_ROUTE_REQUIRES_LOGIN = 1u << 0
+} den_route_flags;
+
+/**
  * The registrar. Call describe first and exactly once, then add_route for each route, all during
  * den_module_entry. Strings are borrowed UTF-8; the host copies them. Any refused call rejects the
  * whole plugin, even if den_module_entry then returns DEN_OK. A module that keeps the pointer (or a
@@ -218,6 +244,17 @@ typedef struct den_registrar {
      * detected by the host after the entry point returns.
      */
     int32_t (*add_route)(void *ctx, const char *pattern, den_builder_fn build, void *builder_ctx);
+
+    /* ---- Revision 1: present only when den_host.abi_revision >= 1. A plugin that must run on a
+     * revision-0 host checks abi_revision first (reading this field there is out of bounds). */
+
+    /**
+     * add_route with `flags`, a bitwise OR of den_route_flags. add_route(...) is exactly
+     * add_route_with_flags(..., DEN_ROUTE_FLAGS_NONE, ...). Returns DEN_ERR_UNSUPPORTED for an
+     * unknown flag bit (which rejects the plugin, like any refused registration call).
+     */
+    int32_t (*add_route_with_flags)(void *ctx, const char *pattern, uint32_t flags, den_builder_fn build,
+                                    void *builder_ctx);
 } den_registrar;
 
 /* ---------------------------------------------------------------------------------------------

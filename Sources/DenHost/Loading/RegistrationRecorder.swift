@@ -2,10 +2,12 @@ import CDenABI
 import Foundation
 import Logging
 
-/// A route a plugin added: its pattern and the C builder to call for it.
+/// A route a plugin added: its pattern, its flags and the C builder to call for it.
 public struct PluginRoute: @unchecked Sendable {
     // The builder context is the plugin's, valid for the process lifetime (den_module.h).
     public var pattern: String
+    /// `DEN_ROUTE_REQUIRES_LOGIN`: the host opens the login route instead while nobody is logged in.
+    public var requiresLogin = false
     var build: den_builder_fn
     var context: UnsafeMutableRawPointer?
 }
@@ -50,7 +52,11 @@ final class RegistrationRecorder: @unchecked Sendable {
             },
             add_route: { ctx, pattern, build, builderContext in
                 guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
-                return RegistrationRecorder.from(ctx).addRoute(pattern: pattern, build: build, context: builderContext)
+                return RegistrationRecorder.from(ctx).addRoute(pattern: pattern, flags: 0, build: build, context: builderContext)
+            },
+            add_route_with_flags: { ctx, pattern, flags, build, builderContext in
+                guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
+                return RegistrationRecorder.from(ctx).addRoute(pattern: pattern, flags: flags, build: build, context: builderContext)
             }))
     }
 
@@ -101,9 +107,13 @@ final class RegistrationRecorder: @unchecked Sendable {
         }
     }
 
-    private func addRoute(pattern: UnsafePointer<CChar>?, build: den_builder_fn?, context: UnsafeMutableRawPointer?) -> Int32 {
+    /// The flag bits this host knows (den_module.h, revision 1).
+    static let knownRouteFlags = UInt32(DEN_ROUTE_REQUIRES_LOGIN.rawValue)
+
+    private func addRoute(pattern: UnsafePointer<CChar>?, flags: UInt32, build: den_builder_fn?,
+                          context: UnsafeMutableRawPointer?) -> Int32 {
         lock.withLock {
-            guard isOpen else { return refuseLate("add_route") }
+            guard isOpen else { return refuseLate(flags == 0 ? "add_route" : "add_route_with_flags") }
             guard _id != nil else {
                 _problems.append("add_route was called before describe")
                 return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
@@ -119,7 +129,13 @@ final class RegistrationRecorder: @unchecked Sendable {
                 _problems.append("route pattern '\(ModuleText.singleLine(text, limit: 200))': \(error)")
                 return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
             }
-            _routes.append(PluginRoute(pattern: text, build: build, context: context))
+            let unknown = flags & ~Self.knownRouteFlags
+            guard unknown == 0 else {
+                _problems.append("route pattern '\(ModuleText.singleLine(text, limit: 200))': flag bits 0x\(String(unknown, radix: 16)) are unknown to this host (ABI revision \(DEN_ABI_REVISION)); build the plugin against this host's den_module.h or drop those flags")
+                return Int32(DEN_ERR_UNSUPPORTED.rawValue)
+            }
+            _routes.append(PluginRoute(pattern: text, requiresLogin: flags & Self.knownRouteFlags != 0,
+                                       build: build, context: context))
             return Int32(DEN_OK.rawValue)
         }
     }

@@ -89,7 +89,7 @@ final class ServiceEndpoint: @unchecked Sendable {
         self.file = file
         let host = UnsafeMutablePointer<den_host>.allocate(capacity: 1)
         host.initialize(to: den_host(
-            abi_version: DEN_ABI_VERSION, reserved: 0,
+            abi_version: DEN_ABI_VERSION, abi_revision: DEN_ABI_REVISION,
             ctx: Unmanaged.passRetained(self).toOpaque(),
             call: { ctx, service, request, response in
                 guard let ctx, let service, let response else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }

@@ -38,10 +38,21 @@ public enum DenModule {
             // without the service refuses the call, and the module still loads without settings.
             _ = try? services.call(SettingsDeclaration.operation, declaration, as: Empty.self)
         }
+        // A guarded route on a host without guards would be open to anyone: refuse to load.
+        let guarded = module.routes.filter(\.requiresLogin).map(\.pattern)
+        let addGuarded = hostPointer.pointee.abi_revision >= 1 ? registry.add_route_with_flags : nil
+        if !guarded.isEmpty, addGuarded == nil {
+            HostLog(services).log(.error, "module '\(module.id)' needs route guards for \(guarded.joined(separator: ", ")), which this host does not offer (ABI revision \(hostPointer.pointee.abi_revision), guards need 1); update den")
+            return DEN_ERR_VERSION.rawValue32
+        }
         for route in module.routes {
             // Retained for the process lifetime: the host may build this route at any time.
             let context = Unmanaged.passRetained(RouteBuilderBox(route: route, host: services)).toOpaque()
-            let status = addRoute(registry.ctx, route.pattern, routeBuilderTrampoline, context)
+            let status = if route.requiresLogin, let addGuarded {
+                addGuarded(registry.ctx, route.pattern, UInt32(DEN_ROUTE_REQUIRES_LOGIN.rawValue), routeBuilderTrampoline, context)
+            } else {
+                addRoute(registry.ctx, route.pattern, routeBuilderTrampoline, context)
+            }
             guard status == DEN_OK.rawValue32 else { return status }
         }
         return DEN_OK.rawValue32

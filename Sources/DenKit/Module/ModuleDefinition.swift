@@ -20,14 +20,19 @@ public struct ModuleDefinition: Sendable {
 /// A route pattern and the builder that assembles a module instance for it.
 public struct RouteDefinition: Sendable {
     public var pattern: String
+    /// The host opens the login route instead (with `next=<route>`) while nobody is logged in,
+    /// and never calls `build` then (`DEN_ROUTE_REQUIRES_LOGIN`, ABI revision 1).
+    public var requiresLogin: Bool
     public var build: @Sendable (BuildContext) throws -> any ModuleInstance
 
-    public init(_ pattern: String, build: @escaping @Sendable (BuildContext) throws -> any ModuleInstance) {
+    public init(_ pattern: String, requiresLogin: Bool = false,
+                build: @escaping @Sendable (BuildContext) throws -> any ModuleInstance) {
         self.pattern = pattern
+        self.requiresLogin = requiresLogin
         self.build = build
     }
 
-    public init<B: ModuleBuilder>(_ pattern: String, builder: B.Type) {
-        self.init(pattern) { try B.build($0) }
+    public init<B: ModuleBuilder>(_ pattern: String, requiresLogin: Bool = false, builder: B.Type) {
+        self.init(pattern, requiresLogin: requiresLogin) { try B.build($0) }
     }
 }
