@@ -45,7 +45,12 @@ public final class DenRuntime: Sendable {
             auth = .default
             auth.now = now
         }
-        accounts = AccountBook(engine: storage, settings: auth)
+        // What an administrator set with `den config set den.auth …` wins over the defaults.
+        accounts = AccountBook(engine: storage) { [auth, logger] in
+            let (stored, problems) = AuthSettingDefinitions.apply(to: auth, engine: storage)
+            for problem in problems { logger.warning("\(problem)") }
+            return stored
+        }
         services.register(SessionService(store: sessions))
         services.register(AuthService(accounts: accounts, sessions: sessions, logger: logger))
     }

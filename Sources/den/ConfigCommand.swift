@@ -57,7 +57,7 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             let settings = try ModuleSettingsAccess(host: host)
-            _ = try settings.record(module)
+            _ = try settings.declared(module)
             let storage = settings.storage(module)
             // A stored name the module no longer declares can still be removed (that is the fix
             // `show` suggests for it); any other unknown name is an error listing the real ones.

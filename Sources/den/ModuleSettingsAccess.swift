@@ -15,19 +15,21 @@ struct ModuleSettingsAccess {
 
     private var active: [PluginRecord] { runtime.registry.plugins.filter(\.isActive) }
 
-    /// The loaded module `id`, or an error listing the loaded ones.
-    func record(_ id: String) throws -> PluginRecord {
-        if let record = active.first(where: { $0.id == id }) { return record }
+    /// The settings `id` declares: a loaded module's, or the host's own `den.auth`; else an
+    /// error listing what exists.
+    func declared(_ id: String) throws -> [SettingDefinition] {
+        if id == AuthSettingDefinitions.settingsID { return AuthSettingDefinitions.all }
+        if let record = active.first(where: { $0.id == id }) { return record.settings }
         let ids = active.compactMap(\.id).sorted()
         let known = ids.isEmpty ? "no module is loaded (see `den plugins`)" : "loaded modules: \(ids.joined(separator: ", "))"
-        throw ConfigError(ModuleText.singleLine("no module '\(id)' is loaded; \(known)"))
+        throw ConfigError(ModuleText.singleLine("no module '\(id)' is loaded; \(known); the host's login rules are '\(AuthSettingDefinitions.settingsID)'"))
     }
 
     /// The declared setting, or an error listing the module's settings (with a suggestion).
     func definition(module: String, name: String) throws -> SettingDefinition {
-        let record = try record(module)
-        if let definition = record.settings.first(where: { $0.name == name }) { return definition }
-        let names = record.settings.map(\.name)
+        let settings = try declared(module)
+        if let definition = settings.first(where: { $0.name == name }) { return definition }
+        let names = settings.map(\.name)
         guard !names.isEmpty else { throw ConfigError(ModuleText.singleLine("\(module) declares no settings")) }
         let guess = Suggestion.closest(to: name, in: names).map { " (did you mean \($0)?)" } ?? ""
         throw ConfigError(ModuleText.singleLine(
@@ -35,7 +37,9 @@ struct ModuleSettingsAccess {
     }
 
     func storage(_ module: String) -> HostStorage {
-        HostStorage(hub: runtime.services, caller: ServiceCaller(moduleID: module))
+        // The host's settings live in its own namespace, reached as if it were a module's.
+        let namespace = module == AuthSettingDefinitions.settingsID ? AuthSettingDefinitions.namespace : module
+        return HostStorage(hub: runtime.services, caller: ServiceCaller(moduleID: namespace))
     }
 
     /// One line per loaded module: how many settings it declares.
@@ -45,16 +49,17 @@ struct ModuleSettingsAccess {
             let names = record.settings.map(\.name)
             return names.isEmpty ? "\(id): no settings" : "\(id): \(names.joined(separator: ", "))"
         }
-        guard !lines.isEmpty else { return "No module is loaded (see `den plugins`)." }
-        return (lines + ["", "Show one module's with `den config show <module>`."]).map { ModuleText.singleLine($0) }
+        let host = "\(AuthSettingDefinitions.settingsID): \(AuthSettingDefinitions.all.map(\.name).joined(separator: ", ")) (the host's login rules)"
+        guard !lines.isEmpty else { return "No module is loaded (see `den plugins`).\n\(host)" }
+        return (lines + [host] + ["", "Show one module's with `den config show <module>`."]).map { ModuleText.singleLine($0) }
             .joined(separator: "\n")
     }
 
     /// Every setting of `module` (or only `only`): value, whether it is the default, the rule
     /// and the help line; then stored values the module does not declare.
     func describe(module: String, only: String?) throws -> String {
-        let record = try record(module)
-        var definitions = record.settings
+        let declaredSettings = try declared(module)
+        var definitions = declaredSettings
         if let only { definitions = [try definition(module: module, name: only)] }
         guard !definitions.isEmpty else { return "\(module) declares no settings." }
         let stored = Dictionary(try storage(module).list(prefix: ModuleSettings.key("")).map {
@@ -74,8 +79,8 @@ struct ModuleSettingsAccess {
             }
             lines.append("    \(definition.help) Takes \(definition.rule).")
         }
-        let declared = Swift.Set(record.settings.map(\.name))
-        let strays = stored.keys.filter { !declared.contains($0) }.sorted()
+        let names = Swift.Set(declaredSettings.map(\.name))
+        let strays = stored.keys.filter { !names.contains($0) }.sorted()
         if only == nil, !strays.isEmpty {
             lines.append("Stored but not settings of \(module) (ignored; remove with `den config unset \(module) <name>`):")
             for name in strays { lines.append("\(name) = \(stored[name] ?? "")") }

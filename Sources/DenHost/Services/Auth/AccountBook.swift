@@ -1,6 +1,7 @@
 import Crypto
 import DenKit
 import Foundation
+import Synchronization
 
 /// The host's user accounts: register, log in, change and reset passwords, and the
 /// administrator's `den users` commands. Shared by `AuthService` and the command line.
@@ -14,13 +15,29 @@ import Foundation
 /// - every change of more than one key is one storage transaction.
 public final class AccountBook: Sendable {
     let store: AccountStore
-    public let settings: AuthSettings
     /// Serialises read-modify-write of records in this process; hashing happens outside it.
     private let lock = NSLock()
+    private let resolved: Mutex<AuthSettings?> = Mutex(nil)
+    private let resolve: @Sendable () -> AuthSettings
 
-    public init(engine: any StorageEngine, settings: AuthSettings = .default) {
+    /// The settings in force. `resolve` runs on first use, so a command that never touches
+    /// accounts never opens storage to read `den config` values.
+    public var settings: AuthSettings {
+        resolved.withLock { current in
+            if let current { return current }
+            let settings = resolve()
+            current = settings
+            return settings
+        }
+    }
+
+    public convenience init(engine: any StorageEngine, settings: AuthSettings = .default) {
+        self.init(engine: engine) { settings }
+    }
+
+    public init(engine: any StorageEngine, resolveSettings: @escaping @Sendable () -> AuthSettings) {
         store = AccountStore(engine: engine)
-        self.settings = settings
+        resolve = resolveSettings
     }
 
     // MARK: Users
