@@ -75,6 +75,7 @@ struct RouteGuardEndToEndTests {
         let text = flat(result.stdout)
         #expect(text.contains("FAILED"), "\(result.stdout)")
         #expect(text.contains("flag bits 0x80 are unknown to this host"), "\(result.stdout)")
+        #expect(text.contains("fix: the plugin was built against a newer den_module.h than this den's: update den"))
         #expect(text.contains("1 active, 1 failed"))
     }
 }

@@ -77,6 +77,7 @@ struct RouteFlagLoaderTests {
         let error = try #require(record.error)
         #expect(error.description.contains("flag bits 0x80 are unknown to this host"), "\(error)")
         #expect(error.description.contains("libDenFixtureUnknownRouteFlag.so"))
+        #expect(error.fix.contains("update den, or rebuild the plugin without those route flags"), "\(error.fix)")
         #expect((try? runtime.registry.resolve("plain").get()) == nil, "none of its routes is served")
         #expect((try? runtime.registry.resolve("future").get()) == nil)
         #expect(runtime.record("libAboutModule.so")?.isActive == true)
