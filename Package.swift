@@ -35,7 +35,8 @@ func fixture(_ name: String) -> Target {
 let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails",
                 "DenFixtureDuplicateAbout", "DenFixtureConflictingRoute", "DenFixtureToolchain",
                 "DenFixtureMisbehaving", "DenFixtureBadRegistration", "DenFixturePlainLibrary",
-                "DenFixtureUndefinedSymbol", "DenFixtureRuleBreaker", "DenFixtureSecretForm"]
+                "DenFixtureUndefinedSymbol", "DenFixtureRuleBreaker", "DenFixtureSecretForm",
+                "DenFixtureGuardedRoute", "DenFixtureUnknownRouteFlag"]
 
 let package = Package(
     name: "Den",

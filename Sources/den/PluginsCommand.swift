@@ -38,7 +38,10 @@ struct PluginsCommand: ParsableCommand {
             let name = plugin.id.map { "\($0) \(plugin.version ?? "")" } ?? "(unknown module)"
             print("\(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ModuleText.singleLine(name))  \(ModuleText.singleLine(plugin.file.path))")
             if let summary = plugin.summary, !summary.isEmpty { print("        \(ModuleText.singleLine(summary, limit: 200))") }
-            if !plugin.routes.isEmpty { print("        routes: \(ModuleText.singleLine(plugin.routes.joined(separator: ", ")))") }
+            if !plugin.routes.isEmpty {
+                let routes = plugin.routes.map { plugin.loginRoutes.contains($0) ? "\($0) (requires login)" : $0 }
+                print("        routes: \(ModuleText.singleLine(routes.joined(separator: ", ")))")
+            }
             if let error = plugin.error {
                 print("        error: \(ModuleText.singleLine(error.reason))")
                 print("        fix: \(ModuleText.singleLine(error.fix))")

@@ -16,7 +16,7 @@ struct RoutesCommand: ParsableCommand {
         if let route = resolve {
             switch runtime.registry.resolve(route) {
             case .success(let match):
-                print("\(route) -> \(match.pattern) (module \(match.owner))")
+                print("\(route) -> \(match.pattern) (module \(match.owner)\(match.value.requiresLogin ? ", requires login" : ""))")
                 for (name, value) in match.parameters.sorted(by: { $0.key < $1.key }) { print("  \(name) = \(value)") }
                 for (name, value) in match.query.sorted(by: { $0.key < $1.key }) { print("  ?\(name) = \(value)") }
             case .failure(let error):
@@ -32,7 +32,7 @@ struct RoutesCommand: ParsableCommand {
         }
         let width = routes.map(\.pattern.count).max() ?? 0
         for route in routes {
-            print("\(route.pattern.padding(toLength: width, withPad: " ", startingAt: 0))  -> \(route.moduleID)")
+            print("\(route.pattern.padding(toLength: width, withPad: " ", startingAt: 0))  -> \(route.moduleID)\(route.requiresLogin ? "  (requires login)" : "")")
         }
     }
 }

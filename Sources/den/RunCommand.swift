@@ -26,10 +26,11 @@ struct RunCommand: ParsableCommand {
         // The terminal says what it waits for after half a second (the host's default is 2 s).
         var policy = runtime.configuration.callPolicy
         policy.slowNotice = WaitNotice.delay
+        // The runtime's session store: route guards read the user that auth.login set there.
         let session = NavigationSession(registry: runtime.registry, policy: policy, logger: runtime.logger,
-                                        interruption: interrupts.interruption) { call, elapsed in
+                                        interruption: interrupts.interruption, onSlowCall: { call, elapsed in
             notice.callIsSlow(call, elapsed: elapsed)
-        }
+        }, sessions: runtime.sessions)
         let terminal = TerminalSession(session: session, renderer: TextRenderer(style: style),
                                        columns: { TerminalWidth.current() })
         let editor = LineEditor()

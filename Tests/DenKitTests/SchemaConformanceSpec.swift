@@ -111,6 +111,10 @@ struct SchemaConformanceSpec {
             PluginSummary(id: nil, version: nil, summary: nil, file: "libBroken.so", routes: [], status: .failed,
                           error: "built for ABI version 2"),
         ]))
+        try add("service/plugins.list.response", "plugins.list answer with guarded routes", PluginListResponse(plugins: [
+            PluginSummary(id: "jogs", version: "1.0.0", summary: "A jogging log", file: "libJogsModule.so",
+                          routes: ["jogs", "jogs/<int:id>", "jogs/about"], requiresLogin: ["jogs", "jogs/<int:id>"], status: .active),
+        ]))
         try add("service/session.get.request", "session.get request", SessionGetRequest(key: "user"))
         try add("service/session.get.response", "session.get answer, nobody", SessionGetAnswer(value: nil))
         try add("service/session.set.request", "session.set request", SessionSetRequest(key: "draft", value: "5 km"))

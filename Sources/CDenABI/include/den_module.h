@@ -210,8 +210,11 @@ typedef enum den_route_flags {
      * The route needs a logged-in user. The host checks before it calls the builder: with nobody
      * logged in in the UI session it opens the login route instead, as "login?next=<route>"
      * (percent-encoded), and the builder never runs. With no module serving "login" loaded, the
-     * user gets a host screen saying so. The guard is the host's; a module still reads the user
-     * from "session.get" {"key": "user"} for its own data (docs/ABI.md, "Route guards").
+     * user gets a host screen saying so. An instance of a guarded route is shown to, and sent
+     * events for, only the user it was built for: once the session's user changes, the host drops
+     * it and opens its route again through the guard. The guard is the host's; a module still
+     * reads the user from "session.get" {"key": "user"} for its own data (docs/ABI.md, "Route
+     * guards").
      */
     DEN_ROUTE_REQUIRES_LOGIN = 1u << 0
 } den_route_flags;

@@ -71,6 +71,9 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
             "build the module against DenKit, or add `DEN_DEFINE_ABI_VERSION();` to a C plugin (see den_module.h)"
         case .abiMismatch: "rebuild the plugin against this host's DenKit / den_module.h"
         case .toolchainMismatch: "Linux Swift has no stable ABI: rebuild the plugin with the host's toolchain"
+        case .entryFailed(_, let detail?) where detail.contains(RegistrationRecorder.unknownFlagsPhrase),
+             .invalidRegistration(let detail) where detail.contains(RegistrationRecorder.unknownFlagsPhrase):
+            "the plugin was built against a newer den_module.h than this den's: update den, or rebuild the plugin without those route flags"
         case .entryFailed: "see the plugin's log lines above; fix the plugin and rebuild it"
         case .invalidRegistration: "call describe once with a valid id and version, then add_route for each route"
         case .duplicateModule: "remove one of the two files, or give the new module another id"

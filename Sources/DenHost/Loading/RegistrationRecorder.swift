@@ -109,6 +109,8 @@ final class RegistrationRecorder: @unchecked Sendable {
 
     /// The flag bits this host knows (den_module.h, revision 1).
     static let knownRouteFlags = UInt32(DEN_ROUTE_REQUIRES_LOGIN.rawValue)
+    /// In the problem an unknown flag bit causes; `PluginLoadError` keys its fix on it.
+    static let unknownFlagsPhrase = "are unknown to this host"
 
     private func addRoute(pattern: UnsafePointer<CChar>?, flags: UInt32, build: den_builder_fn?,
                           context: UnsafeMutableRawPointer?) -> Int32 {
@@ -131,7 +133,7 @@ final class RegistrationRecorder: @unchecked Sendable {
             }
             let unknown = flags & ~Self.knownRouteFlags
             guard unknown == 0 else {
-                _problems.append("route pattern '\(ModuleText.singleLine(text, limit: 200))': flag bits 0x\(String(unknown, radix: 16)) are unknown to this host (ABI revision \(DEN_ABI_REVISION)); build the plugin against this host's den_module.h or drop those flags")
+                _problems.append("route pattern '\(ModuleText.singleLine(text, limit: 200))': flag bits 0x\(String(unknown, radix: 16)) \(Self.unknownFlagsPhrase) (ABI revision \(DEN_ABI_REVISION)); build the plugin against this host's den_module.h or drop those flags")
                 return Int32(DEN_ERR_UNSUPPORTED.rawValue)
             }
             _routes.append(PluginRoute(pattern: text, requiresLogin: flags & Self.knownRouteFlags != 0,

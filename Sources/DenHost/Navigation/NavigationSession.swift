@@ -5,6 +5,13 @@ import Logging
 /// One UI session's navigation: a stack of screens, each backed by a live module instance. The
 /// front-end turns user input into `open`, `back`, `replace` and `send`; effects in a module's
 /// reply (`navigate`, `back`, `replace`, `open_url`) drive the same operations. Thread-safe.
+///
+/// Guarded routes (`RouteGuard`): whatever opens a route — `open`, `replace`, an effect — goes
+/// through the guard, which sends a logged-out user to the login route without calling the
+/// guarded builder. A guarded screen remembers the user it was built for and is only ever shown
+/// to, or sent events for, that user: once the session's user is someone else (or nobody), the
+/// screen is dropped and its route opened again through the guard the moment it would be
+/// shown or used — on `back`, on an action, or at the end of the step that changed the user.
 public final class NavigationSession: @unchecked Sendable {
     /// How many navigations one step may chain before the host stops a redirect loop.
     static let maxChainedEffects = 16
@@ -14,6 +21,8 @@ public final class NavigationSession: @unchecked Sendable {
         var moduleID: String?
         var instance: ModuleInstanceHandle?
         var screen: Screen
+        /// For a guarded route's instance: the user it was built for (never nil then).
+        var guardedFor: String?
     }
 
     private let registry: ModuleRegistry
@@ -100,6 +109,9 @@ public final class NavigationSession: @unchecked Sendable {
             let saved = stack
             var budget = NavigationSession.maxChainedEffects
             body(&budget)
+            // The step may have changed the user (a module logged out): a guarded screen left
+            // on top must not show the previous user's data.
+            if !overflowed, let top = stack.last, isStale(top) { reopenThroughGuard(budget: &budget) }
             if overflowed {
                 // Keep the screen the user asked for when there was nothing before it.
                 stack = saved.isEmpty ? Array(stack.prefix(1)) : saved
@@ -107,6 +119,11 @@ public final class NavigationSession: @unchecked Sendable {
                 let message = "more than \(NavigationSession.maxChainedEffects) navigations were chained in one step (a redirect loop?); the host stopped them and stayed here"
                 errors.append(message)
                 if let top = stack.indices.last {
+                    // Undoing the step does not undo a logout: hide a screen built for that user.
+                    if isStale(stack[top]) {
+                        stack[top] = Entry(route: stack[top].route, moduleID: stack[top].moduleID, instance: nil,
+                                           screen: HostScreens.userChanged(stack[top].route))
+                    }
                     stack[top].screen = HostScreens.withError(stack[top].screen, message)
                 }
             }
@@ -164,26 +181,64 @@ public final class NavigationSession: @unchecked Sendable {
         dispatch(.appear, budget: &budget)
     }
 
+    /// The session's logged-in user (session key `user`); nobody without a session store.
+    private var currentUser: String? {
+        sessions?.user(of: id)
+    }
+
+    /// A guarded screen built for someone other than the session's user now.
+    private func isStale(_ entry: Entry) -> Bool {
+        entry.instance != nil && entry.guardedFor != nil && entry.guardedFor != currentUser
+    }
+
+    /// Drops the stale guarded screen on top (destroying its instance) and opens its route
+    /// again through the guard: for nobody that is the login route, for another user a fresh
+    /// instance.
+    private func reopenThroughGuard(budget: inout Int) {
+        let stale = stack.removeLast()
+        logger?.debug("\(stale.route) was built for another user; reopening it through the guard",
+                      metadata: ["module": "\(stale.moduleID ?? "?")"])
+        _ = show(stale.route, replacingTop: false, budget: &budget)
+    }
+
     /// Builds the instance for a route, or a host screen saying why there is none; a builder the
-    /// host gave up on is returned as `stall` too.
+    /// host gave up on is returned as `stall` too. A guarded route goes through `RouteGuard`
+    /// first, so its builder never runs while nobody is logged in.
     private func makeEntry(_ route: String) -> (Entry, stall: ModuleCallError?) {
         switch registry.resolve(route) {
         case .failure(let error):
             logger?.debug("no module serves \(route): \(error)")
             return (Entry(route: route, moduleID: nil, instance: nil, screen: HostScreens.notFound(error, routes: registry.routes)), nil)
         case .success(let match):
-            let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query,
-                                       queryValues: match.queryValues)
-            do {
-                let started = ContinuousClock.now // `--log-level debug` shows build timings
-                let instance = try ModuleInstanceHandle.build(match.value, request: request, runner: runner)
-                logger?.debug("built \(route) (module \(match.value.moduleID)) in \(PluginLoadTiming.format(ContinuousClock.now - started))")
-                return (Entry(route: route, moduleID: match.value.moduleID, instance: instance,
-                              screen: Screen(title: route, elements: [])), nil)
-            } catch {
-                return (Entry(route: route, moduleID: match.value.moduleID, instance: nil,
-                              screen: HostScreens.failed(route, error)), error.isStall ? error : nil)
+            let user = currentUser
+            switch RouteGuard.decide(route, match, user: user, resolve: registry.resolve) {
+            case .open:
+                return build(route, match, guardedFor: match.value.requiresLogin ? user : nil)
+            case .login(let login, let loginMatch, let notice):
+                logger?.debug("\(route) needs a logged-in user; opening \(login) instead")
+                notices.append(notice)
+                return build(login, loginMatch, guardedFor: nil)
+            case .refused(let screen):
+                logger?.notice("cannot open \(route): it needs a logged-in user and the login route cannot be shown",
+                                metadata: ["module": "\(match.value.moduleID)"])
+                return (Entry(route: route, moduleID: match.value.moduleID, instance: nil, screen: screen), nil)
             }
+        }
+    }
+
+    /// Calls the builder of a resolved route.
+    private func build(_ route: String, _ match: RouteMatch<RouteTarget>, guardedFor: String?) -> (Entry, stall: ModuleCallError?) {
+        let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query,
+                                   queryValues: match.queryValues)
+        do {
+            let started = ContinuousClock.now // `--log-level debug` shows build timings
+            let instance = try ModuleInstanceHandle.build(match.value, request: request, runner: runner)
+            logger?.debug("built \(route) (module \(match.value.moduleID)) in \(PluginLoadTiming.format(ContinuousClock.now - started))")
+            return (Entry(route: route, moduleID: match.value.moduleID, instance: instance,
+                          screen: Screen(title: route, elements: []), guardedFor: guardedFor), nil)
+        } catch {
+            return (Entry(route: route, moduleID: match.value.moduleID, instance: nil,
+                          screen: HostScreens.failed(route, error)), error.isStall ? error : nil)
         }
     }
 
@@ -208,6 +263,13 @@ public final class NavigationSession: @unchecked Sendable {
     private func dispatch(budget: inout Int, isAppear: Bool = false,
                           send: (ModuleInstanceHandle, ModuleCallRunner) throws(ModuleCallError) -> ModuleReply) {
         guard !overflowed, let top = stack.last, let instance = top.instance else { return }
+        // No event reaches a guarded instance built for another user: it could act on, or
+        // show, that user's data.
+        if isStale(top) {
+            if !isAppear { notices.append("The logged-in user changed since \(top.route) was opened, so it was opened again; your last action was not sent.") }
+            reopenThroughGuard(budget: &budget)
+            return
+        }
         let reply: ModuleReply
         do {
             reply = try send(instance, runner)

@@ -17,10 +17,13 @@ public final class ModuleRegistry: @unchecked Sendable {
         lock.withLock { records }
     }
 
-    /// Every active route pattern with the module that serves it, in registration order.
-    public var routes: [(pattern: String, moduleID: String)] {
+    /// Every active route pattern with the module that serves it and whether it needs a
+    /// logged-in user, in registration order.
+    public var routes: [(pattern: String, moduleID: String, requiresLogin: Bool)] {
         lock.withLock {
-            records.filter(\.isActive).flatMap { record in record.routes.map { ($0, record.id ?? "?") } }
+            records.filter(\.isActive).flatMap { record in
+                record.routes.map { ($0, record.id ?? "?", record.loginRoutes.contains($0)) }
+            }
         }
     }
 
@@ -30,6 +33,7 @@ public final class ModuleRegistry: @unchecked Sendable {
         lock.withLock {
             var record = PluginRecord(file: plugin.file, id: plugin.id, version: plugin.version, summary: plugin.summary,
                                       routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
+            record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
             if let existing = records.first(where: { $0.isActive && $0.id == plugin.id }) {
                 record.status = .failed(PluginLoadError(file: plugin.file.path,
                                                         cause: .duplicateModule(id: plugin.id, existingFile: existing.file.path)))

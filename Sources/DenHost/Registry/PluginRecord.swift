@@ -13,6 +13,8 @@ public struct PluginRecord: Sendable {
     public var version: String?
     public var summary: String?
     public var routes: [String]
+    /// The patterns among `routes` that need a logged-in user (`DEN_ROUTE_REQUIRES_LOGIN`).
+    public var loginRoutes: [String] = []
     /// The settings the module declared (empty when it declares none, or failed to load).
     public var settings: [SettingDefinition] = []
     public var status: Status
@@ -26,6 +28,7 @@ public struct PluginRecord: Sendable {
     /// The form modules see through `plugins.list`.
     public var summaryDocument: PluginSummary {
         PluginSummary(id: id, version: version, summary: summary, file: file.lastPathComponent, routes: routes,
+                      requiresLogin: loginRoutes.isEmpty ? nil : loginRoutes,
                       status: isActive ? .active : .failed, error: error?.description)
     }
 }

@@ -14,19 +14,27 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     /// The plugin file's name, e.g. `libAboutModule.so`.
     public var file: String
     public var routes: [String]
+    /// The patterns among `routes` that need a logged-in user (ABI revision 1, JSON key
+    /// `requires_login`); nil when none do, and from hosts before revision 1.
+    public var requiresLogin: [String]?
     public var status: Status
     /// What went wrong and what to do, when `status` is `.failed`.
     public var error: String?
 
     public init(id: String?, version: String?, summary: String?, file: String, routes: [String],
-                status: Status, error: String? = nil) {
+                requiresLogin: [String]? = nil, status: Status, error: String? = nil) {
         self.id = id
         self.version = version
         self.summary = summary
         self.file = file
         self.routes = routes
+        self.requiresLogin = requiresLogin
         self.status = status
         self.error = error
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, version, summary, file, routes, requiresLogin = "requires_login", status, error
     }
 }
 

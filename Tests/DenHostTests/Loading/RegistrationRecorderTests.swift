@@ -107,6 +107,41 @@ struct RegistrationRecorderTests {
         #expect(recorder.id == "jogs")
     }
 
+    func addRoute(_ registrar: UnsafePointer<den_registrar>, _ pattern: String, flags: UInt32) -> Int32 {
+        registrar.pointee.add_route_with_flags(registrar.pointee.ctx, pattern, flags, Self.unusedBuilder, nil)
+    }
+
+    @Test("add_route_with_flags records DEN_ROUTE_REQUIRES_LOGIN; no flags and plain add_route record an open route")
+    func routeFlags() {
+        var statuses: [Int32] = []
+        let recorder = register { registrar in
+            statuses = [describe(registrar, "jogs"),
+                        addRoute(registrar, "jogs", flags: UInt32(DEN_ROUTE_REQUIRES_LOGIN.rawValue)),
+                        addRoute(registrar, "jogs/about", flags: UInt32(DEN_ROUTE_FLAGS_NONE.rawValue)),
+                        addRoute(registrar, "jogs/help")]
+        }
+        #expect(statuses == [0, 0, 0, 0])
+        #expect(recorder.routes.map(\.pattern) == ["jogs", "jogs/about", "jogs/help"])
+        #expect(recorder.routes.map(\.requiresLogin) == [true, false, false])
+        #expect(recorder.problems.isEmpty)
+    }
+
+    @Test("an unknown flag bit is refused with DEN_ERR_UNSUPPORTED, naming the bits and the fix",
+          arguments: [UInt32(1) << 1, UInt32(1) << 31, UInt32(DEN_ROUTE_REQUIRES_LOGIN.rawValue) | 0x80])
+    func unknownFlags(flags: UInt32) {
+        var status: Int32 = 0
+        let recorder = register { registrar in
+            _ = describe(registrar, "jogs")
+            status = addRoute(registrar, "jogs", flags: flags)
+        }
+        let unknown = flags & ~UInt32(DEN_ROUTE_REQUIRES_LOGIN.rawValue)
+        #expect(status == Int32(DEN_ERR_UNSUPPORTED.rawValue))
+        #expect(recorder.routes.isEmpty, "no route is recorded without the guard its module asked for")
+        #expect(recorder.problems.first?.contains("flag bits 0x\(String(unknown, radix: 16)) are unknown to this host") == true,
+                "\(recorder.problems)")
+        #expect(recorder.problems.first?.contains("drop those flags") == true)
+    }
+
     @Test("prerelease and build labels of a version are accepted", arguments: ["1.0.0-rc.1", "10.20.30+build.5", "1.2.3-beta-2+exp.sha.5114f85"])
     func validVersions(version: String) {
         var status: Int32 = -1
