@@ -186,6 +186,18 @@ struct LoginPresenterTests {
         #expect(shown.actions.map(\.label) == ["Continue to main", "Change password", "Log out"])
     }
 
+    @Test("with next, the account names it; a long route keeps the button label short")
+    func accountNamesNext() throws {
+        let long = "notes/" + String(repeating: "n", count: 60)
+        _ = makePresenter(next: nextRoute(long), user: "alice")
+
+        let shown = try #require(view.displayed.last)
+        #expect(shown.texts == ["Logged in as alice.", "Continue goes on to \(long)."])
+        #expect(shown.actions.first?.label == "Continue")
+        _ = makePresenter(next: nextRoute("jogs/7"), user: "alice")
+        #expect(view.displayed.last?.actions.first?.label == "Continue to jogs/7")
+    }
+
     @Test("Continue goes on to next; Change password opens its page")
     func accountActions() {
         let presenter = makePresenter(next: nextRoute("jogs"), user: "alice")

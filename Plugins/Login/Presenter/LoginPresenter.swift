@@ -171,6 +171,8 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput {
         }
         shown += notices
         let goesOn = next?.route ?? NextRoute.fallback
+        // A button label stays short; the route itself is in the page's text.
+        let continueLabel = goesOn.count <= 40 ? "Continue to \(goesOn)" : "Continue"
         let newPassword = [Field.secret(ID.password, "New password"), Field.secret(ID.repeatPassword, "Repeat new password")]
         let logInInstead = Action(id: Act.showLogIn, label: "Log in instead", isPrimary: false)
         let onlyLogIn = [Action(id: Act.showLogIn, label: "Log in", isPrimary: true)]
@@ -187,8 +189,9 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput {
                           Action(id: Act.forgotPassword, label: "Forgot password", isPrimary: false)])
         case (.logIn, let user?):
             return LoginViewObject(
-                title: "Account", texts: ["Logged in as \(user)."], notices: shown, fields: [],
-                actions: [Action(id: Act.goOn, label: "Continue to \(goesOn)", isPrimary: true),
+                title: "Account", texts: ["Logged in as \(user)."] + (next.map { ["Continue goes on to \($0.route)."] } ?? []),
+                notices: shown, fields: [],
+                actions: [Action(id: Act.goOn, label: continueLabel, isPrimary: true),
                           Action(id: Act.changePassword, label: "Change password", isPrimary: false),
                           Action(id: Act.logOut, label: "Log out", isPrimary: false)])
         case (.register, _):
