@@ -3,6 +3,9 @@
 public enum BundledModules {
     public static let files = ["libAboutModule.so", "libLoginModule.so", "libMainModule.so"]
 
+    /// Their module ids, sorted, as den lists them ("about, login, main").
+    public static let ids = ["about", "login", "main"]
+
     public static var count: Int { files.count }
 
     /// Whether `name` is a plugin-cache copy of a bundled module (`libAboutModule-<identity>.so`).
