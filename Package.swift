@@ -47,6 +47,7 @@ let package = Package(
         .library(name: "DenHost", targets: ["DenHost"]),
         .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),
         .library(name: "MainModule", type: .dynamic, targets: ["MainModuleEntry"]),
+        .library(name: "LoginModule", type: .dynamic, targets: ["LoginModuleEntry"]),
         // The `http` service's network I/O, loaded by the host on the first fetch.
         .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
     ] + fixtures.map { .library(name: $0, type: .dynamic, targets: [$0]) },
@@ -88,7 +89,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-    ] + module("About") + module("Main") + fixtures.map(fixture) + [
+    ] + module("About") + module("Main") + module("Login") + fixtures.map(fixture) + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.
         .target(name: "DenTestSupport", path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
@@ -97,6 +98,7 @@ let package = Package(
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),
         .testTarget(name: "MainModuleTests", dependencies: ["MainModule", "DenKit"]),
+        .testTarget(name: "LoginModuleTests", dependencies: ["LoginModule", "DenKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["DenTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

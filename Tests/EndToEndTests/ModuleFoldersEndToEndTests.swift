@@ -5,7 +5,7 @@ import Testing
 /// Module folders add up: bundled, then the user's own, then --plugin-dir / DEN_PLUGIN_PATH.
 @Suite("Module folders add up")
 struct ModuleFoldersEndToEndTests {
-    @Test("a third-party module in --plugin-dir loads beside the bundled About and Main")
+    @Test("a third-party module in --plugin-dir loads beside the bundled modules")
     func namedFolderAddsUp() throws {
         let den = try DenCommand()
         let folder = try CPluginEndToEndTests().buildCounter(into: den)
@@ -13,8 +13,9 @@ struct ModuleFoldersEndToEndTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("active  about 1.0.0"))
         #expect(result.stdout.contains("active  main 1.0.0"))
+        #expect(result.stdout.contains("active  login 1.0.0"))
         #expect(result.stdout.contains("libCounterModule.so"))
-        #expect(result.stdout.contains("3 active, 0 failed"))
+        #expect(result.stdout.contains("\(BundledModules.count + 1) active, 0 failed"))
     }
 
     @Test("modules in $XDG_DATA_HOME/den/modules load without any option")
@@ -28,7 +29,7 @@ struct ModuleFoldersEndToEndTests {
         let result = try den.run(["plugins"], environment: ["XDG_DATA_HOME": xdg.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(modules.appendingPathComponent("libCounterModule.so").path))
-        #expect(result.stdout.contains("3 active, 0 failed"))
+        #expect(result.stdout.contains("\(BundledModules.count + 1) active, 0 failed"))
         let render = try den.run(["render", "counter/41"], environment: ["XDG_DATA_HOME": xdg.path])
         #expect(render.status == 0, "\(render.stderr)")
     }
@@ -50,7 +51,7 @@ struct ModuleFoldersEndToEndTests {
     func bundledFolderHoldsOnlyModules() throws {
         let result = try DenCommand().run(["plugins"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("2 active, 0 failed"))
+        #expect(result.stdout.contains("\(BundledModules.count) active, 0 failed"))
         #expect(!result.stdout.contains("DenFixture"))
         #expect(!result.stdout.contains("DenHTTPTransport"))
     }

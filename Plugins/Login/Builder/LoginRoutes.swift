@@ -1,0 +1,45 @@
+import Foundation
+
+/// The routes the Login module serves, and the route strings its Router navigates to.
+enum LoginRoutes {
+    /// The login form; the account (log out, change password, go on) when someone is logged in.
+    /// The host's route guard opens `login?next=<route>` for a guarded route.
+    static let logIn = "login"
+    /// Create an account, then go on logged in.
+    static let register = "login/register"
+    /// Set a new password with a token from `den users reset-token <username>`.
+    static let reset = "login/reset"
+    /// Change the logged-in user's password; guarded (`requiresLogin`).
+    static let changePassword = "login/password"
+
+    /// Every page takes the same query key: where to go after logging in.
+    static let nextKey = "next"
+
+    static func pattern(for page: LoginPage) -> String {
+        switch page {
+        case .logIn: logIn
+        case .register: register
+        case .reset: reset
+        case .changePassword: changePassword
+        }
+    }
+
+    /// The page a matched pattern opens; nil for a pattern this module does not serve.
+    static func page(forPattern pattern: String) -> LoginPage? {
+        LoginPage.allCases.first { Self.pattern(for: $0) == pattern }
+    }
+
+    /// `login/register?next=jogs%2F42`: the page, carrying `next` so the flow ends where it began.
+    static func route(for page: LoginPage, next: NextRoute?) -> String {
+        guard let next else { return pattern(for: page) }
+        return pattern(for: page) + "?\(nextKey)=" + encode(next.route)
+    }
+
+    /// Percent-encodes everything but `A-Z a-z 0-9 - . _ ~`, so `/`, `?`, `&` and `%` of the
+    /// carried route survive as one query value (the host decodes it once).
+    static func encode(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}
