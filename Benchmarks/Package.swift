@@ -10,12 +10,16 @@ let package = Package(
     dependencies: [
         .package(name: "Den", path: ".."),
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.3"),
+        // The login figure's baseline: a bare scrypt call, as the host makes it.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .executableTarget(name: "den-bench", dependencies: [
             .product(name: "DenHost", package: "Den"),
             .product(name: "DenKit", package: "Den"),
             .product(name: "RoutingKit", package: "routing-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
         ]),
         // The process-start baseline: a hello-world Swift executable.
         .executableTarget(name: "hello"),

@@ -5,12 +5,14 @@
 #   2. route resolution         vs RoutingKit's TrieRouter, 1,000 routes, same requests
 #   3. `den render about`       vs a hello-world Swift executable, whole processes
 #   4. the call guard           vs an event round trip through a session (its share)
+#   5. login (scrypt verify)    vs a bare KDF.Scrypt call with the same parameters
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
 #   Scripts/bench.sh --only load --copies 100
 #   Scripts/bench.sh --only process --runs 50
 #   Scripts/bench.sh --only calls --calls 5000
+#   Scripts/bench.sh --only login --logins 30
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."

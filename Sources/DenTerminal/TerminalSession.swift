@@ -105,6 +105,12 @@ public final class TerminalSession {
         return value.isEmpty || passwordField(named: field) == nil
     }
 
+    /// A typed line as a script's transcript shows it: a password it carries becomes "(hidden)".
+    public func echo(of line: String) -> String {
+        guard !mayRemember(line), case .set(let field, _) = TerminalCommand(line) else { return line }
+        return "set \(field) (hidden)"
+    }
+
     private struct NumberedButton {
         var number: Int
         var id: String

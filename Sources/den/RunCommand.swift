@@ -55,7 +55,7 @@ struct RunCommand: ParsableCommand {
         while true {
             if editor.isInteractive { print("") }
             guard let line = editor.readLine(prompt: "den> ") else { break }
-            if !editor.isInteractive { print("\n> \(line)") }
+            if !editor.isInteractive { print("\n> \(terminal.echo(of: line))") }
             if terminal.mayRemember(line) { editor.remember(line) }
             var output = step { terminal.handle(line: line) }
             if let prompt = output.secretPrompt {

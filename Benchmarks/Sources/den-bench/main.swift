@@ -1,7 +1,7 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls]... [--copies N] [--requests N] [--rounds N] [--runs N]
-//                  [--calls N] [--no-breakdown]
+//                  [--only load|router|process|calls|login]... [--copies N] [--requests N] [--rounds N]
+//                  [--runs N] [--calls N] [--logins N] [--no-breakdown]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
 
@@ -130,6 +130,25 @@ if wanted("calls") {
     details.append("  empty call, direct               \(milliseconds(r.direct.median)) (\(milliseconds(r.direct.p90)))")
     details.append("  empty call, guarded (own thread)  \(milliseconds(r.guarded.median)) (\(milliseconds(r.guarded.p90)))")
     details.append("  About event round trip (guarded)  \(milliseconds(r.roundTrip.median)) (\(milliseconds(r.roundTrip.p90)))")
+}
+
+// MARK: 5. Login
+if wanted("login") {
+    let bench = LoginBench(logins: intOption("--logins", 15), workDirectory: work.appendingPathComponent("login"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "login: \($0)" }
+    rows.append(Row(figure: "login (verify + record)", den: milliseconds(r.good.median, digits: 1),
+                    baseline: "scrypt " + milliseconds(r.bare.median, digits: 1), ratio: ratio(r.good.median / r.bare.median),
+                    goal: "≈ 1× and ≈ 100 ms", verdict: "info"))
+    rows.append(Row(figure: "  unknown user vs good login", den: milliseconds(r.unknown.median, digits: 1),
+                    baseline: "good " + milliseconds(r.good.median, digits: 1), ratio: ratio(r.unknown.median / r.good.median),
+                    goal: "≈ 1× (tells nothing)", verdict: "info"))
+    details.append("login: \(bench.parameters) (\(128 * bench.parameters.blockSize * bench.parameters.rounds / (1 << 20)) MiB), \(r.good.count) rounds of each kind after 2 warm-ups, SQLite in a temp folder; median (p90):")
+    details.append("  bare KDF.Scrypt.deriveKey          \(milliseconds(r.bare.median, digits: 1)) (\(milliseconds(r.bare.p90, digits: 1)))")
+    details.append("  register (hash + write)            \(milliseconds(r.register.median, digits: 1)) (\(milliseconds(r.register.p90, digits: 1)))")
+    details.append("  login, right password              \(milliseconds(r.good.median, digits: 1)) (\(milliseconds(r.good.p90, digits: 1)))")
+    details.append("  login, wrong password              \(milliseconds(r.wrong.median, digits: 1)) (\(milliseconds(r.wrong.p90, digits: 1)))")
+    details.append("  login, unknown user                \(milliseconds(r.unknown.median, digits: 1)) (\(milliseconds(r.unknown.p90, digits: 1)))")
 }
 
 // MARK: Report
