@@ -46,6 +46,13 @@ struct TerminalPasswordTests {
     func history(line: String, remembered: Bool) {
         #expect(terminal.mayRemember(line) == remembered)
     }
+
+    @Test("a script's transcript shows a line carrying a password without the password", arguments: [
+        ("set pin 1234", "set pin (hidden)"), ("pin=1234", "set pin (hidden)"), ("set name Ada", "set name Ada"), ("send", "send"),
+    ])
+    func transcript(line: String, shown: String) {
+        #expect(terminal.echo(of: line) == shown)
+    }
 }
 
 /// A screen whose button labels collide with commands.
@@ -110,12 +117,5 @@ struct TerminalButtonTests {
         _ = terminal.start(at: "buttons")
         #expect(terminal.handle(line: "press nothing").text.hasPrefix("There is no button 'nothing'. Buttons: 1 Go, 2 Back, 3 Open first note."))
         #expect(terminal.handle(line: "press").text.hasPrefix("Say which button to press."))
-    }
-
-    @Test("a script's transcript shows a line carrying a password without the password", arguments: [
-        ("set pin 1234", "set pin (hidden)"), ("pin=1234", "set pin (hidden)"), ("set name Ada", "set name Ada"), ("send", "send"),
-    ])
-    func transcript(line: String, shown: String) {
-        #expect(terminal.echo(of: line) == shown)
     }
 }
