@@ -46,6 +46,7 @@ let package = Package(
         .library(name: "DenHost", targets: ["DenHost"]),
         .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),
         .library(name: "MainModule", type: .dynamic, targets: ["MainModuleEntry"]),
+        .library(name: "JogsModule", type: .dynamic, targets: ["JogsModuleEntry"]),
         // The `http` service's network I/O, loaded by the host on the first fetch.
         .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
     ] + fixtures.map { .library(name: $0, type: .dynamic, targets: [$0]) },
@@ -87,7 +88,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-    ] + module("About") + module("Main") + fixtures.map(fixture) + [
+    ] + module("About") + module("Main") + module("Jogs") + fixtures.map(fixture) + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.
         .target(name: "DenTestSupport", path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
@@ -96,6 +97,7 @@ let package = Package(
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),
         .testTarget(name: "MainModuleTests", dependencies: ["MainModule", "DenKit"]),
+        .testTarget(name: "JogsModuleTests", dependencies: ["JogsModule", "DenKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["DenTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
