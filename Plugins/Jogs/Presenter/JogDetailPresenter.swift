@@ -36,7 +36,8 @@ final class JogDetailPresenter: JogsPresenterInput {
         self.idText = idText
     }
 
-    private var route: String { JogsRoutes.jog(id ?? 0) }
+    /// This screen's route, for "Log in" (and back) and "Try again".
+    private var route: String { "jogs/\(idText)" }
 
     // MARK: - JogsPresenterInput
 
