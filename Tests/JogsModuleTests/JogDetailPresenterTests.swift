@@ -22,7 +22,8 @@ struct JogDetailPresenterTests {
     func shows() throws {
         let form = try form()
         #expect(form.title == "Jog of 2026-01-05")
-        #expect(form.facts == ["5.25 km in 28:30", "Pace 5:26 min/km · 11.1 km/h"])
+        #expect(form.heading == "5.25 km in 28:30")
+        #expect(form.facts == ["Pace 5:26 min/km · 11.1 km/h"])
         #expect([form.date.text, form.distance.text, form.duration.text] == ["2026-01-05", "5.25", "28:30"])
         #expect(form.actions.map(\.id) == ["save", "delete"])
         #expect(form.actions.map(\.role) == [.primary, .destructive])

@@ -124,10 +124,9 @@ final class JogDetailPresenter: JogsPresenterInput {
         let texts = draft ?? Self.draft(of: jog)
         return .form(Object.Form(
             title: "Jog of \(shown.date)",
-            heading: "Jog of \(shown.date)",
+            heading: "\(shown.distance) in \(shown.duration)",
             notices: notices,
-            facts: ["\(shown.distance) in \(shown.duration)",
-                    "Pace \(shown.pace) · \(JogFormatter.speed(jog.speedTenthsKmh))"],
+            facts: ["Pace \(shown.pace) · \(JogFormatter.speed(jog.speedTenthsKmh))"],
             date: Object.Field(id: Object.FieldID.date, label: "Date (YYYY-MM-DD)", text: texts.date,
                                placeholder: shown.date, error: errors.date),
             distance: Object.Field(id: Object.FieldID.distance, label: "Distance (km)", text: texts.distance,

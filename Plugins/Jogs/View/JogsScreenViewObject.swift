@@ -76,7 +76,7 @@ enum JogsScreenViewObject: Equatable, Sendable {
         var title: String
         var heading: String
         var notices: [Notice]
-        /// The stored jog's figures (detail screen): "Distance: 5.25 km", ...
+        /// The stored jog's pace and speed (detail screen): "Pace 5:26 min/km · 11.1 km/h".
         var facts: [String]
         var date: Field
         var distance: Field
