@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),
         .library(name: "MainModule", type: .dynamic, targets: ["MainModuleEntry"]),
         .library(name: "LoginModule", type: .dynamic, targets: ["LoginModuleEntry"]),
+        .library(name: "JogsModule", type: .dynamic, targets: ["JogsModuleEntry"]),
         // The `http` service's network I/O, loaded by the host on the first fetch.
         .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
     ] + fixtures.map { .library(name: $0, type: .dynamic, targets: [$0]) },
@@ -89,7 +90,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-    ] + module("About") + module("Main") + module("Login") + fixtures.map(fixture) + [
+    ] + module("About") + module("Main") + module("Login") + module("Jogs") + fixtures.map(fixture) + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.
         .target(name: "DenTestSupport", path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
@@ -99,6 +100,7 @@ let package = Package(
         .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),
         .testTarget(name: "MainModuleTests", dependencies: ["MainModule", "DenKit"]),
         .testTarget(name: "LoginModuleTests", dependencies: ["LoginModule", "DenKit"]),
+        .testTarget(name: "JogsModuleTests", dependencies: ["JogsModule", "DenKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["DenTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

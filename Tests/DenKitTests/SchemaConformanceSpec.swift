@@ -148,6 +148,8 @@ struct SchemaConformanceSpec {
         try add("service/storage.transaction.request", "storage.transaction request",
                 StorageTransactionRequest(operations: batch.operations))
         try add("service/storage.transaction.response", "storage.transaction answer", Empty())
+        try add("service/storage.increment.request", "storage.increment request", StorageIncrementRequest(key: "user/alice/jogs-last-id"))
+        try add("service/storage.increment.response", "storage.increment answer", StorageIncrementAnswer(value: 42))
         try add("service/http.get.request", "http.get request, url only",
                 HTTPGetRequest(url: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"))
         try add("service/http.get.request", "http.get request, every option",
@@ -176,6 +178,8 @@ struct SchemaConformanceSpec {
                          valid: false),
             try document("service/storage.set.request", "storage.set with an empty key",
                          StorageSetRequest(key: "", value: "x"), valid: false),
+            try document("service/storage.increment.request", "storage.increment with an empty key",
+                         StorageIncrementRequest(key: ""), valid: false),
             try document("service/http.get.request", "http.get with timeout_ms 0",
                          HTTPGetRequest(url: "https://example.com", timeoutMilliseconds: 0), valid: false),
         ]
@@ -274,6 +278,8 @@ struct SchemaConformanceSpec {
             "service/storage.list.response": reading(StorageListAnswer.self),
             "service/storage.transaction.request": reading(StorageTransactionRequest.self),
             "service/storage.transaction.response": reading(Empty.self),
+            "service/storage.increment.request": reading(StorageIncrementRequest.self),
+            "service/storage.increment.response": reading(StorageIncrementAnswer.self),
             "service/http.get.request": reading(HTTPGetRequest.self),
             "service/http.get.response": reading(HTTPResponse.self),
             "service/settings.declare.request": reading(SettingsDeclaration.self),

@@ -19,6 +19,19 @@ public enum BuildProducts {
         directory.appendingPathComponent("lib\(name).so")
     }
 
+    /// The bundled modules in the build folder: every `lib<Name>Module.so`, sorted by file name,
+    /// which is what den loads from there. Tests compare against this rather than a list each
+    /// new module would have to edit.
+    public static var bundledModuleFiles: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasPrefix("lib") && $0.hasSuffix("Module.so") && $0.count > "libModule.so".count }.sorted()
+    }
+
+    /// Their module ids, sorted as den lists them: `libJogsModule.so` → `jogs`.
+    public static var bundledModuleIDs: [String] {
+        bundledModuleFiles.map { String($0.dropFirst("lib".count).dropLast("Module.so".count)).lowercased() }.sorted()
+    }
+
     public static var den: URL {
         directory.appendingPathComponent("den")
     }

@@ -87,7 +87,7 @@ struct CommandLineEndToEndTests {
             let result = try den.run(command + ["--plugins", "nosuch"], input: "")
             #expect(result.status == 64, "\(command)")
             #expect(result.stderr.contains("--plugins names 'nosuch', but no plugin provides it"))
-            #expect(result.stderr.contains("Modules found: \(BundledModules.ids.joined(separator: ", "))."))
+            #expect(result.stderr.contains("Modules found: \(BuildProducts.bundledModuleIDs.joined(separator: ", "))."))
         }
         let partly = try den.run(["render", "about", "--plugins", "about,mian"])
         #expect(partly.status == 64)
@@ -101,7 +101,7 @@ struct CommandLineEndToEndTests {
         #expect(first.status == 0)
         #expect(first.stderr.contains("plugin folder (bundled):"))
         #expect(first.stderr.contains("plugin folder (user):"))
-        #expect(first.stderr.contains("found \(BundledModules.count) plugin file(s)"))
+        #expect(first.stderr.contains("found \(BuildProducts.bundledModuleFiles.count) plugin file(s)"))
         #expect(first.stderr.contains("loaded about 1.0.0 from"))
         #expect(first.stderr.contains("staged new copy"))
         #expect(first.stderr.contains("built about (module about) in"))

@@ -15,7 +15,7 @@ struct ModuleFoldersEndToEndTests {
         #expect(result.stdout.contains("active  main 1.0.0"))
         #expect(result.stdout.contains("active  login 1.0.0"))
         #expect(result.stdout.contains("libCounterModule.so"))
-        #expect(result.stdout.contains("\(BundledModules.count + 1) active, 0 failed"))
+        #expect(result.stdout.contains("\(BuildProducts.bundledModuleFiles.count + 1) active, 0 failed"))
     }
 
     @Test("modules in $XDG_DATA_HOME/den/modules load without any option")
@@ -29,7 +29,7 @@ struct ModuleFoldersEndToEndTests {
         let result = try den.run(["plugins"], environment: ["XDG_DATA_HOME": xdg.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(modules.appendingPathComponent("libCounterModule.so").path))
-        #expect(result.stdout.contains("\(BundledModules.count + 1) active, 0 failed"))
+        #expect(result.stdout.contains("\(BuildProducts.bundledModuleFiles.count + 1) active, 0 failed"))
         let render = try den.run(["render", "counter/41"], environment: ["XDG_DATA_HOME": xdg.path])
         #expect(render.status == 0, "\(render.stderr)")
     }
@@ -51,7 +51,7 @@ struct ModuleFoldersEndToEndTests {
     func bundledFolderHoldsOnlyModules() throws {
         let result = try DenCommand().run(["plugins"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("\(BundledModules.count) active, 0 failed"))
+        #expect(result.stdout.contains("\(BuildProducts.bundledModuleFiles.count) active, 0 failed"))
         #expect(!result.stdout.contains("DenFixture"))
         #expect(!result.stdout.contains("DenHTTPTransport"))
     }

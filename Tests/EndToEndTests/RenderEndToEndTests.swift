@@ -28,10 +28,10 @@ struct RenderEndToEndTests {
 
     @Test("an unknown route prints a Not found screen naming it and exits 1")
     func unknownRoute() throws {
-        let result = try DenCommand().run(["render", "jogs/42"])
+        let result = try DenCommand().run(["render", "runs/42"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("Not found"))
-        #expect(result.stdout.contains("jogs/42"))
+        #expect(result.stdout.contains("runs/42"))
     }
 
     @Test("den plugins lists broken plugins with cause and fix while the good one stays active")

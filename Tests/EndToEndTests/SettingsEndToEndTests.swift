@@ -56,7 +56,7 @@ struct SettingsEndToEndTests {
     func unknownModule(arguments: [String]) throws {
         let result = try DenCommand().run(["config"] + arguments)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("no module 'nosuchmodule' is loaded; loaded modules: \(BundledModules.ids.joined(separator: ", "))"), "\(result.stderr)")
+        #expect(result.stderr.contains("no module 'nosuchmodule' is loaded; loaded modules: \(BuildProducts.bundledModuleIDs.joined(separator: ", "))"), "\(result.stderr)")
     }
 
     @Test("a module without settings says so; an unknown name of it is an error")

@@ -117,6 +117,34 @@ struct SQLiteStorageEngineSpec {
         #expect(try engine.list(namespace: "jogs", prefix: "k").count == 40)
     }
 
+    @Test("many threads incrementing one counter get every value exactly once")
+    func concurrentIncrements() throws {
+        let root = try ServiceTestSupport.temporaryDirectory("den-storage")
+        defer { ServiceTestSupport.remove(root) }
+        let engine = SQLiteStorageEngine(directory: root)
+        defer { engine.close() }
+        let values = Collected()
+        DispatchQueue.concurrentPerform(iterations: 50) { _ in
+            values.add(try? engine.increment(namespace: "jogs", key: "user/alice/jogs-last-id"))
+        }
+        #expect(values.sorted == Array(1...50))
+        #expect(try engine.get(namespace: "jogs", key: "user/alice/jogs-last-id") == "50")
+    }
+
+    @Test("two engines on one file, as two den processes, never hand out the same value")
+    func incrementsAcrossConnections() throws {
+        let root = try ServiceTestSupport.temporaryDirectory("den-storage")
+        defer { ServiceTestSupport.remove(root) }
+        let engines = [SQLiteStorageEngine(directory: root), SQLiteStorageEngine(directory: root)]
+        defer { engines.forEach { $0.close() } }
+        try engines[0].open()
+        let values = Collected()
+        DispatchQueue.concurrentPerform(iterations: 40) { index in
+            values.add(try? engines[index % 2].increment(namespace: "jogs", key: "counter"))
+        }
+        #expect(values.sorted == Array(1...40))
+    }
+
     @Test("a data folder that cannot be created fails with a message naming it")
     func folderCannotBeCreated() throws {
         let root = try ServiceTestSupport.temporaryDirectory("den-storage")
@@ -177,6 +205,15 @@ struct SQLiteStorageEngineSpec {
         try engine.set(namespace: "jogs", key: "k", value: "v")
         #expect(try engine.get(namespace: "jogs", key: "k") == "v")
     }
+}
+
+/// Values collected from many threads (nil: a call failed).
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int?] = []
+    func add(_ value: Int?) { lock.withLock { values.append(value) } }
+    /// Every value, sorted; a failed call shows as -1 so the comparison fails visibly.
+    var sorted: [Int] { lock.withLock { values.map { $0 ?? -1 }.sorted() } }
 }
 
 /// A thread-safe counter for concurrent tests.

@@ -59,6 +59,20 @@ struct StorageHTTPClientSpec {
         #expect(try store.get("jogs/1") != nil)
     }
 
+    @Test("HostKeyValueStore.increment counts through storage.increment and reports a refusal")
+    func storageIncrement() throws {
+        let hub = ServiceHub(services: [StorageService(engine: InMemoryStorageEngine())])
+        let store: any KeyValueStore = HostKeyValueStore(ServiceTestSupport.hostServices(for: "jogs", hub: hub))
+        #expect(try store.increment("ids") == 1)
+        #expect(try store.increment("ids") == 2)
+        #expect(try store.get("ids") == "2")
+        try store.set("two", forKey: "ids")
+        let error = #expect(throws: HostServiceError.self) { try store.increment("ids") }
+        #expect(error?.status == DEN_ERR_INVALID_ARGUMENT.rawValue32)
+        #expect(error?.service == "storage.increment")
+        #expect(error?.message.contains("'two', not a whole number") == true, "\(error?.message ?? "")")
+    }
+
     @Test("a stored value that is not the expected JSON type says which key to fix")
     func storageBadJSON() throws {
         let hub = ServiceHub(services: [StorageService(engine: InMemoryStorageEngine())])

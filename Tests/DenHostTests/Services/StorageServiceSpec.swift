@@ -38,10 +38,10 @@ private func call(_ service: any HostService, _ operation: String, _ json: Strin
 
 @Suite("storage service")
 struct StorageServiceSpec {
-    @Test("offers the five storage operations")
+    @Test("offers the six storage operations")
     func operations() {
         #expect(Set(StorageService(engine: InMemoryStorageEngine()).operations)
-                == ["storage.get", "storage.set", "storage.delete", "storage.list", "storage.transaction"])
+                == ["storage.get", "storage.set", "storage.delete", "storage.list", "storage.transaction", "storage.increment"])
     }
 
     @Test("a value set can be read back; a missing key reads as null", arguments: StorageEngineKind.allCases)
@@ -196,6 +196,8 @@ struct StorageServiceSpec {
         ("storage.transaction", #"{"operations":[{"op":"set","key":"a"}]}"#, "missing key 'value'"),
         ("storage.transaction", #"{"operations":[{"op":"delete","key":""}]}"#, "operations[0]: the key is empty"),
         ("storage.set", #"{"key":"a\u0000b","value":"v"}"#, "NUL"),
+        ("storage.increment", "{}", "missing key 'key'"),
+        ("storage.increment", #"{"key":""}"#, "the key is empty"),
     ])
     func badRequests(operation: String, json: String, expected: String) throws {
         let storage = StorageService(engine: InMemoryStorageEngine())
@@ -227,6 +229,37 @@ struct StorageServiceSpec {
                 try ServiceTestSupport.call(storage, "storage.list", StorageListRequest(prefix: longKey), answer: StorageListAnswer.self)
             }
             #expect(prefixFailure?.kind == .invalidArgument)
+        }
+    }
+
+    @Test("increment counts from 1 per key and per module, and stores the number as text", arguments: StorageEngineKind.allCases)
+    func increment(kind: StorageEngineKind) throws {
+        try withStorage(kind) { (storage) throws in
+            #expect(try call(storage, "storage.increment", #"{"key":"user/alice/jogs-last-id"}"#, "jogs") == #"{"value":1}"#)
+            #expect(try call(storage, "storage.increment", #"{"key":"user/alice/jogs-last-id"}"#, "jogs") == #"{"value":2}"#)
+            #expect(try call(storage, "storage.increment", #"{"key":"user/bob/jogs-last-id"}"#, "jogs") == #"{"value":1}"#)
+            #expect(try call(storage, "storage.increment", #"{"key":"user/alice/jogs-last-id"}"#, "main") == #"{"value":1}"#)
+            #expect(try call(storage, "storage.get", #"{"key":"user/alice/jogs-last-id"}"#, "jogs") == #"{"value":"2"}"#)
+            // A counter written by storage.set (or a negative one) goes on from its value.
+            try call(storage, "storage.set", #"{"key":"n","value":"-2"}"#, "jogs")
+            #expect(try call(storage, "storage.increment", #"{"key":"n"}"#, "jogs") == #"{"value":-1}"#)
+        }
+    }
+
+    @Test("increment refuses a value that is not a whole number, says what is stored, and leaves it",
+          arguments: StorageEngineKind.allCases)
+    func incrementRefusesText(kind: StorageEngineKind) throws {
+        try withStorage(kind) { (storage) throws in
+            for value in ["five", "", "1.5", " 7", "+3", "9223372036854775807"] {
+                try call(storage, "storage.set", #"{"key":"count","value":"\#(value)"}"#, "jogs")
+                let failure = #expect(throws: ServiceFailure.self) {
+                    try call(storage, "storage.increment", #"{"key":"count"}"#, "jogs")
+                }
+                #expect(failure?.kind == .invalidArgument)
+                #expect(failure?.message.hasPrefix("storage.increment: the value under key 'count'") == true, "\(failure?.message ?? "")")
+                #expect(failure?.message.contains("nothing was written") == true)
+                #expect(try call(storage, "storage.get", #"{"key":"count"}"#, "jogs") == #"{"value":"\#(value)"}"#)
+            }
         }
     }
 

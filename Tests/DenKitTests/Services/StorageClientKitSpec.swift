@@ -1,6 +1,7 @@
 import CDenABI
 @testable import DenKit
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("storage messages and in-memory store")
@@ -91,6 +92,44 @@ struct StorageClientKitSpec {
             }
         }
         #expect(try store.get("a") == "1")
+    }
+
+    @Test("increment: the JSON, counting in memory, the refusals, and no duplicates across threads")
+    func increment() throws {
+        #expect(try json(StorageIncrementRequest(key: "ids")) == #"{"key":"ids"}"#)
+        #expect(try json(StorageIncrementAnswer(value: 42)) == #"{"value":42}"#)
+
+        let store = InMemoryKeyValueStore(["text": "abc", "max": String(Int.max)])
+        #expect(try store.increment("ids") == 1)
+        #expect(try store.increment("ids") == 2)
+        #expect(try store.get("ids") == "2")
+        let notNumber = #expect(throws: HostServiceError.self) { try store.increment("text") }
+        #expect(notNumber?.service == "storage.increment")
+        #expect(notNumber?.message.contains("'abc', not a whole number") == true)
+        #expect(try store.get("text") == "abc")
+        let atMaximum = #expect(throws: HostServiceError.self) { try store.increment("max") }
+        #expect(atMaximum?.message.contains("largest whole number") == true)
+        #expect(throws: HostServiceError.self) { try store.increment("") }
+
+        let handed = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 100) { _ in
+            let value = (try? store.increment("shared")) ?? -1
+            handed.withLock { $0.append(value) }
+        }
+        #expect(handed.withLock { $0.sorted() } == Array(1...100))
+    }
+
+    @Test("a store written before increment existed refuses it instead of counting unsafely")
+    func incrementDefault() {
+        struct OldStore: KeyValueStore {
+            func get(_ key: String) throws -> String? { nil }
+            func set(_ value: String, forKey key: String) throws {}
+            func delete(_ key: String) throws -> Bool { false }
+            func list(prefix: String) throws -> [StorageEntry] { [] }
+            func transaction(_ operations: [StorageOperation]) throws {}
+        }
+        let error = #expect(throws: ModuleError.self) { try OldStore().increment("ids") }
+        #expect(error?.description.contains("does not implement increment") == true)
     }
 
     @Test("without a host, every call fails with a clear error")

@@ -140,6 +140,23 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         }
     }
 
+    public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
+        // One write transaction (GRDB begins writes IMMEDIATE: the write lock is taken before the
+        // read, so another process cannot slip in between the read and the write).
+        let next = try run("write") { db -> Result<Int, StorageCounterProblem> in
+            let stored = try Data.fetchOne(db, sql: "SELECT CAST(value AS BLOB) FROM entries WHERE namespace = ? AND key = CAST(? AS TEXT)",
+                                           arguments: [namespace, Data(key.utf8)])
+                .map { String(decoding: $0, as: UTF8.self) }
+            let next = StorageCounter.next(after: stored, forKey: key)
+            if case .success(let value) = next { try Self.set(db, namespace, key, String(value)) }
+            return next
+        }
+        switch next {
+        case .success(let value): return value
+        case .failure(let problem): throw .invalid("\(problem); nothing was written")
+        }
+    }
+
     public func namespaces() throws(ServiceFailure) -> [String] {
         try run("read", read: true) { db in try String.fetchAll(db, sql: "SELECT DISTINCT namespace FROM entries ORDER BY namespace") }
     }

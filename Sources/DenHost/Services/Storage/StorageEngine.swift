@@ -20,12 +20,24 @@ public protocol StorageEngine: Sendable {
     func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry]
     /// Applies `operations` in order, all or nothing.
     func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure)
+    /// Adds 1 to the whole number under `key` (absent: 0), stores and returns it in one atomic
+    /// step, also against other processes; a value that is not a whole number is refused with
+    /// `StorageCounter`'s message and left as it is.
+    func increment(namespace: String, key: String) throws(ServiceFailure) -> Int
     /// Every namespace that holds at least one key (the host's hooks, e.g. deleting a user's
     /// data in every module, walk them).
     func namespaces() throws(ServiceFailure) -> [String]
     /// Applies operations in several namespaces in order, all or nothing: for the host only,
     /// never reachable from a module's `storage.*` call.
     func apply(across operations: [NamespacedOperation]) throws(ServiceFailure)
+}
+
+extension StorageEngine {
+    /// Engines written before `storage.increment` still compile, and refuse it rather than
+    /// count with a get and a set that two callers could interleave.
+    public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
+        throw .unavailable("storage.increment: this storage engine (\(Self.self)) cannot increment atomically; nothing was written")
+    }
 }
 
 /// One storage operation in a named namespace, for `StorageEngine.apply(across:)`.
@@ -74,6 +86,20 @@ public final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
 
     public func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
         try apply(across: operations.map { NamespacedOperation(namespace: namespace, operation: $0) })
+    }
+
+    public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
+        guard !key.isEmpty else { throw .invalid("storage: the key is empty; nothing was written") }
+        let slot = Slot(namespace: namespace, key: Data(key.utf8))
+        let next = lock.withLock {
+            let next = StorageCounter.next(after: values[slot]?.value, forKey: key)
+            if case .success(let value) = next { values[slot] = StorageEntry(key: key, value: String(value)) }
+            return next
+        }
+        switch next {
+        case .success(let value): return value
+        case .failure(let problem): throw .invalid("\(problem); nothing was written")
+        }
     }
 
     public func namespaces() throws(ServiceFailure) -> [String] {

@@ -13,7 +13,7 @@ public struct StorageService: HostService {
 
     public var operations: [String] {
         [StorageGetRequest.operation, StorageSetRequest.operation, StorageDeleteRequest.operation,
-         StorageListRequest.operation, StorageTransactionRequest.operation]
+         StorageListRequest.operation, StorageTransactionRequest.operation, StorageIncrementRequest.operation]
     }
 
     public init(engine: any StorageEngine) {
@@ -65,6 +65,16 @@ public struct StorageService: HostService {
             }
             try engine.apply(namespace: namespace, operations: request.operations)
             return try encode(Empty(), for: operation)
+
+        case StorageIncrementRequest.operation:
+            let request = try decode(StorageIncrementRequest.self, request, for: operation)
+            try check(operation, StorageLimits.problem(withKey: request.key))
+            do {
+                let value = try engine.increment(namespace: namespace, key: request.key)
+                return try encode(StorageIncrementAnswer(value: value), for: operation)
+            } catch where error.kind == .invalidArgument {
+                throw .invalid("\(operation): \(error.message)")
+            }
 
         default:
             throw ServiceFailure(.notFound, "unknown operation '\(operation)'; the storage service answers \(operations.joined(separator: ", "))")

@@ -28,6 +28,11 @@ public struct HostKeyValueStore: KeyValueStore {
             .entries
     }
 
+    public func increment(_ key: String) throws -> Int {
+        try host.call(StorageIncrementRequest.operation, StorageIncrementRequest(key: key), as: StorageIncrementAnswer.self)
+            .value
+    }
+
     public func transaction(_ operations: [StorageOperation]) throws {
         _ = try host.call(StorageTransactionRequest.operation, StorageTransactionRequest(operations: operations),
                           as: Empty.self)

@@ -41,6 +41,22 @@ public final class InMemoryKeyValueStore: KeyValueStore, @unchecked Sendable {
         }
     }
 
+    public func increment(_ key: String) throws -> Int {
+        try check(StorageIncrementRequest.operation, StorageLimits.problem(withKey: key))
+        let next: Result<Int, StorageCounterProblem> = lock.withLock {
+            let slot = Data(key.utf8)
+            let next = StorageCounter.next(after: values[slot]?.value, forKey: key)
+            if case .success(let value) = next { values[slot] = StorageEntry(key: key, value: String(value)) }
+            return next
+        }
+        switch next {
+        case .success(let value): return value
+        case .failure(let problem):
+            throw HostServiceError(service: StorageIncrementRequest.operation, status: DEN_ERR_INVALID_ARGUMENT.rawValue32,
+                                   message: "\(problem); nothing was written")
+        }
+    }
+
     public func transaction(_ operations: [StorageOperation]) throws {
         for (index, operation) in operations.enumerated() {
             if let problem = StorageLimits.problem(with: operation) {

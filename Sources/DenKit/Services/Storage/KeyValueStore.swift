@@ -16,11 +16,22 @@ public protocol KeyValueStore: Sendable {
     func list(prefix: String) throws -> [StorageEntry]
     /// Applies `operations` in order, all or nothing.
     func transaction(_ operations: [StorageOperation]) throws
+    /// Adds 1 to the whole number under `key` (absent: 0), stores it and returns it, atomically:
+    /// two callers, even in two processes, never get the same value (`storage.increment`).
+    func increment(_ key: String) throws -> Int
 }
 
 extension KeyValueStore {
     /// Every entry of the module, sorted by key.
     public func list() throws -> [StorageEntry] {
         try list(prefix: "")
+    }
+}
+
+extension KeyValueStore {
+    /// Stores written before `storage.increment` existed still compile; they cannot count
+    /// atomically, so they say so rather than pretend with a get and a set.
+    public func increment(_ key: String) throws -> Int {
+        throw ModuleError.unsupported("\(Self.self) does not implement increment(_:); implement it atomically, or use HostKeyValueStore or InMemoryKeyValueStore")
     }
 }

@@ -9,6 +9,7 @@ import Foundation
 //   storage.list         {"prefix": "p"}                       -> {"entries": [{"key": "k", "value": "v"}]}
 //   storage.transaction  {"operations": [{"op": "set", "key": "k", "value": "v"},
 //                                        {"op": "delete", "key": "k"}]}  -> {}
+//   storage.increment    {"key": "k"}                          -> {"value": 42}
 //
 // Keys are namespaced by the calling module's id on the host: a module only ever sees its own.
 
@@ -208,5 +209,55 @@ public struct StorageTransactionRequest: Codable, Sendable, Equatable {
 
     public init(operations: [StorageOperation]) {
         self.operations = operations
+    }
+}
+
+/// `storage.increment` request: adds 1 to the whole number stored under `key` (an absent key
+/// counts as 0) and stores the result, in one atomic step. Two callers never get the same value,
+/// whatever process or thread they run on, so it hands out ids.
+public struct StorageIncrementRequest: Codable, Sendable, Equatable {
+    public static let operation = "storage.increment"
+    public var key: String
+
+    public init(key: String) {
+        self.key = key
+    }
+}
+
+/// `storage.increment` answer: the value now stored under the key.
+public struct StorageIncrementAnswer: Codable, Sendable, Equatable {
+    public var value: Int
+
+    public init(value: Int) {
+        self.value = value
+    }
+}
+
+/// The rule every storage implementation follows for `storage.increment`, with its messages.
+public enum StorageCounter {
+    /// The value that follows `stored` (the text under `key`, nil when absent), or why there is
+    /// none: the text must be a decimal whole number (`-?[0-9]+`, as increment writes it) below
+    /// `Int.max`.
+    public static func next(after stored: String?, forKey key: String) -> Result<Int, StorageCounterProblem> {
+        guard let stored else { return .success(1) }
+        let digits = stored.hasPrefix("-") ? stored.utf8.dropFirst() : stored.utf8[...]
+        guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(stored) else {
+            return .failure(StorageCounterProblem(description:
+                "the value under key '\(key.prefix(80))' is '\(stored.prefix(40))', not a whole number; only a key that holds a decimal whole number (as storage.increment writes it) can be incremented — use another key for the counter"))
+        }
+        guard value < Int.max else {
+            return .failure(StorageCounterProblem(description:
+                "the value under key '\(key.prefix(80))' is \(value), the largest whole number a counter can hold; it cannot be incremented"))
+        }
+        return .success(value + 1)
+    }
+}
+
+/// Why a key cannot be incremented; the message says what is stored and what to do.
+public struct StorageCounterProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) {
+        self.description = description
     }
 }

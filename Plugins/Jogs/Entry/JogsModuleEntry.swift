@@ -1,0 +1,7 @@
+import DenKit
+import JogsModule
+
+@_cdecl("den_module_entry")
+public func denModuleEntry(host: UnsafeRawPointer?, registrar: UnsafeRawPointer?) -> Int32 {
+    DenModule.entry(host: host, registrar: registrar, module: jogsModule)
+}

@@ -1,0 +1,12 @@
+/// The bounds a jog must stay within. Wide enough for an ultra-marathon, narrow enough to catch
+/// a typo (metres typed as kilometres, seconds as minutes).
+enum JogLimits {
+    /// 1000 km.
+    static let maxDistanceMetres = 1_000_000
+    /// 48 hours.
+    static let maxDurationSeconds = 48 * 3600
+    /// Kilometres are kept to the metre.
+    static let maxDistanceDecimals = 3
+    /// The earliest date a jog may have; anything before is a typo.
+    static let earliestDay = Day(year: 1900, month: 1, day: 1)!
+}

@@ -1,0 +1,29 @@
+import DenKit
+
+/// Where Jogs goes after an action. Routes are strings; plain navigation (New jog, Weekly
+/// report, a jog in the list, Log in) is a link on the screen, which the host follows itself.
+protocol JogsRouterInput: ModuleRouter {
+    /// After a new jog is saved: its detail screen takes the place of the form, so Back leads
+    /// to where the user was before the form.
+    func showSavedJog(id: Int)
+    /// After a jog is deleted: back to the screen below (the list reloads as it appears).
+    func closeDeletedJog()
+}
+
+/// Navigation only, recorded in the instance's `Navigation`; holds the view weakly.
+final class JogsRouter: JogsRouterInput {
+    weak var view: (any ModuleView)?
+    private let navigation: Navigation
+
+    init(navigation: Navigation) {
+        self.navigation = navigation
+    }
+
+    func showSavedJog(id: Int) {
+        navigation.replace(with: JogsRoutes.jog(id))
+    }
+
+    func closeDeletedJog() {
+        navigation.back()
+    }
+}
