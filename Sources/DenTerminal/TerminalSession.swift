@@ -73,7 +73,9 @@ public final class TerminalSession {
         case .press(let name):
             if let button = button(named: name) { return perform(rendered.actions[button.number - 1]) }
             let labels = buttons.map { "\($0.number) \(TerminalText.sanitize($0.label))" }.joined(separator: ", ")
-            let known = labels.isEmpty ? "This screen has no buttons." : "Buttons: \(labels)."
+            let linkLabels = links.map { "\($0.number) \(TerminalText.sanitize($0.label))" }.joined(separator: ", ")
+            let known = [labels.isEmpty ? "This screen has no buttons." : "Buttons: \(labels).",
+                         linkLabels.isEmpty ? "" : "Links: \(linkLabels)."].filter { !$0.isEmpty }.joined(separator: " ")
             return message(name.isEmpty ? "Say which button to press. \(known)" : "There is no button '\(TerminalText.sanitize(name))'. \(known)")
         case .named(let name):
             if let button = button(named: name) { return perform(rendered.actions[button.number - 1]) }
@@ -123,10 +125,19 @@ public final class TerminalSession {
         }
     }
 
+    /// Links by their label ("New jog"), so a label works whether the module drew a button or a link.
+    private var links: [NumberedButton] {
+        rendered.actions.enumerated().compactMap { index, action in
+            if case .route(let route, let label) = action { NumberedButton(number: index + 1, id: route, label: label) } else { nil }
+        }
+    }
+
+    /// A button by id or label, else a link by label: a button wins where both match.
     private func button(named name: String) -> NumberedButton? {
         let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
         guard !wanted.isEmpty else { return nil }
         return buttons.first { $0.id.lowercased() == wanted || $0.label.lowercased() == wanted }
+            ?? links.first { $0.label.lowercased() == wanted }
     }
 
     private func passwordField(named id: String) -> Field? {

@@ -66,6 +66,7 @@ final class CollidingButtonsInstance: ModuleInstance {
             .button(Button(id: "go", label: "Go", role: .primary)),
             .button(Button(id: "undo", label: "Back")),
             .button(Button(id: "open", label: "Open first note")),
+            .link(Link(label: "Weekly report", route: "buttons/report")),
         ]))
     }
 }
@@ -82,6 +83,7 @@ struct TerminalButtonTests {
             pluginDirectories: [], bundledDirectory: nil, cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data")))
         try InProcessModule.install(ModuleDefinition(id: "buttons", version: "1.0.0", summary: "Buttons", routes: [
             RouteDefinition("buttons") { _ in CollidingButtonsInstance() },
+            RouteDefinition("buttons/report") { _ in CollidingButtonsInstance() },
         ]), in: runtime)
         terminal = TerminalSession(session: runtime.makeSession())
     }
@@ -103,6 +105,12 @@ struct TerminalButtonTests {
         #expect(terminal.handle(line: line).text.contains("pressed: \(id)"))
     }
 
+    @Test("a link's label follows the link, pressed or typed bare", arguments: ["press weekly report", "Weekly report", "4"])
+    func linkByLabel(line: String) {
+        _ = terminal.start(at: "buttons")
+        #expect(terminal.handle(line: line).text.contains("— buttons/report ·"), "the link was followed: the footer names its route")
+    }
+
     @Test("the command wins over a bare label: `go` asks for a route and points at the button")
     func goIsACommand() {
         _ = terminal.start(at: "buttons")
@@ -115,7 +123,8 @@ struct TerminalButtonTests {
     @Test("press names what exists when nothing matches")
     func pressUnknown() {
         _ = terminal.start(at: "buttons")
-        #expect(terminal.handle(line: "press nothing").text.hasPrefix("There is no button 'nothing'. Buttons: 1 Go, 2 Back, 3 Open first note."))
+        #expect(terminal.handle(line: "press nothing").text.replacingOccurrences(of: "\n", with: " ").hasPrefix(
+            "There is no button 'nothing'. Buttons: 1 Go, 2 Back, 3 Open first note. Links: 4 Weekly report."))
         #expect(terminal.handle(line: "press").text.hasPrefix("Say which button to press."))
     }
 }
