@@ -24,13 +24,16 @@ struct ReadmeSamplesEndToEndTests {
         }
         var samples: [Sample] = []
         var inBlock = false
+        // The sample being read; a code block without a `$ den` line (a shell script) has none.
+        var current: Int?
         for line in text[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { inBlock.toggle(); continue }
+            if line.hasPrefix("```") { inBlock.toggle(); current = nil; continue }
             guard inBlock else { continue }
             if line.hasPrefix("$ den ") {
                 samples.append(Sample(command: line.dropFirst(6).split(separator: " ").map(String.init), output: ""))
-            } else if !samples.isEmpty {
-                samples[samples.count - 1].output += (samples[samples.count - 1].output.isEmpty ? "" : "\n") + line
+                current = samples.count - 1
+            } else if let current {
+                samples[current].output += (samples[current].output.isEmpty ? "" : "\n") + line
             }
         }
         return samples
