@@ -21,12 +21,12 @@ struct RepeatedQueryTests {
         let temp = try TemporaryDirectory("den-query")
         let runtime = DenRuntime(configuration: HostConfiguration(
             pluginDirectories: [], bundledDirectory: nil, cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data")))
-        try InProcessModule.install(ModuleDefinition(id: "query", version: "1.0.0", summary: "Echoes the query", routes: [
+        try #require(runtime.installInProcess(ModuleDefinition(id: "query", version: "1.0.0", summary: "Echoes the query", routes: [
             RouteDefinition("tags") { context in
                 QueryEchoInstance(["all: \(context.all("tag").joined(separator: ","))", "last: \(context.query["tag"] ?? "-")",
                                    "none: \(context.all("missing").count)"])
             },
-        ]), in: runtime)
+        ])).error == nil)
         let view = runtime.makeSession().open("tags?tag=b&tag=a&tag=b%20c")
         #expect(view.screen.elements == [.text("all: b,a,b c"), .text("last: b c"), .text("none: 0")])
     }

@@ -6,10 +6,6 @@ import DenTestSupport
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A module with a form, registered in-process (no .so), so the terminal's field handling can be
 /// driven through a real `NavigationSession`. It echoes the fields of every action it receives.
 final class FormInstance: ModuleInstance {
@@ -31,30 +27,15 @@ final class FormInstance: ModuleInstance {
     }
 }
 
+/// A runtime with one in-process module serving `form`.
 enum InProcessModule {
-    /// Installs `definition` in `runtime`'s registry the way the loader would, minus the dlopen.
-    static func install(_ definition: ModuleDefinition, in runtime: DenRuntime) throws {
-        let endpoint = runtime.services.makeEndpoint(file: "lib\(definition.id)Module.so")
-        let recorder = RegistrationRecorder()
-        let status = recorder.withRegistrar { registrar in
-            DenModule.entry(host: UnsafeRawPointer(endpoint.host), registrar: UnsafeRawPointer(registrar), module: definition)
-        }
-        try #require(status == Int32(DEN_OK.rawValue), "entry failed: \(recorder.problems)")
-        let file = URL(fileURLWithPath: "/in-process/lib\(definition.id)Module.so")
-        let plugin = LoadedPlugin(file: file, loadedCopy: file, id: try #require(recorder.id), version: recorder.version ?? "",
-                                  summary: recorder.summary ?? "", routes: recorder.routes, host: endpoint.host, endpoint: endpoint,
-                                  library: DynamicLibrary(handle: try #require(dlopen(nil, RTLD_NOW))))
-        let record = runtime.registry.install(plugin)
-        try #require(record.error == nil)
-    }
-
     static func formRuntime(fieldID: String = "name") throws -> (TemporaryDirectory, DenRuntime) {
         let temp = try TemporaryDirectory("den-terminal-form")
         let runtime = DenRuntime(configuration: HostConfiguration(
             pluginDirectories: [], bundledDirectory: nil, cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data")))
-        try install(ModuleDefinition(id: "form", version: "1.0.0", summary: "A form", routes: [
+        try #require(runtime.installInProcess(ModuleDefinition(id: "form", version: "1.0.0", summary: "A form", routes: [
             RouteDefinition("form") { _ in FormInstance(fieldID: fieldID) },
-        ]), in: runtime)
+        ])).error == nil)
         return (temp, runtime)
     }
 }

@@ -81,10 +81,10 @@ struct TerminalButtonTests {
         temp = try TemporaryDirectory("den-terminal-buttons")
         runtime = DenRuntime(configuration: HostConfiguration(
             pluginDirectories: [], bundledDirectory: nil, cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data")))
-        try InProcessModule.install(ModuleDefinition(id: "buttons", version: "1.0.0", summary: "Buttons", routes: [
+        try #require(runtime.installInProcess(ModuleDefinition(id: "buttons", version: "1.0.0", summary: "Buttons", routes: [
             RouteDefinition("buttons") { _ in CollidingButtonsInstance() },
             RouteDefinition("buttons/report") { _ in CollidingButtonsInstance() },
-        ]), in: runtime)
+        ])).error == nil)
         terminal = TerminalSession(session: runtime.makeSession())
     }
 

@@ -51,7 +51,7 @@ struct RouteFlagLoaderTests {
         let folder = try PluginFolder()
         try folder.add("DenFixtureGuardedRoute")
         let runtime = try folder.runtime()
-        try InProcessPlugin.install(GuardedApp.login(guarded: false), in: runtime)
+        try #require(runtime.installInProcess(GuardedApp.login(guarded: false)).error == nil)
         let session = runtime.makeSession()
 
         let login = session.open("vault/item/3?x=1")

@@ -2,6 +2,7 @@
 import DenKit
 import DenTestSupport
 import Foundation
+import Testing
 import Synchronization
 
 /// What the guarded module's builders and instances were asked to do.
@@ -40,11 +41,11 @@ struct GuardedApp {
         var configuration = HostConfiguration(cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data"))
         configuration.auth = AuthTestSupport.settings()
         runtime = DenRuntime(configuration: configuration)
-        try InProcessPlugin.install(Self.vaults(probe), in: runtime)
+        try #require(runtime.installInProcess(Self.vaults(probe)).error == nil)
         switch login {
         case .none: break
-        case .plain: try InProcessPlugin.install(Self.login(guarded: false), in: runtime)
-        case .guarded: try InProcessPlugin.install(Self.login(guarded: true), in: runtime)
+        case .plain: try #require(runtime.installInProcess(Self.login(guarded: false)).error == nil)
+        case .guarded: try #require(runtime.installInProcess(Self.login(guarded: true)).error == nil)
         }
     }
 
