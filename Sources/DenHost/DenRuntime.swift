@@ -11,7 +11,7 @@ public final class DenRuntime: Sendable {
     public let services: ServiceHub
     public let logger: Logger
     /// Every UI session's values and logged-in user (`session` and `auth` services).
-    public let sessions = SessionStore()
+    public let sessions: SessionStore
     /// The user accounts behind the `auth` service.
     public let accounts: AccountBook
     private let loader: PluginLoader
@@ -51,6 +51,7 @@ public final class DenRuntime: Sendable {
             for problem in problems { logger.warning("\(problem)") }
             return stored
         }
+        sessions = SessionStore { [accounts] name in try accounts.accountIdentity(name) }
         services.register(SessionService(store: sessions))
         services.register(AuthService(accounts: accounts, sessions: sessions, logger: logger))
     }

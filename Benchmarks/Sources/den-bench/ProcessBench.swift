@@ -43,6 +43,8 @@ struct ProcessBench {
         var environment = ProcessInfo.processInfo.environment
         environment["DEN_CACHE_DIR"] = workDirectory.appendingPathComponent("cache").path
         environment["DEN_DATA_DIR"] = workDirectory.appendingPathComponent("data").path
+        // The per-user modules folder must not add plugins of whoever runs the benchmark.
+        environment["XDG_DATA_HOME"] = workDirectory.appendingPathComponent("xdg").path
         environment.removeValue(forKey: "DEN_PLUGIN_PATH")
         environment.removeValue(forKey: "DEN_LOG_LEVEL")
         let envp = environment.map { "\($0.key)=\($0.value)" }
@@ -57,7 +59,8 @@ struct ProcessBench {
                 Command(label: "hello + Foundation + FoundationNetworking",
                         path: helloFolder.appendingPathComponent("hello-networking").path, arguments: []),
                 Command(label: "den render about, no plugins", path: denPath,
-                        arguments: ["render", "about", "--plugin-dir", emptyPluginFolder.path], expectedStatus: 1),
+                        arguments: ["render", "about", "--no-default-modules", "--plugin-dir", emptyPluginFolder.path],
+                        expectedStatus: 1),
                 Command(label: "den render about --plugins about", path: denPath,
                         arguments: ["render", "about", "--plugins", "about"]),
             ]

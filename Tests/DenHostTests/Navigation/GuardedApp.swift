@@ -49,8 +49,10 @@ struct GuardedApp {
         }
     }
 
-    /// Sets the session's user directly, as a successful `auth.login` (or `auth.logout`) would.
+    /// Sets the session's user directly, as a successful `auth.login` (or `auth.logout`) would;
+    /// the account is made first if need be (a session only keeps a user whose account exists).
     func setUser(_ user: String?, of session: NavigationSession) {
+        if let user { _ = try? runtime.accounts.register(username: user, password: Self.password) }
         runtime.sessions.setUser(user, of: session.id)
     }
 

@@ -51,7 +51,7 @@ public final class AccountBook: Sendable {
             guard try store.user(name) == nil else {
                 return AuthAnswer(outcome: .refused, message: "That username is not available; choose another.")
             }
-            try store.apply([try AccountStore.set(UserRecord(username: name, hash: hash, created: settings.now()))])
+            try store.apply([try AccountStore.set(UserRecord(username: name, hash: hash, created: settings.now(), account: UserRecord.newAccountID()))])
             return AuthAnswer(outcome: .ok, username: name)
         }
     }
@@ -139,6 +139,12 @@ public final class AccountBook: Sendable {
             try store.apply([try AccountStore.set(record), .delete(key: AccountStore.resetKey(tokenHash))])
             return AuthAnswer(outcome: .ok, username: record.username)
         }
+    }
+
+    /// The identity of the live account `username`, nil when there is none: what a UI session
+    /// checks its logged-in user against (`SessionStore`).
+    public func accountIdentity(_ username: String) throws(ServiceFailure) -> String? {
+        try store.user(username)?.identity
     }
 
     // MARK: Administration (den users)

@@ -3,9 +3,21 @@ import Foundation
 
 /// One user as stored under `user/<username>` in the host's own namespace.
 struct UserRecord: Codable, Sendable, Equatable {
+    static func newAccountID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+    }
+
+    /// What identifies this account across processes.
+    var identity: String { account ?? "created:\(created.timeIntervalSince1970)" }
+
     var username: String
     var hash: PasswordHash
     var created: Date
+    /// 128 random bits (hex) naming this account: a new account of a deleted user's name gets
+    /// another, so a session of the old one cannot pass for the new one (`SessionStore`).
+    /// Records written before it existed have none; their creation time stands in.
+    var account: String?
     /// Failed logins since the last success or lockout.
     var failedAttempts = 0
     var lockedUntil: Date?

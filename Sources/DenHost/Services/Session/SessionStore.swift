@@ -5,17 +5,31 @@ import Foundation
 ///
 /// Each module's keys are its own (`values[session][moduleID]`); the logged-in user is kept
 /// apart, readable by every module and written only by the `auth` service.
+///
+/// A logged-in user is checked against the accounts on every read: once the account is gone
+/// (`den users delete`, even from another process) or replaced by a new account of the same
+/// name, the session is logged out, so a stale session never reads or writes the new owner's data.
 public final class SessionStore: @unchecked Sendable {
     private struct Slot {
         var user: String?
+        /// The account's identity when the session logged in.
+        var account: String?
         var values: [String: [String: String]] = [:]
     }
+
+    /// The identity of the live account `username` (`AccountBook.accountIdentity`), nil when
+    /// there is none; throws when storage cannot tell, and then the session stays as it is.
+    public typealias AccountIdentity = @Sendable (_ username: String) throws -> String?
 
     private let lock = NSLock()
     private var sessions: [UISessionID: Slot] = [:]
     private var nextID: UInt64 = 1
+    private let accountIdentity: AccountIdentity?
 
-    public init() {}
+    /// Without `accountIdentity` a logged-in user is taken on trust (tests of the session alone).
+    public init(accountIdentity: AccountIdentity? = nil) {
+        self.accountIdentity = accountIdentity
+    }
 
     /// A new session id, never handed out before in this process.
     public func makeSessionID() -> UISessionID {
@@ -25,12 +39,30 @@ public final class SessionStore: @unchecked Sendable {
         }
     }
 
+    /// The logged-in user, after checking the account still is the one that logged in.
     public func user(of session: UISessionID) -> String? {
-        lock.withLock { sessions[session]?.user }
+        guard let (user, account) = lock.withLock({ sessions[session].flatMap { slot in slot.user.map { ($0, slot.account) } } })
+        else { return nil }
+        guard let accountIdentity else { return user }
+        let live: String?
+        do { live = try accountIdentity(user) } catch { return user }
+        if let live, live == account { return user }
+        // Deleted, or deleted and registered again: log this session out.
+        lock.withLock {
+            if sessions[session]?.user == user, sessions[session]?.account == account {
+                sessions[session]?.user = nil
+                sessions[session]?.account = nil
+            }
+        }
+        return nil
     }
 
     func setUser(_ user: String?, of session: UISessionID) {
-        lock.withLock { sessions[session, default: Slot()].user = user }
+        let account = user.flatMap { name in (try? accountIdentity?(name)) ?? nil }
+        lock.withLock {
+            sessions[session, default: Slot()].user = user
+            sessions[session, default: Slot()].account = account
+        }
     }
 
     func value(_ key: String, module: String, session: UISessionID) -> String? {
@@ -53,7 +85,10 @@ public final class SessionStore: @unchecked Sendable {
     /// Logs `username` out of every session (after `den users delete` in this process).
     func logOutEverywhere(_ username: String) {
         lock.withLock {
-            for id in sessions.keys where sessions[id]?.user == username { sessions[id]?.user = nil }
+            for id in sessions.keys where sessions[id]?.user == username {
+                sessions[id]?.user = nil
+                sessions[id]?.account = nil
+            }
         }
     }
 }

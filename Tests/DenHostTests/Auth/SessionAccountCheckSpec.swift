@@ -1,0 +1,63 @@
+@testable import DenHost
+import DenKit
+import DenTestSupport
+import Foundation
+import Testing
+
+@Suite("A logged-in session follows its account: deleted or replaced, it is logged out")
+struct SessionAccountCheckSpec {
+    let temp: TemporaryDirectory
+    let configuration: HostConfiguration
+
+    init() throws {
+        temp = try TemporaryDirectory("den-session-account")
+        var configuration = HostConfiguration(cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data"))
+        configuration.auth = AuthTestSupport.settings()
+        self.configuration = configuration
+    }
+
+    func loggedIn(_ runtime: DenRuntime, as name: String) throws -> UISessionID {
+        let session = runtime.sessions.makeSessionID()
+        #expect(try runtime.accounts.logIn(username: name, password: "correct horse").outcome == .ok)
+        runtime.sessions.setUser(name, of: session)
+        return session
+    }
+
+    @Test("the user stays while the account lives")
+    func stays() throws {
+        let runtime = DenRuntime(configuration: configuration)
+        _ = try runtime.accounts.register(username: "alice", password: "correct horse")
+        let session = try loggedIn(runtime, as: "alice")
+        #expect(runtime.sessions.user(of: session) == "alice")
+        #expect(runtime.sessions.user(of: session) == "alice")
+    }
+
+    @Test("den users delete in another process logs the session out")
+    func deletedElsewhere() throws {
+        let running = DenRuntime(configuration: configuration)
+        _ = try running.accounts.register(username: "alice", password: "correct horse")
+        let session = try loggedIn(running, as: "alice")
+
+        _ = try DenRuntime(configuration: configuration).accounts.delete("alice")
+
+        #expect(running.sessions.user(of: session) == nil)
+    }
+
+    @Test("a new account of the same name is not the old session's: it is logged out")
+    func replacedElsewhere() throws {
+        let running = DenRuntime(configuration: configuration)
+        _ = try running.accounts.register(username: "alice", password: "correct horse")
+        let session = try loggedIn(running, as: "alice")
+
+        let admin = DenRuntime(configuration: configuration)
+        _ = try admin.accounts.delete("alice")
+        // The test clock stands still: both accounts have the same creation time.
+        #expect(try admin.accounts.register(username: "alice", password: "another one!").outcome == .ok)
+
+        #expect(running.sessions.user(of: session) == nil)
+        // The new alice logs in afresh and is hers.
+        let fresh = running.sessions.makeSessionID()
+        running.sessions.setUser("alice", of: fresh)
+        #expect(running.sessions.user(of: fresh) == "alice")
+    }
+}
