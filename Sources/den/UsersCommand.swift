@@ -11,7 +11,8 @@ struct UsersCommand: ParsableCommand {
         abstract: "List, add, unlock and delete users, or make a password reset token.",
         discussion: """
         Usernames are 3 to 32 characters of a-z, 0-9, '.', '_' and '-' (A-Z is folded to lower \
-        case); passwords are 8 to 1024 characters. `delete` also removes the user's data from \
+        case); passwords are 8 to 1024 characters. A reset token is valid for \
+        `den config show den.auth reset_token_minutes` (30 by default). `delete` also removes the user's data from \
         every module (storage keys under user/<username>/, docs/ABI.md). Exit status: 0 success; \
         1 the command failed (no such user, a taken name, storage trouble); 64 a usage error.
         """,
@@ -20,7 +21,13 @@ struct UsersCommand: ParsableCommand {
     /// The accounts of the data folder named by `location`.
     static func accounts(_ location: DataCommand.Location) throws -> (AccountBook, SQLiteStorageEngine) {
         let engine = try location.engine()
-        return (AccountBook(engine: engine, settings: .default), engine)
+        // The login rules an administrator set (`den config set den.auth …`) apply here too.
+        let book = AccountBook(engine: engine) {
+            let (settings, problems) = AuthSettingDefinitions.apply(to: .default, engine: engine)
+            for problem in problems { FileHandle.standardError.write(Data("Warning: \(problem)\n".utf8)) }
+            return settings
+        }
+        return (book, engine)
     }
 
     /// Turns a `ServiceFailure` into a plain error line and exit status 1.
@@ -124,7 +131,7 @@ struct UsersCommand: ParsableCommand {
     struct ResetToken: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset-token",
-            abstract: "Print a single-use password reset token (valid 30 minutes) for the user to enter in the login screen.")
+            abstract: "Print a single-use password reset token (valid 30 minutes unless den.auth reset_token_minutes says otherwise) for the user to enter in the login screen.")
         @OptionGroup var location: DataCommand.Location
         @Argument(help: "The user who forgot their password.") var username: String
 
@@ -134,7 +141,8 @@ struct UsersCommand: ParsableCommand {
                 defer { engine.close() }
                 let (token, expires) = try accounts.makeResetToken(for: username)
                 print(token)
-                FileHandle.standardError.write(Data("Single use, valid until \(UsersCommand.time(expires)); it replaces any earlier token for \(username.lowercased()).\n".utf8))
+                let minutes = Int((accounts.settings.resetTokenLifetime / 60).rounded())
+                FileHandle.standardError.write(Data("Single use, valid for \(minutes) minute\(minutes == 1 ? "" : "s"), until \(UsersCommand.time(expires)); it replaces any earlier token for \(username.lowercased()).\n".utf8))
             }
         }
     }

@@ -23,7 +23,7 @@ struct UsersEndToEndTests {
         #expect(reset.status == 0, "\(reset.stderr)")
         let token = reset.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.count == 32 && token.allSatisfy(\.isHexDigit), "\(reset.stdout)")
-        #expect(reset.stderr.contains("Single use, valid until"))
+        #expect(reset.stderr.contains("Single use, valid for 30 minutes, until"))
 
         let file = try Data(contentsOf: den.temp.path("data").appendingPathComponent("storage.sqlite"))
         #expect(file.range(of: Data(Self.password.utf8)) == nil, "storage.sqlite holds the password")
@@ -37,6 +37,17 @@ struct UsersEndToEndTests {
         #expect(deleted.stdout.contains("Deleted user alice."))
         #expect(deleted.stdout.contains("No module kept data for alice"))
         #expect(try den.run(["users", "list"]).stdout.contains("No users yet."))
+    }
+
+    @Test("reset-token follows the den.auth reset_token_minutes setting")
+    func resetTokenLifetime() throws {
+        let den = try DenCommand()
+        #expect(try den.run(["users", "add", "alice"], input: Self.password + "\n").status == 0)
+        #expect(try den.run(["users", "reset-token", "alice"]).stderr.contains("valid for 30 minutes"))
+        #expect(try den.run(["config", "set", "den.auth", "reset_token_minutes", "5"]).status == 0)
+        let reset = try den.run(["users", "reset-token", "alice"])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(reset.stderr.contains("Single use, valid for 5 minutes, until "), "\(reset.stderr)")
     }
 
     @Test("mistakes say what to do and exit 1: a short password, a taken name, an unknown user, a bad name")
