@@ -94,17 +94,35 @@ public final class TerminalSession {
 
     /// Says that keys typed while den waited for a module were not applied (the screen they were
     /// typed for may be gone).
+    /// Typed-ahead text is quoted back only when every line of it is plainly a command; anything
+    /// else may be a password typed before its prompt, so only its length is told.
     public func ignoredTyping(_ typed: String) -> String {
         if let columns { renderer.width = columns() }
-        return note("(ignored what you typed while den waited: \"\(TerminalText.sanitize(typed))\"; "
-            + "the screen may have changed, so type it again if you still want it)")
+        let lines = typed.split(whereSeparator: \.isNewline).map(String.init)
+        let what = lines.allSatisfy(isPlainCommand)
+            ? "what you typed while den waited: \"\(TerminalText.sanitize(typed))\""
+            : "\(typed.count) character\(typed.count == 1 ? "" : "s") typed while den waited (not shown: it may be a password)"
+        return note("(ignored \(what); the screen may have changed, so type it again if you still want it)")
     }
 
-    /// Whether a typed line may be kept in the line editor's history: never a line that carries a
-    /// password (`set pin 1234`, `pin=1234`).
+    /// Whether a typed line may be kept in the line editor's history (and shown in a script's
+    /// transcript): never a line that may carry a password — a value set into a password field
+    /// (`set pin 1234`, `pin=1234`) or into a field this screen does not have (a password typed
+    /// after the screen moved on, `set password …` on the next screen).
     public func mayRemember(_ line: String) -> Bool {
         guard case .set(let field, let value) = TerminalCommand(line) else { return true }
-        return value.isEmpty || passwordField(named: field) == nil
+        guard !value.isEmpty else { return true }
+        let known = view?.screen.fields.first { $0.id.lowercased() == field.lowercased() }
+        return known.map { $0.kind != .password } ?? false
+    }
+
+    /// A number, a command, or a button or link of this screen: never secret.
+    private func isPlainCommand(_ line: String) -> Bool {
+        switch TerminalCommand(line) {
+        case .choose, .go, .back, .help, .quit, .redraw: true
+        case .press(let name), .named(let name): button(named: name) != nil
+        case .set: mayRemember(line)
+        }
     }
 
     /// A typed line as a script's transcript shows it: a password it carries becomes "(hidden)".
