@@ -33,6 +33,24 @@ struct StorageFileSpec {
         #expect(try Self.entries(ofLoneFile: root.appendingPathComponent("storage.sqlite")) == ["a"])
     }
 
+    @Test("a new data folder and database are their owner's only: 0700 and 0600, the -wal file too")
+    func ownerOnly() throws {
+        let root = try ServiceTestSupport.temporaryDirectory("den-storage")
+        defer { ServiceTestSupport.remove(root) }
+        let folder = root.appendingPathComponent("data")
+        let engine = SQLiteStorageEngine(directory: folder)
+        defer { engine.close() }
+        try engine.set(namespace: "main", key: "a", value: "1")
+
+        func mode(_ url: URL) throws -> Int {
+            try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) & 0o777
+        }
+        #expect(try mode(folder) == 0o700)
+        #expect(try mode(folder.appendingPathComponent("storage.sqlite")) == 0o600)
+        let wal = folder.appendingPathComponent("storage.sqlite-wal")
+        if FileManager.default.fileExists(atPath: wal.path) { #expect(try mode(wal) == 0o600) }
+    }
+
     @Test("every committed write is in storage.sqlite at once, so a killed den leaves it complete")
     func checkpointAfterWrite() throws {
         let root = try ServiceTestSupport.temporaryDirectory("den-storage")

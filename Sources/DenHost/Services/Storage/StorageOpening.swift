@@ -64,7 +64,9 @@ struct StorageOpening {
             return
         }
         do {
-            try files.createDirectory(at: directory, withIntermediateDirectories: true)
+            // Only its owner may read it: it holds password hashes and every module's data.
+            try files.createDirectory(at: directory, withIntermediateDirectories: true,
+                                      attributes: [.posixPermissions: 0o700])
         } catch {
             if StorageFailureText.isFull(directory) {
                 throw StorageFailureText.diskFull(directory, doing: "create the data folder \(folder)", outcome: "")
@@ -96,6 +98,11 @@ struct StorageOpening {
         var configuration = Configuration()
         configuration.label = "den.storage"
         configuration.busyMode = busy.busyMode
+        // A new file is its owner's only (SQLite gives the -wal and -shm files the same mode); an
+        // existing file keeps the mode its owner chose.
+        if !files.fileExists(atPath: fileURL.path) {
+            _ = files.createFile(atPath: fileURL.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         let queue = try DatabaseQueue(path: fileURL.path, configuration: configuration)
         do {
             let (mode, current) = try queue.read { db in
