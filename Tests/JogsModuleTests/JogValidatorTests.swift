@@ -40,6 +40,21 @@ struct JogValidatorTests {
         #expect(Day("2000-02-29") != nil)
     }
 
+    @Test("a distance and a duration that make no jog together are refused, with the speed they make", arguments: [
+        ("1000", "0:01", "That is 3600000 km/h on average"), ("0.001", "48:00:00", "That is under 0.1 km/h on average"),
+        ("10", "10:00", "That is 60 km/h on average"), ("1", "1:30:00", "That is 0.7 km/h on average"),
+    ])
+    func impossibleSpeed(distance: String, duration: String, start: String) {
+        let errors = validator.validate(JogDraft(date: "2026-03-14", distance: distance, duration: duration)).failure
+        #expect(errors?.duration?.hasPrefix(start + "; a jog is 1 to 30 km/h.") == true, "\(String(describing: errors?.duration))")
+        #expect(errors?.distance == nil)
+    }
+
+    @Test("the speed bounds themselves are allowed: 30 km/h and 1 km/h", arguments: [("10", "20:00"), ("1", "1:00:00"), ("42.195", "2:01:09")])
+    func boundarySpeeds(distance: String, duration: String) {
+        #expect(throws: Never.self) { try validator.validate(JogDraft(date: "2026-03-14", distance: distance, duration: duration)).get() }
+    }
+
     @Test("every problem is reported at once, one message per field")
     func allAtOnce() {
         let errors = validator.validate(JogDraft(date: "soon", distance: "far", duration: "1:75")).failure
