@@ -206,7 +206,7 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput {
             return LoginViewObject(
                 title: "Reset password",
                 texts: ["An administrator makes a reset token for you with `den users reset-token <username>`; it works "
-                    + "once, for 30 minutes. Paste it here and choose a new password (\(AuthRules.passwordRule))."],
+                    + "once, for a limited time (30 minutes unless the administrator set another). Paste it here and choose a new password (\(AuthRules.passwordRule))."],
                 notices: shown,
                 fields: awaitingLogIn ? [] : [.secret(ID.token, "Reset token")] + newPassword,
                 actions: awaitingLogIn ? onlyLogIn : [Action(id: Act.reset, label: "Set new password", isPrimary: true), logInInstead])

@@ -23,6 +23,9 @@ struct AccountBookSpec {
         #expect(short?.message.contains("1234567") == false)
         #expect(throws: ServiceFailure.self) { try book.register(username: "alice", password: String(repeating: "x", count: 1025)) }
         #expect(try book.register(username: "alice", password: String(repeating: "x", count: 1024)).outcome == .ok)
+        let spaces = #expect(throws: ServiceFailure.self) { try book.register(username: "bob", password: "          ") }
+        #expect(spaces?.message.contains("only spaces") == true)
+        #expect(try book.register(username: "bob", password: "  two words  ").outcome == .ok, "spaces among other characters are fine")
     }
 
     @Test("a taken username is refused without saying more than 'not available'")

@@ -11,7 +11,7 @@ public enum AuthRules {
     /// Passwords: 8 to 1024 Unicode characters (code points, as JSON Schema counts them). The
     /// upper bound keeps one login from costing the host more than hashing 4 KiB.
     public static let passwordLength = 8...1024
-    public static let passwordRule = "8 to 1024 characters"
+    public static let passwordRule = "8 to 1024 characters, not only spaces"
 
     /// `name` folded to the stored form ("Alice" → "alice"); the rule is checked by `usernameProblem`.
     public static func fold(_ name: String) -> String {
@@ -40,6 +40,10 @@ public enum AuthRules {
         }
         if count > passwordLength.upperBound {
             return "the password is \(count) characters long; use at most \(passwordLength.upperBound) characters"
+        }
+        // Spaces alone look like an empty field to whoever types them; refuse them as one.
+        if password.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
+            return "the password is only spaces; use letters, digits or symbols too"
         }
         return nil
     }
