@@ -1,3 +1,4 @@
+import CDenABI
 import DenKit
 
 /// `den --version`: what a bug report needs. Plugins must match the ABI version and (for Swift
@@ -9,7 +10,7 @@ enum VersionText {
     static var text: String {
         """
         den \(version)
-        ABI version \(DenModule.abiVersion)
+        ABI version \(DenModule.abiVersion), revision \(DEN_ABI_REVISION)
         Swift toolchain: Swift \(swiftVersion) (\(DenModule.toolchain)); Swift plugins must be built with the same one
         """
     }
