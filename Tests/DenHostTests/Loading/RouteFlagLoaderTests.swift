@@ -58,6 +58,7 @@ struct RouteFlagLoaderTests {
         #expect(login.route == "login?next=vault%2Fitem%2F3%3Fx%3D1")
         #expect(login.moduleID == "login")
 
+        _ = try runtime.accounts.register(username: "ada", password: GuardedApp.password)
         runtime.sessions.setUser("ada", of: session.id)
         let vault = session.replace("vault/item/3?x=1")
         #expect(vault.moduleID == "guarded")
