@@ -10,6 +10,8 @@ let package = Package(
     dependencies: [
         .package(name: "Den", path: ".."),
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.3"),
+        // The router figure's second peer: Hummingbird 2's trie (the web front-end's framework).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // The login figure's baseline: a bare scrypt call, as the host makes it.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
@@ -18,6 +20,7 @@ let package = Package(
             .product(name: "DenHost", package: "Den"),
             .product(name: "DenKit", package: "Den"),
             .product(name: "RoutingKit", package: "routing-kit"),
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ]),

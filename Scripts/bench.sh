@@ -6,6 +6,7 @@
 #   3. `den render about`       vs a hello-world Swift executable, whole processes
 #   4. the call guard           vs an event round trip through a session (its share)
 #   5. login (scrypt verify)    vs a bare KDF.Scrypt call with the same parameters
+#   6. den serve, GET /about    vs GET /_health (a bare route) in the same server, with wrk
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -13,10 +14,15 @@
 #   Scripts/bench.sh --only process --runs 50
 #   Scripts/bench.sh --only calls --calls 5000
 #   Scripts/bench.sh --only login --logins 30
+#   Scripts/bench.sh --only web --web-seconds 20 --connections 32
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh
+# The web figure's load generator and the cookie fetch (Debian packages).
+for tool in wrk curl; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "bench: installing $tool" >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" >/dev/null; }
+done
 
 echo "bench: building den and the plugins (release)..." >&2
 swift build -c release >&2

@@ -1,4 +1,5 @@
 import DenHost
+@_spi(Internal) import Hummingbird
 import RoutingKit
 
 /// Figure 2: route resolution on a 1,000-route table, Den's `CompiledRouter` against RoutingKit's
@@ -18,7 +19,11 @@ import RoutingKit
 ///   a `Parameters` value to fill (copied from one made up front: `Parameters()` creates a
 ///   `Logger`, which Vapor does once per request, not per route lookup);
 /// - RoutingKit (split included): the same with `path.split(separator: "/").map(String.init)`
-///   inside the timed loop.
+///   inside the timed loop;
+/// - Hummingbird: its `RouterTrie` (the trie behind Hummingbird 2's router, reached as its own
+///   benchmarks do, through `@_spi(Internal)`) resolving the path string `/res17/42/edit`, which
+///   it splits itself and answers with its `Parameters`; `:id` for a placeholder, `**` for a
+///   catch-all.
 struct RouterBench {
     struct Result {
         var routeCount = 0
@@ -29,6 +34,9 @@ struct RouterBench {
         var den = Samples()           // ns per pass over all requests
         var routingKit = Samples()
         var routingKitSplit = Samples()
+        var hummingbird = Samples()
+        var hummingbirdMismatches = 0
+        var firstHummingbirdMismatches: [String] = []
     }
 
     let resources = 100
@@ -112,21 +120,24 @@ struct RouterBench {
     func run() throws -> Result {
         var table = RouteTable<Int>()
         let kit = TrieRouter(Int.self)
+        let birdBuilder = RouterPathTrieBuilder<Int>()
         var index = 0
         for n in 0..<resources {
             for shape in 0..<10 {
                 let (pattern, components) = Self.route(n, shape)
                 try table.add(pattern, owner: "module\(n / 10)", value: index)
                 kit.register(index, at: components)
+                birdBuilder.addEntry(RouterPath(Self.hummingbirdPath(components)), value: index)
                 index += 1
             }
         }
         let den = table.compile()
+        let bird = birdBuilder.build()
         let requests = Self.requests(count: requestCount, resources: resources)
         var result = Result()
         result.routeCount = table.count
         result.requestCount = requests.count
-        let template = Parameters()
+        let template = RoutingKit.Parameters()
 
         // Same answer from both, for every request, before any timing.
         for request in requests {
@@ -140,6 +151,13 @@ struct RouterBench {
                 result.mismatches += 1
                 if result.firstMismatches.count < 5 {
                     result.firstMismatches.append("\(request.den): Den \(denAnswer.map { table.routes[$0].pattern.text } ?? "none"), RoutingKit \(kitAnswer.map { table.routes[$0].pattern.text } ?? "none")")
+                }
+            }
+            let birdAnswer = bird.resolve("/" + request.path)?.value
+            if denAnswer != birdAnswer {
+                result.hummingbirdMismatches += 1
+                if result.firstHummingbirdMismatches.count < 5 {
+                    result.firstHummingbirdMismatches.append("\(request.den): Den \(denAnswer.map { table.routes[$0].pattern.text } ?? "none"), Hummingbird \(birdAnswer.map { table.routes[$0].pattern.text } ?? "none")")
                 }
             }
             let kind: String
@@ -191,18 +209,45 @@ struct RouterBench {
             return elapsed
         }
 
-        for _ in 0..<5 { _ = denPass(); _ = kitPass(); _ = kitSplitPass() }
-        let orders = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]]
+        let birdPaths = requests.map { "/" + $0.path }
+        @inline(never) func birdPass() -> UInt64 {
+            var checksum = 0
+            let start = nowNanoseconds()
+            for path in birdPaths {
+                checksum &+= bird.resolve(path)?.value ?? 1
+            }
+            let elapsed = nowNanoseconds() - start
+            blackHole(checksum)
+            return elapsed
+        }
+
+        for _ in 0..<5 { _ = denPass(); _ = kitPass(); _ = kitSplitPass(); _ = birdPass() }
+        let orders = [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2], [0, 2, 1, 3], [3, 1, 2, 0]]
         for round in 0..<rounds {
             for side in orders[round % orders.count] {
                 switch side {
                 case 0: result.den.add(denPass())
                 case 1: result.routingKit.add(kitPass())
-                default: result.routingKitSplit.add(kitSplitPass())
+                case 2: result.routingKitSplit.add(kitSplitPass())
+                default: result.hummingbird.add(birdPass())
                 }
             }
         }
         return result
+    }
+}
+
+extension RouterBench {
+    /// The same route in Hummingbird's syntax: `/res1/:id/**`.
+    static func hummingbirdPath(_ components: [PathComponent]) -> String {
+        "/" + components.map { component in
+            switch component {
+            case .constant(let text): text
+            case .parameter(let name): ":\(name)"
+            case .catchall: "**"
+            case .anything: "*"
+            }
+        }.joined(separator: "/")
     }
 }
 

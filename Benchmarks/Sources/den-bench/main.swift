@@ -1,7 +1,8 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|login]... [--copies N] [--requests N] [--rounds N]
-//                  [--runs N] [--calls N] [--logins N] [--no-breakdown]
+//                  [--only load|router|process|calls|login|web]... [--copies N] [--requests N] [--rounds N]
+//                  [--runs N] [--calls N] [--logins N] [--web-seconds N] [--connections N] [--wrk PATH]
+//                  [--no-breakdown]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
 
@@ -87,13 +88,21 @@ if wanted("router") {
     rows.append(Row(figure: "  same, RoutingKit incl. split", den: rate(den),
                     baseline: "RoutingKit " + rate(kitSplit), ratio: ratio(den / kitSplit),
                     goal: "(split(\"/\") in the loop)", verdict: "info"))
+    let bird = n / (r.hummingbird.median / 1e9)
+    if r.hummingbirdMismatches > 0 {
+        details.append("router: \(r.hummingbirdMismatches) requests got a different route from Hummingbird (its matching rules differ; timed anyway): \(r.firstHummingbirdMismatches.joined(separator: "; "))")
+    }
+    rows.append(Row(figure: "  vs Hummingbird's trie", den: rate(den),
+                    baseline: "Hummingbird " + rate(bird), ratio: ratio(den / bird),
+                    goal: "≥ 1×", verdict: den / bird >= 1 ? "MET" : "MISSED"))
     let mix = ["literal", "placeholder", "catch-all", "miss"].map { "\($0) \(r.mix[$0, default: 0])" }.joined(separator: ", ")
     details.append("router: \(r.requestCount) requests (\(mix)); mismatches between the routers: \(r.mismatches)")
     details.append("  per pass, median (p90): Den \(milliseconds(r.den.median)) (\(milliseconds(r.den.p90))), "
         + "RoutingKit \(milliseconds(r.routingKit.median)) (\(milliseconds(r.routingKit.p90))), "
-        + "RoutingKit+split \(milliseconds(r.routingKitSplit.median)) (\(milliseconds(r.routingKitSplit.p90))); \(r.den.count) passes each")
+        + "RoutingKit+split \(milliseconds(r.routingKitSplit.median)) (\(milliseconds(r.routingKitSplit.p90))), "
+        + "Hummingbird \(milliseconds(r.hummingbird.median)) (\(milliseconds(r.hummingbird.p90))); \(r.den.count) passes each")
     details.append("  per request, median: Den \(fixed(r.den.median / n, 0)) ns, RoutingKit \(fixed(r.routingKit.median / n, 0)) ns, "
-        + "RoutingKit+split \(fixed(r.routingKitSplit.median / n, 0)) ns")
+        + "RoutingKit+split \(fixed(r.routingKitSplit.median / n, 0)) ns, Hummingbird \(fixed(r.hummingbird.median / n, 0)) ns")
 }
 
 // MARK: 3. Process time
@@ -149,6 +158,25 @@ if wanted("login") {
     details.append("  login, right password              \(milliseconds(r.good.median, digits: 1)) (\(milliseconds(r.good.p90, digits: 1)))")
     details.append("  login, wrong password              \(milliseconds(r.wrong.median, digits: 1)) (\(milliseconds(r.wrong.p90, digits: 1)))")
     details.append("  login, unknown user                \(milliseconds(r.unknown.median, digits: 1)) (\(milliseconds(r.unknown.p90, digits: 1)))")
+}
+
+// MARK: 6. The browser front-end under load
+if wanted("web") {
+    let wrk = option("--wrk") ?? "/usr/bin/wrk"
+    let bench = WebBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path, wrkPath: wrk,
+                         seconds: intOption("--web-seconds", 10), connections: intOption("--connections", 16),
+                         workDirectory: work.appendingPathComponent("web"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "web: \($0)" }
+    if let page = r.page, let bare = r.bare {
+        let share = page.requestsPerSecond / bare.requestsPerSecond
+        rows.append(Row(figure: "GET /about (den serve)", den: rate(page.requestsPerSecond),
+                        baseline: "/_health " + rate(bare.requestsPerSecond), ratio: ratio(share),
+                        goal: "≥ 0.7× the bare route", verdict: share >= 0.7 ? "MET" : "MISSED"))
+        details.append("web: wrk, 2 threads, \(bench.connections) connections, \(bench.seconds) s each, one session's cookie; req/s and p99:")
+        details.append("  GET /about     \(rate(page.requestsPerSecond))  p99 \(fixed(page.p99Milliseconds, 2)) ms")
+        details.append("  GET /_health   \(rate(bare.requestsPerSecond))  p99 \(fixed(bare.p99Milliseconds, 2)) ms")
+    }
 }
 
 // MARK: Report

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Figure 6: `den serve` under load, measured with `wrk` (Debian) against two URLs of the same
+/// server in the same run — `GET /about` (a page: the visitor's session, the About screen, the
+/// HTML renderer) and `GET /_health` (a bare Hummingbird route: no session, no module) — each
+/// for the same time, with the same connections, one after the other.
+///
+/// Every request carries one session's cookie, as a browser reloading a page does; without it
+/// each request would make a new session and measure session creation instead.
+struct WebBench {
+    var denPath: String
+    var wrkPath: String
+    var seconds: Int
+    var connections: Int
+    var workDirectory: URL
+
+    struct Figure {
+        var requestsPerSecond: Double
+        var p99Milliseconds: Double
+        var non2xx: Int
+    }
+
+    struct Result {
+        var page: Figure?
+        var bare: Figure?
+        var failures: [String] = []
+    }
+
+    func run() throws -> Result {
+        var result = Result()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: denPath)
+        server.arguments = ["serve", "--port", "0"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DEN_CACHE_DIR"] = workDirectory.appendingPathComponent("cache").path
+        environment["DEN_DATA_DIR"] = workDirectory.appendingPathComponent("data").path
+        environment["XDG_DATA_HOME"] = workDirectory.appendingPathComponent("xdg").path
+        environment.removeValue(forKey: "DEN_PLUGIN_PATH")
+        server.environment = environment
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        guard let base = Self.readAddress(from: output.fileHandleForReading) else {
+            result.failures.append("den serve printed no address")
+            return result
+        }
+        guard let cookie = Self.sessionCookie(base + "/about") else {
+            result.failures.append("GET /about set no den_session cookie")
+            return result
+        }
+        // Warm up both, then measure each for the same time.
+        for path in ["/about", "/_health"] { _ = try wrk(base + path, cookie: cookie, seconds: 2) }
+        result.page = try wrk(base + "/about", cookie: cookie, seconds: seconds)
+        result.bare = try wrk(base + "/_health", cookie: cookie, seconds: seconds)
+        if let page = result.page, page.non2xx > 0 { result.failures.append("GET /about: \(page.non2xx) answers were not 2xx") }
+        if let bare = result.bare, bare.non2xx > 0 { result.failures.append("GET /_health: \(bare.non2xx) answers were not 2xx") }
+        return result
+    }
+
+    /// The `http://host:port` from den serve's first line ("Den is serving on http://127.0.0.1:PORT").
+    static func readAddress(from handle: FileHandle) -> String? {
+        var text = ""
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let data = handle.availableData
+            if data.isEmpty { return nil }
+            text += String(decoding: data, as: UTF8.self)
+            if let range = text.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
+                return String(text[range])
+            }
+        }
+        return nil
+    }
+
+    /// The `den_session=…` pair from the Set-Cookie of one GET.
+    static func sessionCookie(_ url: String) -> String? {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        curl.arguments = ["curl", "-s", "-o", "/dev/null", "-D", "-", url]
+        let pipe = Pipe()
+        curl.standardOutput = pipe
+        guard (try? curl.run()) != nil else { return nil }
+        let headers = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        for line in headers.split(whereSeparator: \.isNewline) where line.lowercased().hasPrefix("set-cookie: den_session=") {
+            return line.dropFirst("set-cookie: ".count).split(separator: ";").first.map(String.init)
+        }
+        return nil
+    }
+
+    /// Runs wrk (2 threads) and reads its requests/s, 99th percentile latency and non-2xx count.
+    func wrk(_ url: String, cookie: String, seconds: Int) throws -> Figure {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: wrkPath)
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-H", "Cookie: \(cookie)", url]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let rate = Self.number(after: "Requests/sec:", in: text), let p99 = Self.latency(after: "99%", in: text) else {
+            throw BenchError("wrk printed no figures for \(url):\n\(text)")
+        }
+        let non2xx = Self.number(after: "Non-2xx or 3xx responses:", in: text).map(Int.init) ?? 0
+        return Figure(requestsPerSecond: rate, p99Milliseconds: p99, non2xx: non2xx)
+    }
+
+    static func number(after label: String, in text: String) -> Double? {
+        guard let line = text.split(whereSeparator: \.isNewline).first(where: { $0.contains(label) }) else { return nil }
+        return line.components(separatedBy: label).last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// wrk's latency ("1.23ms", "850.00us", "1.01s") in milliseconds.
+    static func latency(after label: String, in text: String) -> Double? {
+        guard let line = text.split(whereSeparator: \.isNewline).first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }),
+              let value = line.split(separator: " ", omittingEmptySubsequences: true).last else { return nil }
+        let units: [(String, Double)] = [("us", 0.001), ("ms", 1), ("s", 1000)]
+        for (unit, scale) in units where value.hasSuffix(unit) {
+            return Double(value.dropLast(unit.count)).map { $0 * scale }
+        }
+        return nil
+    }
+}

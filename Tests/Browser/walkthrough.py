@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Clicks through Den in a real headless Chromium, as a person would (README, "Browser front-end").
+
+Usage: walkthrough.py BASE_URL SCREENSHOT_DIR
+Run by Tests/EndToEndTests/BrowserEndToEndTests.swift against `den serve --port 0`. Exits 0 when
+every step saw what it expected; otherwise prints the failed step, the page's URL and text, and
+exits 1. Screenshots of each step are saved at desktop (1280 px) and phone (360 px) widths.
+Uses Debian's chromium and chromium-driver (never a downloaded browser) and PyPI selenium.
+"""
+import os
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+BASE, SHOTS = sys.argv[1].rstrip("/"), sys.argv[2]
+os.makedirs(SHOTS, exist_ok=True)
+
+
+def browser(width):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},900"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+class Step:
+    def __init__(self, driver, width):
+        self.driver, self.width, self.count = driver, width, 0
+
+    def text(self):
+        return self.driver.find_element(By.TAG_NAME, "body").text
+
+    def expect(self, what, description):
+        """Waits up to 10 s for `what` (a string in the page text) and saves a screenshot."""
+        try:
+            WebDriverWait(self.driver, 10).until(lambda d: what in d.find_element(By.TAG_NAME, "body").text)
+        except Exception:
+            print(f"FAILED at {description}: expected {what!r} on {self.driver.current_url}\n--- page text ---\n{self.text()}")
+            self.shot(f"FAILED-{description}")
+            sys.exit(1)
+        self.shot(description)
+
+    def shot(self, description):
+        self.count += 1
+        name = f"{self.width}px-{self.count:02d}-{description}.png".replace(" ", "-").replace("/", "-")
+        self.driver.save_screenshot(os.path.join(SHOTS, name))
+
+    def open(self, route):
+        self.driver.get(f"{BASE}/{route}")
+
+    def fill(self, field, value):
+        element = self.driver.find_element(By.NAME, f"f.{field}")
+        if element.tag_name == "select":
+            Select(element).select_by_value(value)
+        else:
+            element.clear()
+            element.send_keys(value)
+
+    def press(self, label):
+        self.driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']").click()
+
+    def follow(self, label):
+        self.driver.find_element(By.XPATH, f"//a[normalize-space()='{label}']").click()
+
+    def back(self):
+        self.driver.find_element(By.XPATH, "//form[@action='/_back']//button").click()
+
+
+def walkthrough(width, user):
+    driver = browser(width)
+    try:
+        s = Step(driver, width)
+        # About, then Main: 100 USD in EUR on the bundled ECB rates, then Info and Back.
+        s.open("about")
+        s.expect("Loaded modules", "about")
+        s.open("main")
+        s.expect("Convert", "main")
+        s.fill("from", "USD")
+        s.fill("to", "EUR")
+        s.fill("amount", "100")
+        s.press("Convert")
+        s.expect("89.08", "converted")
+        s.press("Info")
+        s.expect("Loaded modules", "info")
+        s.back()
+        s.expect("89.08", "back on main")
+        # Jogs while logged out leads to login; create an account there and come back to jogs.
+        s.open("jogs")
+        s.expect("Log in to go on to jogs", "jogs needs login")
+        s.press("Create account")
+        s.expect("Repeat password", "register")
+        s.fill("username", user)
+        s.fill("password", "Sesame-Opens-42")
+        s.fill("repeat", "Sesame-Opens-42")
+        s.press("Create account")
+        s.expect(f"Jogs of {user}", "jogs list")
+        s.follow("New jog")
+        s.expect("Distance", "new jog")
+        s.fill("date", "2026-11-20")
+        s.fill("distance", "5")
+        s.fill("duration", "30:00")
+        s.press("Save")
+        s.expect("Pace 6:00 min/km", "saved jog")
+        s.open("jogs")
+        s.expect("1 jog · 5 km · 30:00 · average pace 6:00 min/km", "list with the jog")
+        # Log out; jogs leads to the login screen again.
+        s.open("login")
+        s.expect(f"Logged in as {user}", "account")
+        s.press("Log out")
+        s.expect("logged out", "logged out")
+        s.open("jogs")
+        s.expect("Log in to go on to jogs", "jogs needs login again")
+        if "Sesame-Opens-42" in driver.page_source:
+            print("FAILED: the password is in the page source")
+            sys.exit(1)
+    finally:
+        driver.quit()
+
+
+walkthrough(1280, "desk" + str(int(time.time()) % 100000))
+walkthrough(360, "phone" + str(int(time.time()) % 100000))
+print("browser walkthrough: all steps passed")
