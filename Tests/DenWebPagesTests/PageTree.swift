@@ -10,8 +10,17 @@ struct PageTree {
     let html: String
     private let document: XMLDocument
 
+    struct NotWellFormed: Error, CustomStringConvertible {
+        var description: String
+    }
+
     init(_ html: String) throws {
         self.html = html
+        // XMLDocument recovers from broken markup; XMLParser refuses it, so it checks first.
+        let parser = XMLParser(data: Data(html.utf8))
+        guard parser.parse() else {
+            throw NotWellFormed(description: "\(parser.parserError.map { "\($0)" } ?? "parse error") in:\n\(html)")
+        }
         document = try XMLDocument(xmlString: html, options: [])
     }
 
