@@ -12,11 +12,12 @@ import Plot
 /// - `changes` marks the control `data-den-change="<field id>"` for den.js.
 enum FieldMarkup {
     static func node(_ field: Field, ids: FieldDOMIDs.IDs) -> Node<HTML.FormContext> {
-        .div(
-            field.error == nil ? .classes("den-field") : .classes("den-field", "den-field-invalid"),
+        let error = message(field)
+        return .div(
+            error == nil ? .classes("den-field") : .classes("den-field", "den-field-invalid"),
             .label(.escaped("for", ids.control), .escapedText(labelText(field))),
             control(field, ids: ids),
-            .unwrap(field.error) { error in
+            .unwrap(error) { error in
                 .p(.escaped("id", ids.error), .classes("den-field-error"), .escapedText(error))
             }
         )
@@ -28,9 +29,14 @@ enum FieldMarkup {
         return field.id.isEmpty ? "(unnamed field)" : field.id
     }
 
+    /// An empty error says nothing, so the field is not marked invalid for it.
+    static func message(_ field: Field) -> String? {
+        field.error.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     private static func control(_ field: Field, ids: FieldDOMIDs.IDs) -> Node<HTML.FormContext> {
         var attributes: [(name: String, value: String)] = [("id", ids.control), ("name", FormNames.field(field.id))]
-        if field.error != nil {
+        if message(field) != nil {
             attributes += [("aria-invalid", "true"), ("aria-describedby", ids.error)]
         }
         if field.changes {

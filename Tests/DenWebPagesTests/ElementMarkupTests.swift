@@ -80,9 +80,10 @@ struct ElementMarkupTests {
         #expect(message.stringValue == "only digits and one decimal separator")
     }
 
-    @Test("A field without an error has no aria-invalid")
-    func fieldWithoutError() throws {
-        let tree = try Screens.main([.field(Field(id: "amount", label: "Amount"))])
+    @Test("A field without an error (or with an empty one) has no aria-invalid", arguments: [nil, ""])
+    func fieldWithoutError(error: String?) throws {
+        let tree = try Screens.main([.field(Field(id: "amount", label: "Amount", error: error))])
+        #expect(try tree.elements("//p[@class='den-field-error']").isEmpty)
         #expect(try tree.element("//input[@name='f.amount']")?[attribute: "aria-invalid"] == nil)
         #expect(try tree.element("//input[@name='f.amount']")?[attribute: "aria-describedby"] == nil)
     }
