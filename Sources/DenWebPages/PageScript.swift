@@ -26,13 +26,18 @@ enum PageScript {
           ? target : null;
       }
 
-      document.addEventListener("input", function (event) {
+      function schedule(event) {
         var field = liveField(event.target);
         if (!field || !window.fetch || !window.URLSearchParams) { return; }
         clearTimeout(timer);
         // Looked up again when the timer fires: a swap in between replaces the element.
         var id = field.id;
         timer = setTimeout(function () { send(liveField(document.getElementById(id))); }, DELAY);
+      }
+      document.addEventListener("input", schedule);
+      // Some ways of choosing an option fire only `change`; both at once still send once.
+      document.addEventListener("change", function (event) {
+        if (event.target && event.target.tagName === "SELECT") { schedule(event); }
       });
 
       // A submit (a button, or Enter) wins over a change still waiting or under way.
@@ -95,9 +100,16 @@ enum PageScript {
         if (!kept) { return; }
         var field = document.getElementById(kept.id);
         if (!field) { return; }
-        // The user may have typed on while the answer was under way: their text wins in the
-        // field they are typing in (its own change is sent after the next pause).
-        if (field.tagName === "INPUT" && field.value !== kept.value) { field.value = kept.value; }
+        // The user may have typed (or chosen) on while the answer was under way: their value
+        // wins in the field they are in (its own change is sent after the next pause).
+        if (field.value !== kept.value) {
+          if (field.tagName === "INPUT") {
+            field.value = kept.value;
+          } else if (field.tagName === "SELECT" &&
+                     Array.prototype.some.call(field.options, function (o) { return o.value === kept.value; })) {
+            field.value = kept.value;
+          }
+        }
         field.focus({ preventScroll: true });
         if (kept.start !== null && typeof field.setSelectionRange === "function") {
           try { field.setSelectionRange(kept.start, kept.end, kept.direction || "none"); } catch (ignored) { }

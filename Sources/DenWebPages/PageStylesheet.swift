@@ -127,6 +127,8 @@ enum PageStylesheet {
     .den-list li > a, .den-list li > span:first-child { display: block; padding: 0.625rem 0.25rem; }
     .den-list li > span.den-item-detail { display: block; padding: 0 0.25rem 0.625rem; }
     .den-list li > span:first-child:not(:last-child) { padding-bottom: 0; }
+    .den-list li > a { text-decoration: none; }
+    .den-list li > a .den-item-title { text-decoration: underline; text-underline-offset: 0.15em; }
     .den-item-title { font-weight: 600; }
     .den-item-detail { display: block; color: var(--den-quiet); font-size: 0.9rem; }
     .den-empty { color: var(--den-quiet); }

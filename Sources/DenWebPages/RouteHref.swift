@@ -8,7 +8,7 @@
 ///
 /// The result is always a path on this server: it starts with exactly one `/` (a backslash is
 /// encoded, so no `/\`), so a route such as `//evil.example` or `javascript:alert(1)` stays a
-/// path here. It is plain ASCII with no space, `"`, `<`, `>` or `\\`: safe in a header, and in an
+/// path here. It is plain ASCII with no space, `"`, `<`, `>` or `\`: safe in a header, and in an
 /// attribute once escaped (a `'` may remain).
 public enum RouteHref {
     public static func href(for route: String) -> String {
