@@ -62,11 +62,18 @@ enum PageScript {
           headers: { "Accept": "text/html" },
           signal: request ? request.signal : undefined
         }).then(function (response) {
+          if (mine !== sequence) { return null; }
+          // The change led elsewhere (the server answered a navigation with a redirect): go
+          // there for real, so the address bar and history name the screen shown.
+          if (response.redirected) {
+            window.location.assign(response.url);
+            return null;
+          }
           return response.text();
         }).then(function (html) {
-          if (mine !== sequence) { return; }
-          // The answer is a bare <main> or, after a redirect or an error, a whole page: either
-          // way its #den-main is what to show (an error page has one too).
+          if (html === null || mine !== sequence) { return; }
+          // The answer is a bare <main> or an error page: either way its #den-main is what to
+          // show (an error page has one too, so the error shows in place).
           var parsed = new DOMParser().parseFromString(html, "text/html");
           var main = parsed.getElementById(MAIN_ID);
           if (main) { swap(document.adoptNode(main)); }
