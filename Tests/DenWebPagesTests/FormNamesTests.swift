@@ -17,3 +17,13 @@ struct FormNamesTests {
         }
     }
 }
+
+@Suite("The wire contract")
+struct WireContractTests {
+    @Test("Names and paths are the ones the server decodes")
+    func fixedNames() {
+        #expect([FormNames.csrf, FormNames.route, FormNames.action, FormNames.field] == ["_csrf", "_route", "_action", "_field"])
+        #expect([FormNames.actionPath, FormNames.changePath, FormNames.backPath] == ["/_action", "/_change", "/_back"])
+        #expect(PageRenderer.mainID == "den-main")
+    }
+}
