@@ -59,6 +59,8 @@ let package = Package(
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
         // scrypt for the `auth` service's password hashes, SHA-256 for reset tokens (DESIGN §10).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // HTML built from typed nodes for the browser front-end's pages (DenWebPages).
+        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -89,6 +91,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The browser front-end's HTML pages, stylesheet and script (docs/WEB.md, "Pages").
+        .target(name: "DenWebPages", dependencies: ["DenKit", .product(name: "Plot", package: "Plot")]),
+        .testTarget(name: "DenWebPagesTests", dependencies: ["DenWebPages", "DenKit"]),
 
     ] + module("About") + module("Main") + module("Login") + module("Jogs") + fixtures.map(fixture) + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.

@@ -1,0 +1,63 @@
+/// Every module string passes through here on its way into a page.
+///
+/// Plot 0.14 escapes `<` and `>` in text but leaves `&…;` entities as they are (so a module's
+/// `&lt;` would show as `<`), and writes attribute values without any escaping (so a `"` would
+/// end the attribute). These escapes close both gaps: what a module wrote is what the reader
+/// sees, character for character, and it can never become markup.
+enum HTMLEscaping {
+    /// Text content: `&`, `<`, `>` escaped; invisible and control characters made visible.
+    static func text(_ text: String) -> String {
+        escape(visible(text), quotes: false)
+    }
+
+    /// An attribute value (double-quoted by Plot): `&`, `<`, `>`, `"`, `'` escaped. Values that
+    /// travel back to the server (input values, option values, names) keep every other
+    /// character, so a form posts back exactly what the module sent; only characters no HTML
+    /// document may hold become U+FFFD.
+    static func attribute(_ value: String) -> String {
+        escape(value, quotes: true)
+    }
+
+    /// For text meant for eyes (labels, placeholders, banners): control characters other than
+    /// line breaks and tabs, bidi overrides and other invisible formatting characters become
+    /// U+FFFD, so a module cannot reorder or hide what the reader sees (as `ModuleText` does
+    /// for the terminal). The zero-width joiner stays: emoji sequences need it.
+    static func visible(_ text: String) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A: result.unicodeScalars.append(scalar)
+            case 0x0D: break
+            case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: result.unicodeScalars.append("\u{FFFD}")
+            case 0x200D: result.unicodeScalars.append(scalar)
+            default:
+                if scalar.properties.generalCategory == .format {
+                    result.unicodeScalars.append("\u{FFFD}")
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+
+    private static func escape(_ text: String, quotes: Bool) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"" where quotes: result += "&quot;"
+            case "'" where quotes: result += "&#39;"
+            case "\t", "\n": result.unicodeScalars.append(scalar)
+            // NUL and the other C0 controls are parse errors in HTML (and not XML at all).
+            case "\u{0}"..."\u{1F}": result.unicodeScalars.append("\u{FFFD}")
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
