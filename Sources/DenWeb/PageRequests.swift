@@ -1,0 +1,72 @@
+import DenHost
+import DenKit
+import DenWebPages
+import HTTPTypes
+import Hummingbird
+
+/// `GET /<route>` and `GET /_screen/<route>`: shows a route in the visitor's session. The screen
+/// already on top is shown as it is (that is where a post-redirect-get lands, and a reload must
+/// not build it again); the route just below it is the browser's Back button, so the session
+/// goes back; any other route is opened. When the session ends up elsewhere (a guard sent it to
+/// login, a builder timed out), the browser is redirected there.
+struct PageRequests {
+    let runtime: DenRuntime
+    let limits: WebLimits
+
+    private enum Outcome: Sendable {
+        case shown(SessionView, BrowserSession.Flash)
+        case stepped(SessionView)
+    }
+
+    func show(_ requested: String, session: BrowserSession, asJSON: Bool) async -> Response {
+        let wanted = requested.isEmpty ? runtime.homeRoute : requested
+        let depthLimit = limits.maxStackDepth
+        let outcome = await session.perform(limit: limits.maxQueuedRequests) { navigation -> Outcome in
+            if let current = navigation.current, RouteLocation.same(current.route, wanted) {
+                return .shown(current, session.takeFlash())
+            }
+            if let current = navigation.current, let below = current.backStack.last, RouteLocation.same(below, wanted) {
+                return .stepped(navigation.back())
+            }
+            let depth = navigation.current.map { $0.backStack.count + 1 } ?? 0
+            return .stepped(depth >= depthLimit ? navigation.replace(wanted) : navigation.open(wanted))
+        }
+        guard let outcome else { return Self.busy() }
+        switch outcome {
+        case .shown(let view, let flash):
+            return render(view, flash: flash, session: session, asJSON: asJSON)
+        case .stepped(let view):
+            if RouteLocation.same(view.route, wanted) || view.route.isEmpty {
+                return render(view, flash: BrowserSession.Flash(notices: view.notices, errors: view.errors, openURLs: view.openURLs),
+                              session: session, asJSON: asJSON)
+            }
+            session.keepFlash(view)
+            return WebResponses.redirect(toRoute: asJSON ? "_screen/" + view.route : view.route)
+        }
+    }
+
+    private func render(_ view: SessionView, flash: BrowserSession.Flash, session: BrowserSession, asJSON: Bool) -> Response {
+        let status: HTTPResponse.Status = !view.isHostScreen ? .ok : view.moduleID == nil ? .notFound : .internalServerError
+        if asJSON {
+            let json = (try? WireFormat.encode(view.screen)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            return WebResponses.json(json, status: status)
+        }
+        let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errors,
+                              openURLs: flash.openURLs, backRoute: view.backStack.last, csrfToken: session.csrfToken,
+                              moduleID: view.moduleID)
+        return WebResponses.html(PageRenderer.page(input), status: status)
+    }
+
+    /// Too many requests of this browser wait behind a module call that has not answered.
+    static func busy() -> Response {
+        var response = WebResponses.error(.serviceUnavailable, title: "Still working",
+            message: "This browser session is still waiting for a module to answer earlier requests, so this one was not taken.",
+            hint: "Wait a little and reload the page. A module that does not answer is given up after den's call time limit (--call-timeout).")
+        response.headers[.retryAfter] = "5"
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    static let retryAfter = Self("Retry-After")!
+}
