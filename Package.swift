@@ -91,7 +91,8 @@ let package = Package(
         .target(name: "DenWebPages", dependencies: ["DenKit", .product(name: "Plot", package: "Plot")]),
         // The browser front-end: `den serve` on Hummingbird, one NavigationSession per browser session.
         .target(name: "DenWeb", dependencies: ["DenHost", "DenKit", "DenWebPages",
-                                               .product(name: "Hummingbird", package: "hummingbird")]),
+                                               .product(name: "Hummingbird", package: "hummingbird"),
+                                               .product(name: "HummingbirdCore", package: "hummingbird")]),
         .executableTarget(name: "den", dependencies: [
             "DenHost", "DenTerminal", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

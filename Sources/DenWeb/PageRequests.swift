@@ -1,7 +1,6 @@
 import DenHost
 import DenKit
 import DenWebPages
-import HTTPTypes
 import Hummingbird
 
 /// `GET /<route>` and `GET /_screen/<route>`: shows a route in the visitor's session. The screen
@@ -67,6 +66,6 @@ struct PageRequests {
     }
 }
 
-extension HTTPField.Name {
+extension HTTPFields.Element.Name {
     static let retryAfter = Self("Retry-After")!
 }

@@ -1,5 +1,4 @@
 import DenWebPages
-import HTTPTypes
 import Hummingbird
 
 /// The responses den serve sends, each with the headers it needs. `SecurityHeaders` adds the
@@ -59,7 +58,7 @@ enum SecurityHeaders {
     }
 }
 
-extension HTTPField.Name {
+extension HTTPFields.Element.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
     static let xFrameOptions = Self("X-Frame-Options")!
     static let xForwardedProto = Self("X-Forwarded-Proto")!

@@ -1,4 +1,5 @@
 @testable import DenWeb
+@testable import DenHost
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -40,6 +41,28 @@ struct WebSessionTests {
             old.cookie = first
             #expect(try await old.get("/main").status == .ok)
             #expect(old.cookie != first)
+        }
+    }
+
+    @Test("expired sessions are swept by later requests of other browsers, and their logins forgotten")
+    func sweep() async throws {
+        let clock = ManualClock()
+        let harness = try WebHarness(web: WebConfiguration(sessionIdleTimeout: .seconds(60), now: { clock.now }))
+        try await harness.test { client in
+            let gone = Browser(client, harness.server), staying = Browser(client, harness.server)
+            _ = try await gone.get("/main")
+            _ = try await staying.get("/main")
+            let id = try #require(harness.server.responder.sessions.existing(gone.cookie)?.navigation.id)
+            _ = try harness.runtime.accounts.register(username: "alice", password: "Sesame-Opens-42")
+            harness.runtime.sessions.setUser("alice", of: id)
+            #expect(harness.runtime.sessions.user(of: id) == "alice")
+            clock.advance(.seconds(50))
+            _ = try await staying.get("/main")
+            clock.advance(.seconds(50))
+            _ = try await staying.get("/main")
+            #expect(harness.server.responder.sessions.count == 1)
+            try await Task.sleep(for: .milliseconds(100)) // the end runs on the session's queue
+            #expect(harness.runtime.sessions.user(of: id) == nil)
         }
     }
 
