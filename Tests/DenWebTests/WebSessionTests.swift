@@ -99,3 +99,24 @@ struct WebSessionTests {
         }
     }
 }
+
+@Suite("Where den serve listens")
+struct WebListenTests {
+    @Test("only loopback addresses count as loopback (anything else is logged as a warning)")
+    func loopback() {
+        for host in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"] { #expect(WebConfiguration(host: host).bindsLoopback, "\(host)") }
+        for host in ["0.0.0.0", "::", "192.0.2.1", "example.org"] { #expect(!WebConfiguration(host: host).bindsLoopback, "\(host)") }
+    }
+
+    @Test("a request head over the limit is refused before den reads it, over a real socket")
+    func headerLimit() async throws {
+        let harness = try WebHarness()
+        try await harness.server.makeApplication().test(.live) { client in
+            let ok = try await client.executeRequest(uri: "/_health", method: .get, headers: [:], body: nil)
+            #expect(ok.status == .ok)
+            let big = try? await client.executeRequest(uri: "/_health", method: .get,
+                                                       headers: [.xForwardedProto: String(repeating: "x", count: 20_000)], body: nil)
+            #expect(big == nil || big?.status == .badRequest)
+        }
+    }
+}
