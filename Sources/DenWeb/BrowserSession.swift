@@ -43,8 +43,8 @@ final class BrowserSession: Sendable {
         state.withLock { $0.lastUsed = now }
     }
 
-    func keepFlash(_ view: SessionView, adding notices: [String] = []) {
-        state.withLock { $0.flash = Flash(notices: view.notices + notices, errors: view.errors, openURLs: view.openURLs) }
+    func keepFlash(_ view: SessionView) {
+        keepFlash(Flash(notices: view.notices, errors: view.errors, openURLs: view.openURLs))
     }
 
     func keepFlash(_ flash: Flash) {

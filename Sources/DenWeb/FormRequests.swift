@@ -67,23 +67,25 @@ struct FormRequests {
                 return .done(navigation.send(change: field, fields: Self.merge(fields, into: current.screen)))
             }
         }
-        guard let outcome = await session.perform(limit: limits.maxQueuedRequests, step) else { return PageRequests.busy() }
-        let view: SessionView
-        switch outcome {
-        case .done(let result):
-            view = result
-            session.keepFlash(result)
-        case .refused(let message, let current):
-            view = current
-            session.keepFlash(BrowserSession.Flash(notices: [message]))
-        case .stale(let current):
-            guard let current else { return WebResponses.redirect(toRoute: "") }
-            view = current
-            session.keepFlash(BrowserSession.Flash(notices: [
-                "That form was for \(FormBody.shown(route)), which is no longer the screen on top here (another tab or the browser's history moved on), so nothing was sent. This is the screen you are on now."]))
+        // What the step said goes to the page the redirect leads to (a change answers it at
+        // once); it is kept inside the session's queue, so steps never swap their messages.
+        let result = await session.perform(limit: limits.maxQueuedRequests) { navigation -> (SessionView, BrowserSession.Flash)? in
+            let view: SessionView?, flash: BrowserSession.Flash
+            switch step(navigation) {
+            case .done(let result):
+                (view, flash) = (result, BrowserSession.Flash(notices: result.notices, errors: result.errors, openURLs: result.openURLs))
+            case .refused(let message, let current):
+                (view, flash) = (current, BrowserSession.Flash(notices: [message]))
+            case .stale(let current):
+                (view, flash) = (current, BrowserSession.Flash(notices: [
+                    "That form was for \(FormBody.shown(route)), which is no longer the screen on top here (another tab or the browser's history moved on), so nothing was sent. This is the screen you are on now."]))
+            }
+            if kind != .change { session.keepFlash(flash) }
+            return view.map { ($0, flash) }
         }
+        guard let result else { return PageRequests.busy() }
+        guard let (view, flash) = result else { return WebResponses.redirect(toRoute: "") }
         guard kind == .change else { return WebResponses.redirect(toRoute: view.route) }
-        let flash = session.takeFlash()
         let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errors,
                               openURLs: flash.openURLs, backRoute: view.backStack.last, csrfToken: session.csrfToken,
                               moduleID: view.moduleID)

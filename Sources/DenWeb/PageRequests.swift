@@ -13,34 +13,40 @@ struct PageRequests {
     let limits: WebLimits
 
     private enum Outcome: Sendable {
+        /// Show this view with these messages.
         case shown(SessionView, BrowserSession.Flash)
-        case stepped(SessionView)
+        /// The session is on another route now: go there (its messages are kept for it).
+        case redirect(String)
     }
 
     func show(_ requested: String, session: BrowserSession, asJSON: Bool) async -> Response {
         let wanted = requested.isEmpty ? runtime.homeRoute : requested
         let depthLimit = limits.maxStackDepth
+        // The flash is kept or taken inside the session's queue, so a request of the same
+        // browser running alongside can never take another step's messages.
         let outcome = await session.perform(limit: limits.maxQueuedRequests) { navigation -> Outcome in
             if let current = navigation.current, RouteLocation.same(current.route, wanted) {
                 return .shown(current, session.takeFlash())
             }
-            if let current = navigation.current, let below = current.backStack.last, RouteLocation.same(below, wanted) {
-                return .stepped(navigation.back())
-            }
+            let view: SessionView
             let depth = navigation.current.map { $0.backStack.count + 1 } ?? 0
-            return .stepped(depth >= depthLimit ? navigation.replace(wanted) : navigation.open(wanted))
+            if let current = navigation.current, let below = current.backStack.last, RouteLocation.same(below, wanted) {
+                view = navigation.back()
+            } else {
+                view = depth >= depthLimit ? navigation.replace(wanted) : navigation.open(wanted)
+            }
+            if RouteLocation.same(view.route, wanted) || view.route.isEmpty {
+                return .shown(view, BrowserSession.Flash(notices: view.notices, errors: view.errors, openURLs: view.openURLs))
+            }
+            session.keepFlash(view)
+            return .redirect(view.route)
         }
         guard let outcome else { return Self.busy() }
         switch outcome {
         case .shown(let view, let flash):
             return render(view, flash: flash, session: session, asJSON: asJSON)
-        case .stepped(let view):
-            if RouteLocation.same(view.route, wanted) || view.route.isEmpty {
-                return render(view, flash: BrowserSession.Flash(notices: view.notices, errors: view.errors, openURLs: view.openURLs),
-                              session: session, asJSON: asJSON)
-            }
-            session.keepFlash(view)
-            return WebResponses.redirect(toRoute: asJSON ? "_screen/" + view.route : view.route)
+        case .redirect(let route):
+            return WebResponses.redirect(toRoute: asJSON ? "_screen/" + route : route)
         }
     }
 
