@@ -23,6 +23,22 @@ struct SlowModuleTests {
         }
     }
 
+    @Test("an action that fails redirects back to its screen, which names the module and the failure")
+    func failingAction() async throws {
+        let harness = try WebHarness()
+        try await harness.test { client in
+            let browser = Browser(client, harness.server)
+            _ = try await browser.get("/main")
+            let boom = try await browser.post("/_action", [("_route", "main"), ("_action", "boom")])
+            #expect(boom.location == "/main")
+            let page = try await browser.get("/main")
+            #expect(page.status == .ok)
+            let plain = page.body.replacingOccurrences(of: "&#39;", with: "'")
+            #expect(plain.contains("module 'pages'"), "\(page.body)")
+            #expect(plain.contains("the boom button always fails"))
+        }
+    }
+
     @Test("requests of a session stuck behind a hanging call are bounded: the extra ones get a busy page")
     func queueBound() async throws {
         var web = WebConfiguration()

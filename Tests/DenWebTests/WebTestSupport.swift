@@ -47,7 +47,7 @@ final class Probe: Sendable {
 /// In-process modules for the HTTP tests:
 /// - `pages`: `main` (field `name` with change events, field `note` without; buttons `go`
 ///   navigate to `other`, `swap` replace with `other`, `echo` shows the fields, `links` asks to
-///   open one allowed and one refused URL), `other` (button `leave`: the `back` effect),
+///   open one allowed and one refused URL, `boom` fails), `other` (button `leave`: the `back` effect),
 ///   `odd/<place>` (`odd` navigates to `odd/café`, a route a URL must escape);
 /// - `slowpoke`: `slow`, whose builder hangs until the probe releases it.
 enum TestModules {
@@ -60,7 +60,7 @@ enum TestModules {
                     .field(Field(id: "note", label: "Note")),
                     .button(Button(id: "go", label: "Go")), .button(Button(id: "swap", label: "Swap")),
                     .button(Button(id: "echo", label: "Echo")), .button(Button(id: "links", label: "Links")),
-                    .button(Button(id: "odd", label: "Odd")),
+                    .button(Button(id: "odd", label: "Odd")), .button(Button(id: "boom", label: "Boom")),
                 ])
                 let base = screen
                 return ScriptedInstance(change: { change in
@@ -74,6 +74,7 @@ enum TestModules {
                     switch id {
                     case "go": return ModuleReply(screen: screen, effects: [.navigate("other")])
                     case "swap": return ModuleReply(screen: screen, effects: [.replace("other")])
+                    case "boom": throw ModuleError.failed("the boom button always fails")
                     case "odd": return ModuleReply(screen: screen, effects: [.navigate("odd/café")])
                     case "links":
                         return ModuleReply(screen: screen, effects: [.openURL("https://example.org/docs"), .openURL("javascript:alert(1)")])
