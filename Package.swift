@@ -59,7 +59,8 @@ let package = Package(
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
         // scrypt for the `auth` service's password hashes, SHA-256 for reset tokens (DESIGN §10).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        // HTML built from typed nodes for the browser front-end's pages (DenWebPages).
+        // The browser front-end: the HTTP server, and HTML built from typed nodes (DenWebPages).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
@@ -86,13 +87,17 @@ let package = Package(
         // Line editing and history for the terminal (Debian libedit-dev, installed by Scripts/setup.sh).
         .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
         .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit", "CDenSignals", "CEditLine", "Rainbow"]),
+        // Screens as HTML pages (Plot), with the stylesheet and script; knows no HTTP (docs/WEB.md, "Pages").
+        .target(name: "DenWebPages", dependencies: ["DenKit", .product(name: "Plot", package: "Plot")]),
+        // The browser front-end: `den serve` on Hummingbird, one NavigationSession per browser session.
+        .target(name: "DenWeb", dependencies: ["DenHost", "DenKit", "DenWebPages",
+                                               .product(name: "Hummingbird", package: "hummingbird"),
+                                               .product(name: "HummingbirdCore", package: "hummingbird")]),
         .executableTarget(name: "den", dependencies: [
-            "DenHost", "DenTerminal", "DenKit",
+            "DenHost", "DenTerminal", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The browser front-end's HTML pages, stylesheet and script (docs/WEB.md, "Pages").
-        .target(name: "DenWebPages", dependencies: ["DenKit", .product(name: "Plot", package: "Plot")]),
         .testTarget(name: "DenWebPagesTests", dependencies: ["DenWebPages", "DenKit"]),
 
     ] + module("About") + module("Main") + module("Login") + module("Jogs") + fixtures.map(fixture) + [
@@ -102,6 +107,8 @@ let package = Package(
         .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenHost", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenKit", "DenTestSupport",
+                                                    .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),
         .testTarget(name: "MainModuleTests", dependencies: ["MainModule", "DenKit"]),
         .testTarget(name: "LoginModuleTests", dependencies: ["LoginModule", "DenKit"]),

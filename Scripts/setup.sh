@@ -10,6 +10,10 @@ dpkg -s libedit-dev >/dev/null 2>&1 || missing+=(libedit-dev)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The terminal end-to-end tests drive `den run` in a real terminal through tmux.
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+# The browser tests drive Debian's headless Chromium through its driver (never a downloaded build).
+for package in chromium chromium-driver fonts-dejavu-core; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2
@@ -25,6 +29,14 @@ if ! python3 -c 'import jsonschema, referencing' >/dev/null 2>&1; then
         || { apt-get install -y -qq python3-jsonschema >/dev/null 2>&1 || true; }
     python3 -c 'import jsonschema, referencing' >/dev/null 2>&1 \
         || echo "setup: could not install jsonschema; the schema tests will fail (pip install jsonschema)" >&2
+fi
+
+# The browser tests' driver library.
+if ! python3 -c 'import selenium' >/dev/null 2>&1; then
+    echo "setup: installing the Python package selenium (for the browser tests)" >&2
+    python3 -m pip install --quiet selenium >/dev/null 2>&1 \
+        || python3 -m pip install --quiet --break-system-packages selenium >/dev/null 2>&1 \
+        || echo "setup: could not install selenium; the browser tests will fail (pip install selenium)" >&2
 fi
 
 command -v swift >/dev/null 2>&1 || { echo "setup: swift is not on PATH; install the Swift 6.3 toolchain first" >&2; exit 1; }

@@ -1,0 +1,74 @@
+import DenHost
+import DenWebPages
+import Hummingbird
+
+/// Answers every request of `den serve`: picks the handler by method and path, finds (or makes)
+/// the browser session for page and form requests, and puts the security headers on whatever
+/// comes back. Handlers never throw: every problem becomes a page that says what was wrong.
+struct DenWebResponder: HTTPResponder {
+    typealias Context = WebRequestContext
+
+    static let cookieName = "den_session"
+
+    let runtime: DenRuntime
+    let configuration: WebConfiguration
+    let sessions: BrowserSessionTable
+
+    init(runtime: DenRuntime, configuration: WebConfiguration) {
+        self.runtime = runtime
+        self.configuration = configuration
+        sessions = BrowserSessionTable(runtime: runtime, configuration: configuration)
+    }
+
+    func respond(to request: Request, context: WebRequestContext) async throws -> Response {
+        var response = await answer(request)
+        SecurityHeaders.apply(to: &response)
+        return response
+    }
+
+    private func answer(_ request: Request) async -> Response {
+        let path = request.uri.path
+        switch (request.method, path) {
+        case (.get, "/_health"):
+            let modules = runtime.registry.plugins.filter(\.isActive).count
+            return WebResponses.json("{\"status\":\"ok\",\"modules\":\(modules)}")
+        case (.get, PageAssets.stylesheetPath):
+            return WebResponses.asset(PageAssets.stylesheet, contentType: "text/css; charset=utf-8")
+        case (.get, PageAssets.scriptPath):
+            return WebResponses.asset(PageAssets.script, contentType: "text/javascript; charset=utf-8")
+        case (.post, FormNames.actionPath), (.post, FormNames.backPath), (.post, FormNames.changePath):
+            let kind: FormRequests.Kind = path == FormNames.actionPath ? .action : path == FormNames.backPath ? .back : .change
+            return await withSession(request) { session in
+                await FormRequests(runtime: runtime, limits: configuration.limits).handle(kind, request, session: session)
+            }
+        case (.get, _):
+            let screenPrefix = "/_screen/"
+            let isJSON = path.hasPrefix(screenPrefix)
+            let route = RouteLocation.route(path: isJSON ? String(path.dropFirst(screenPrefix.count - 1)) : path,
+                                            query: request.uri.query)
+            return await withSession(request) { session in
+                await PageRequests(runtime: runtime, limits: configuration.limits).show(route, session: session, asJSON: isJSON)
+            }
+        default:
+            var response = WebResponses.error(.methodNotAllowed, title: "Method not allowed",
+                message: "den serve answers GET for pages and POST for its forms (\(FormNames.actionPath), \(FormNames.backPath), \(FormNames.changePath)); this was \(request.method.rawValue) \(FormBody.shown(path)).",
+                hint: "Open the page in a browser and use its buttons.")
+            response.headers[.allow] = path.hasPrefix("/_") && path != "/_health" ? "POST" : "GET"
+            return response
+        }
+    }
+
+    /// Runs `body` with the cookie's session, making one (and setting the cookie) when the cookie
+    /// is missing, unknown or expired.
+    private func withSession(_ request: Request, _ body: (BrowserSession) async -> Response) async -> Response {
+        let cookie = request.cookies[Self.cookieName]?.value
+        let (session, isNew) = sessions.session(for: cookie)
+        var response = await body(session)
+        if isNew {
+            let secure = configuration.trustProxy
+                && request.headers[.xForwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
+            response.setCookie(Cookie(name: Self.cookieName, value: session.id, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+        }
+        return response
+    }
+}

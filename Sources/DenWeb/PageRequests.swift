@@ -1,0 +1,77 @@
+import DenHost
+import DenKit
+import DenWebPages
+import Hummingbird
+
+/// `GET /<route>` and `GET /_screen/<route>`: shows a route in the visitor's session. The screen
+/// already on top is shown as it is (that is where a post-redirect-get lands, and a reload must
+/// not build it again); the route just below it is the browser's Back button, so the session
+/// goes back; any other route is opened. When the session ends up elsewhere (a guard sent it to
+/// login, a builder timed out), the browser is redirected there.
+struct PageRequests {
+    let runtime: DenRuntime
+    let limits: WebLimits
+
+    private enum Outcome: Sendable {
+        /// Show this view with these messages.
+        case shown(SessionView, BrowserSession.Flash)
+        /// The session is on another route now: go there (its messages are kept for it).
+        case redirect(String)
+    }
+
+    func show(_ requested: String, session: BrowserSession, asJSON: Bool) async -> Response {
+        let wanted = requested.isEmpty ? runtime.homeRoute : requested
+        let depthLimit = limits.maxStackDepth
+        // The flash is kept or taken inside the session's queue, so a request of the same
+        // browser running alongside can never take another step's messages.
+        let outcome = await session.perform(limit: limits.maxQueuedRequests) { navigation -> Outcome in
+            if let current = navigation.current, RouteLocation.same(current.route, wanted) {
+                return .shown(current, session.takeFlash())
+            }
+            let view: SessionView
+            let depth = navigation.current.map { $0.backStack.count + 1 } ?? 0
+            if let current = navigation.current, let below = current.backStack.last, RouteLocation.same(below, wanted) {
+                view = navigation.back()
+            } else {
+                view = depth >= depthLimit ? navigation.replace(wanted) : navigation.open(wanted)
+            }
+            if RouteLocation.same(view.route, wanted) || view.route.isEmpty {
+                return .shown(view, BrowserSession.Flash(notices: view.notices, errors: view.errors, openURLs: view.openURLs))
+            }
+            session.keepFlash(view)
+            return .redirect(view.route)
+        }
+        guard let outcome else { return Self.busy() }
+        switch outcome {
+        case .shown(let view, let flash):
+            return render(view, flash: flash, session: session, asJSON: asJSON)
+        case .redirect(let route):
+            return WebResponses.redirect(toRoute: asJSON ? "_screen/" + route : route)
+        }
+    }
+
+    private func render(_ view: SessionView, flash: BrowserSession.Flash, session: BrowserSession, asJSON: Bool) -> Response {
+        let status: HTTPResponse.Status = !view.isHostScreen ? .ok : view.moduleID == nil ? .notFound : .internalServerError
+        if asJSON {
+            let json = (try? WireFormat.encode(view.screen)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            return WebResponses.json(json, status: status)
+        }
+        let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errors,
+                              openURLs: flash.openURLs, backRoute: view.backStack.last, csrfToken: session.csrfToken,
+                              moduleID: view.moduleID)
+        return WebResponses.html(PageRenderer.page(input), status: status)
+    }
+
+    /// Too many requests of this browser wait behind a module call that has not answered.
+    static func busy() -> Response {
+        var response = WebResponses.error(.serviceUnavailable, title: "Still working",
+            message: "This browser session is still waiting for a module to answer earlier requests, so this one was not taken.",
+            hint: "Wait a little and reload the page. A module that does not answer is given up after den's call time limit (--call-timeout).")
+        response.headers[.retryAfter] = "5"
+        return response
+    }
+}
+
+extension HTTPFields.Element.Name {
+    static let retryAfter = Self("Retry-After")!
+}

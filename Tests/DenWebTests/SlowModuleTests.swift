@@ -1,0 +1,60 @@
+@testable import DenWeb
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("A module that hangs")
+struct SlowModuleTests {
+    @Test("a hanging builder gets an error page naming the module, and other sessions are served meanwhile")
+    func hangingBuilder() async throws {
+        let harness = try WebHarness(callTimeout: .seconds(2))
+        try await harness.test { client in
+            let stuck = Browser(client, harness.server), other = Browser(client, harness.server)
+            async let slow = stuck.get("/slow")
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            let page = try await other.get("/main")
+            #expect(page.status == .ok)
+            #expect(ContinuousClock.now - started < .seconds(1))
+            let failed = try await slow
+            #expect(failed.status == .internalServerError)
+            #expect(failed.body.contains("slowpoke"))
+        }
+    }
+
+    @Test("an action that fails redirects back to its screen, which names the module and the failure")
+    func failingAction() async throws {
+        let harness = try WebHarness()
+        try await harness.test { client in
+            let browser = Browser(client, harness.server)
+            _ = try await browser.get("/main")
+            let boom = try await browser.post("/_action", [("_route", "main"), ("_action", "boom")])
+            #expect(boom.location == "/main")
+            let page = try await browser.get("/main")
+            #expect(page.status == .ok)
+            let plain = page.body.replacingOccurrences(of: "&#39;", with: "'")
+            #expect(plain.contains("module 'pages'"), "\(page.body)")
+            #expect(plain.contains("the boom button always fails"))
+        }
+    }
+
+    @Test("requests of a session stuck behind a hanging call are bounded: the extra ones get a busy page")
+    func queueBound() async throws {
+        var web = WebConfiguration()
+        web.limits.maxQueuedRequests = 1
+        let harness = try WebHarness(web: web, callTimeout: .seconds(2))
+        try await harness.test { client in
+            let browser = Browser(client, harness.server)
+            _ = try await browser.get("/main")
+            async let slow = browser.get("/slow")
+            try await Task.sleep(for: .milliseconds(300))
+            let busy = try await browser.get("/main")
+            #expect(busy.status == .serviceUnavailable)
+            #expect(busy.body.contains("still waiting"))
+            _ = try await slow
+            // Once the call was given up, the session works again.
+            #expect(try await browser.get("/main").status == .ok)
+        }
+    }
+}

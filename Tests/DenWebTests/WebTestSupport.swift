@@ -1,0 +1,211 @@
+@testable import DenHost
+import DenKit
+import DenTestSupport
+@testable import DenWeb
+import DenWebPages
+import Foundation
+import HummingbirdTesting
+import Hummingbird
+import Synchronization
+import Testing
+
+/// An instance whose every event is answered by a closure.
+final class ScriptedInstance: ModuleInstance {
+    private let reply: (ModuleEvent) throws -> ModuleReply
+    private let change: ((FieldChange) throws -> ModuleReply)?
+
+    init(change: ((FieldChange) throws -> ModuleReply)? = nil, _ reply: @escaping (ModuleEvent) throws -> ModuleReply) {
+        self.reply = reply
+        self.change = change
+    }
+
+    func handle(_ event: ModuleEvent) throws -> ModuleReply { try reply(event) }
+
+    func handleChange(_ change: FieldChange) throws -> ModuleReply {
+        guard let handler = self.change else { throw ModuleError.unsupported("no change events") }
+        return try handler(change)
+    }
+}
+
+/// A clock the test moves by hand (idle expiry).
+final class ManualClock: Sendable {
+    private let start = ContinuousClock.now
+    private let offset = Mutex<Duration>(.zero)
+    var now: ContinuousClock.Instant { start + offset.withLock { $0 } }
+    func advance(_ duration: Duration) { offset.withLock { $0 += duration } }
+}
+
+/// What the test modules were asked to do.
+final class Probe: Sendable {
+    private let actions = Mutex<[String]>([])
+    /// Released at the end of a test so the hanging builder's thread can finish.
+    let release = DispatchSemaphore(value: 0)
+    var received: [String] { actions.withLock { $0 } }
+    func record(_ action: String) { actions.withLock { $0.append(action) } }
+}
+
+/// In-process modules for the HTTP tests:
+/// - `pages`: `main` (field `name` with change events, field `note` without; buttons `go`
+///   navigate to `other`, `swap` replace with `other`, `echo` shows the fields, `links` asks to
+///   open one allowed and one refused URL, `boom` fails), `other` (button `leave`: the `back` effect),
+///   `odd/<place>` (`odd` navigates to `odd/café`, a route a URL must escape);
+/// - `slowpoke`: `slow`, whose builder hangs until the probe releases it.
+enum TestModules {
+    static func pages(_ probe: Probe) -> ModuleDefinition {
+        ModuleDefinition(id: "pages", version: "1.0.0", summary: "Test pages", routes: [
+            RouteDefinition("main") { _ in
+                var screen = Screen(title: "Main page", elements: [
+                    .text("Hello <b>world</b>"),
+                    .field(Field(id: "name", label: "Name", value: "Ada", changes: true)),
+                    .field(Field(id: "note", label: "Note")),
+                    .button(Button(id: "go", label: "Go")), .button(Button(id: "swap", label: "Swap")),
+                    .button(Button(id: "echo", label: "Echo")), .button(Button(id: "links", label: "Links")),
+                    .button(Button(id: "odd", label: "Odd")), .button(Button(id: "boom", label: "Boom")),
+                ])
+                let base = screen
+                return ScriptedInstance(change: { change in
+                    probe.record("change:\(change.field)=\(change.fields[change.field] ?? "")")
+                    screen = base
+                    screen.elements.append(.text("live: \(change.fields["name"] ?? "")"))
+                    return ModuleReply(screen: screen)
+                }) { event in
+                    guard case .action(let id, let fields) = event else { return ModuleReply(screen: screen) }
+                    probe.record(id)
+                    switch id {
+                    case "go": return ModuleReply(screen: screen, effects: [.navigate("other")])
+                    case "swap": return ModuleReply(screen: screen, effects: [.replace("other")])
+                    case "boom": throw ModuleError.failed("the boom button always fails")
+                    case "odd": return ModuleReply(screen: screen, effects: [.navigate("odd/café")])
+                    case "links":
+                        return ModuleReply(screen: screen, effects: [.openURL("https://example.org/docs"), .openURL("javascript:alert(1)")])
+                    case "echo":
+                        let shown = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+                        screen = base
+                        screen.elements.append(.text("echo: \(shown)"))
+                        return ModuleReply(screen: screen)
+                    default: return ModuleReply(screen: screen)
+                    }
+                }
+            },
+            RouteDefinition("other") { _ in
+                let screen = Screen(title: "Other page", elements: [.button(Button(id: "leave", label: "Leave"))])
+                return ScriptedInstance { event in
+                    guard case .action("leave", _) = event else { return ModuleReply(screen: screen) }
+                    return ModuleReply(screen: screen, effects: [.back])
+                }
+            },
+            RouteDefinition("odd/<string:place>") { _ in
+                ScriptedInstance { _ in ModuleReply(screen: Screen(title: "Odd place", elements: [])) }
+            },
+        ])
+    }
+
+    static func slowpoke(_ probe: Probe) -> ModuleDefinition {
+        ModuleDefinition(id: "slowpoke", version: "1.0.0", summary: "Never answers", routes: [
+            RouteDefinition("slow") { _ in
+                probe.release.wait()
+                return ScriptedInstance { _ in ModuleReply(screen: Screen(title: "Finally", elements: [])) }
+            },
+        ])
+    }
+}
+
+/// A runtime with the test modules (and any real plugins named), and a `WebServer` on it.
+struct WebHarness {
+    let temp: TemporaryDirectory
+    let runtime: DenRuntime
+    let server: WebServer
+    let probe = Probe()
+
+    init(plugins: [String] = [], web: WebConfiguration = WebConfiguration(), callTimeout: Duration? = nil,
+         auth: AuthSettings? = nil) throws {
+        temp = try TemporaryDirectory("den-web")
+        let folder = try temp.folder("plugins")
+        for plugin in plugins { _ = try temp.copy(try BuildProducts.require(BuildProducts.library(plugin)), into: folder) }
+        var configuration = HostConfiguration(pluginDirectories: plugins.isEmpty ? [] : [folder], cacheDirectory: temp.path("cache"),
+                                              dataDirectory: temp.path("data"))
+        if let callTimeout { configuration.callPolicy.timeout = callTimeout }
+        var settings = auth ?? AuthSettings()
+        settings.hashParameters = .testing
+        configuration.auth = settings
+        runtime = DenRuntime(configuration: configuration)
+        runtime.loadPlugins()
+        try #require(runtime.installInProcess(TestModules.pages(probe)).error == nil)
+        try #require(runtime.installInProcess(TestModules.slowpoke(probe)).error == nil)
+        server = WebServer(runtime: runtime, configuration: web)
+    }
+
+    /// Runs `body` against the app through HummingbirdTesting's router client (no sockets).
+    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        defer { for _ in 0..<4 { probe.release.signal() } }
+        try await server.makeApplication().test(.router, body)
+    }
+}
+
+/// One response, as a test reads it.
+struct Page: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: String
+    var location: String? { headers[.location] }
+    var setCookie: String? { headers[.setCookie] }
+}
+
+/// A browser: keeps the session cookie and knows its session's CSRF token (read from the server,
+/// so these tests do not depend on the page markup).
+final class Browser: Sendable {
+    let client: any TestClientProtocol
+    let server: WebServer
+    private let cookieStore = Mutex<String?>(nil)
+
+    init(_ client: any TestClientProtocol, _ server: WebServer) {
+        self.client = client
+        self.server = server
+    }
+
+    var cookie: String? {
+        get { cookieStore.withLock { $0 } }
+        set { cookieStore.withLock { $0 = newValue } }
+    }
+
+    var csrf: String {
+        server.responder.sessions.existing(cookie)?.csrfToken ?? "none"
+    }
+
+    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> Page {
+        try await send(uri, method: .get, headers: headers, body: nil)
+    }
+
+    /// Posts `fields` as a form; `_csrf` is added unless given.
+    func post(_ uri: String, _ fields: [(String, String)], csrf: Bool = true) async throws -> Page {
+        var all = fields
+        if csrf, !fields.contains(where: { $0.0 == FormNames.csrf }) { all.insert((FormNames.csrf, self.csrf), at: 0) }
+        let body = all.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        return try await postRaw(uri, body: body)
+    }
+
+    func postRaw(_ uri: String, body: String, contentType: String = "application/x-www-form-urlencoded") async throws -> Page {
+        try await send(uri, method: .post, headers: [.contentType: contentType], body: ByteBuffer(string: body))
+    }
+
+    func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> Page {
+        var headers = headers
+        if let cookie { headers[.cookie] = "\(DenWebResponder.cookieName)=\(cookie)" }
+        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
+        if let set = response.headers[.setCookie], let value = Self.cookieValue(set) { self.cookie = value }
+        return Page(status: response.status, headers: response.headers, body: String(buffer: response.body))
+    }
+
+    static func cookieValue(_ header: String) -> String? {
+        let first = header.split(separator: ";").first ?? ""
+        let parts = first.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, parts[0] == DenWebResponder.cookieName[...] else { return nil }
+        return String(parts[1])
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
