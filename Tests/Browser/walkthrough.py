@@ -12,6 +12,7 @@ import sys
 import time
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -25,6 +26,9 @@ def browser(width):
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},900"):
         options.add_argument(flag)
+    if width < 500:
+        # A headless window is never narrower than 500 px: emulate the phone's viewport instead.
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": 800, "pixelRatio": 1}})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
@@ -37,9 +41,15 @@ class Step:
 
     def expect(self, what, description):
         """Waits up to 10 s for `what` (a string in the page text) and saves a screenshot."""
+        def shows(driver):
+            # The page may be replaced while it is read (a redirect, a live swap): read it again.
+            try:
+                return what in driver.find_element(By.TAG_NAME, "body").text
+            except WebDriverException:
+                return False
         try:
-            WebDriverWait(self.driver, 10).until(lambda d: what in d.find_element(By.TAG_NAME, "body").text)
-        except Exception:
+            WebDriverWait(self.driver, 10).until(shows)
+        except TimeoutException:
             print(f"FAILED at {description}: expected {what!r} on {self.driver.current_url}\n--- page text ---\n{self.text()}")
             self.shot(f"FAILED-{description}")
             sys.exit(1)
@@ -54,14 +64,27 @@ class Step:
         self.driver.get(f"{BASE}/{route}")
 
     def fill(self, field, value):
-        element = self.driver.find_element(By.NAME, f"f.{field}")
-        if element.tag_name == "select":
-            Select(element).select_by_value(value)
-        else:
-            element.clear()
-            element.send_keys(value)
+        # A live field's change swaps the page's <main> (den.js), which can replace the element
+        # between finding and typing: find it again until the value is in.
+        for _ in range(5):
+            try:
+                element = self.driver.find_element(By.NAME, f"f.{field}")
+                if element.tag_name == "select":
+                    Select(element).select_by_value(value)
+                elif element.get_attribute("value") != value:
+                    element.clear()
+                    element.send_keys(value)
+                if self.driver.find_element(By.NAME, f"f.{field}").get_attribute("value") == value:
+                    return
+            except StaleElementReferenceException:
+                pass
+            time.sleep(0.3)
+        print(f"FAILED: could not type {value!r} into {field} on {self.driver.current_url}")
+        sys.exit(1)
 
     def press(self, label):
+        # Let a live field's pending change land first, so the click hits the current page.
+        time.sleep(0.4)
         self.driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']").click()
 
     def follow(self, label):
