@@ -108,10 +108,13 @@ def walkthrough(width, user):
         s.fill("amount", "100")
         s.press("Convert")
         s.expect("89.08", "converted")
+        # The amount converts as it is typed (den.js posts the change; no button pressed).
+        s.fill("amount", "250")
+        s.expect("250 USD =", "converted while typing")
         s.press("Info")
         s.expect("Loaded modules", "info")
         s.back()
-        s.expect("89.08", "back on main")
+        s.expect("250 USD =", "back on main")
         # Jogs while logged out leads to login; create an account there and come back to jogs.
         s.open("jogs")
         s.expect("Log in to go on to jogs", "jogs needs login")
