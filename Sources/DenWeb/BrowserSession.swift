@@ -18,23 +18,44 @@ final class BrowserSession: Sendable {
     }
 
     private struct State {
+        var id: String
         var lastUsed: ContinuousClock.Instant
         var flash = Flash()
         var queued = 0
+        var user: String?
     }
 
-    let id: String
     let csrfToken: String
     let navigation: NavigationSession
     private let queue: DispatchQueue
     private let state: Mutex<State>
 
     init(navigation: NavigationSession, now: ContinuousClock.Instant) {
-        id = SessionToken.make()
         csrfToken = SessionToken.make()
         self.navigation = navigation
         queue = DispatchQueue(label: "den.web.session")
-        state = Mutex(State(lastUsed: now))
+        state = Mutex(State(id: SessionToken.make(), lastUsed: now))
+    }
+
+    /// The cookie's value. It changes when the logged-in user does (`BrowserSessionTable.rekey`),
+    /// so a cookie seen before a login is worthless after it, and a browser never restores a
+    /// page of the previous user from its back/forward cache (kept only while cookies stay).
+    var id: String { state.withLock { $0.id } }
+
+    func setID(_ id: String) {
+        state.withLock { $0.id = id }
+    }
+
+    /// The user logged in when the last request ended (kept so eviction can spare logins
+    /// without reading the accounts under the table's lock).
+    var user: String? { state.withLock { $0.user } }
+
+    /// Records the user now logged in; true when it changed.
+    func noteUser(_ user: String?) -> Bool {
+        state.withLock { state in
+            defer { state.user = user }
+            return state.user != user
+        }
     }
 
     var lastUsed: ContinuousClock.Instant { state.withLock { $0.lastUsed } }

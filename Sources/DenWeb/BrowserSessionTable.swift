@@ -49,7 +49,11 @@ final class BrowserSessionTable: Sendable {
         let ended = sessions.withLock { table -> [BrowserSession] in
             var ended = table.values.filter { $0.lastUsed + idleTimeout <= time }
             for old in ended { table[old.id] = nil }
-            while table.count >= capacity, let oldest = table.values.min(by: { $0.lastUsed < $1.lastUsed }) {
+            // At the cap, the longest idle session without a login goes first: a flood of new
+            // visitors can then never log out everybody who is logged in.
+            while table.count >= capacity,
+                  let oldest = table.values.filter({ $0.user == nil }).min(by: { $0.lastUsed < $1.lastUsed })
+                    ?? table.values.min(by: { $0.lastUsed < $1.lastUsed }) {
                 table[oldest.id] = nil
                 ended.append(oldest)
             }
@@ -58,6 +62,17 @@ final class BrowserSessionTable: Sendable {
         }
         for old in ended { end(old) }
         return (session, true)
+    }
+
+    /// Gives `session` a new cookie id (the old one stops working at once) and returns it.
+    func rekey(_ session: BrowserSession) -> String {
+        let fresh = SessionToken.make()
+        sessions.withLock { table in
+            table[session.id] = nil
+            session.setID(fresh)
+            table[fresh] = session
+        }
+        return fresh
     }
 
     /// Ends every expired session, at most once a minute: logins of browsers that went away do

@@ -38,7 +38,12 @@ struct DenWebResponder: HTTPResponder {
             return WebResponses.asset(PageAssets.script, contentType: "text/javascript; charset=utf-8")
         case (.post, FormNames.actionPath), (.post, FormNames.backPath), (.post, FormNames.changePath):
             let kind: FormRequests.Kind = path == FormNames.actionPath ? .action : path == FormNames.backPath ? .back : .change
-            return await withSession(request) { session in
+            // A form can only be for a live session (its token is the session's): without one
+            // the answer is 403 at once, and no session is made for it.
+            guard let session = sessions.existing(request.cookies[Self.cookieName]?.value) else {
+                return FormRequests.noSession()
+            }
+            return await withSession(request, existing: session) { session in
                 await FormRequests(runtime: runtime, limits: configuration.limits).handle(kind, request, session: session)
             }
         case (.get, _):
@@ -46,6 +51,9 @@ struct DenWebResponder: HTTPResponder {
             let isJSON = path.hasPrefix(screenPrefix)
             let route = RouteLocation.route(path: isJSON ? String(path.dropFirst(screenPrefix.count - 1)) : path,
                                             query: request.uri.query)
+            // A route no module serves (a typo, /favicon.ico, /robots.txt) is answered without a
+            // session: it never lands on a visitor's stack, and a flood of them makes no sessions.
+            if let notFound = PageRequests.unservable(route, runtime: runtime, asJSON: isJSON) { return notFound }
             return await withSession(request) { session in
                 await PageRequests(runtime: runtime, limits: configuration.limits).show(route, session: session, asJSON: isJSON)
             }
@@ -59,12 +67,15 @@ struct DenWebResponder: HTTPResponder {
     }
 
     /// Runs `body` with the cookie's session, making one (and setting the cookie) when the cookie
-    /// is missing, unknown or expired.
-    private func withSession(_ request: Request, _ body: (BrowserSession) async -> Response) async -> Response {
-        let cookie = request.cookies[Self.cookieName]?.value
-        let (session, isNew) = sessions.session(for: cookie)
+    /// is missing, unknown or expired. When the step changed the logged-in user (a login, a
+    /// logout), the session gets a new cookie id.
+    private func withSession(_ request: Request, existing: BrowserSession? = nil,
+                             _ body: (BrowserSession) async -> Response) async -> Response {
+        let (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: request.cookies[Self.cookieName]?.value)
         var response = await body(session)
-        if isNew {
+        let userChanged = session.noteUser(runtime.sessions.user(of: session.navigation.id))
+        if userChanged, !isNew { _ = sessions.rekey(session) }
+        if isNew || userChanged {
             let secure = configuration.trustProxy
                 && request.headers[.xForwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
             response.setCookie(Cookie(name: Self.cookieName, value: session.id, path: "/", secure: secure, httpOnly: true, sameSite: .lax))

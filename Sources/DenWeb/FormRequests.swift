@@ -117,6 +117,9 @@ struct FormRequests {
             bytes = try await request.body.collect(upTo: limits.maxBodyBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             return .failure(ResponseProblem(Self.tooLarge(limits)))
+        } catch where String(describing: Swift.type(of: error)).contains("TooManyBytes") {
+            // A chunked body (no Content-Length) that runs past the limit: NIO's own error type.
+            return .failure(ResponseProblem(Self.tooLarge(limits)))
         } catch {
             return .failure(ResponseProblem(Self.badForm("its body could not be read (\(error))")))
         }
@@ -131,6 +134,13 @@ struct FormRequests {
         WebResponses.error(.contentTooLarge, title: "Form too large",
             message: "The form sent more than \(limits.maxBodyBytes / 1024) KiB, the most den accepts, so nothing was done.",
             hint: "Go back, shorten what you typed and send it again.")
+    }
+
+    /// A form posted without a live session (cookies off, or the session expired or was ended).
+    static func noSession() -> Response {
+        WebResponses.error(.forbidden, title: "This form has expired",
+            message: "The form arrived without a live session (cookies may be off, or the session ended after a while without use), so den did not act on it.",
+            hint: "Go back, reload the page and try again; den needs its session cookie.")
     }
 
     static func badForm(_ problem: String) -> Response {

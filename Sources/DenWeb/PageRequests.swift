@@ -62,6 +62,16 @@ struct PageRequests {
         return WebResponses.html(PageRenderer.page(input), status: status)
     }
 
+    /// The 404 for a route no module serves (or a malformed one), answered without a session;
+    /// nil when a module serves it. The route "" is the home route.
+    static func unservable(_ route: String, runtime: DenRuntime, asJSON: Bool) -> Response? {
+        guard !route.isEmpty, case .failure(let error) = runtime.registry.resolve(route) else { return nil }
+        let message = ModuleText.singleLine(String(describing: error))
+        if asJSON { return WebResponses.json("{\"error\":\(WebResponses.jsonString(message))}", status: .notFound) }
+        return WebResponses.error(.notFound, title: "Not found", message: message,
+                                  hint: "Check the address, or start from the home page.")
+    }
+
     /// Too many requests of this browser wait behind a module call that has not answered.
     static func busy() -> Response {
         var response = WebResponses.error(.serviceUnavailable, title: "Still working",

@@ -18,10 +18,11 @@ enum RouteLocation {
         return result
     }
 
-    /// The route a request's path and query ask for; "" for `/`.
+    /// The route a request's path and query ask for; "" for `/`, whatever its query (a shared
+    /// link's `?utm_source=…` still opens the home page).
     static func route(path: String, query: String?) -> String {
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        guard let query, !query.isEmpty else { return trimmed }
+        guard let query, !query.isEmpty, !trimmed.isEmpty else { return trimmed }
         return trimmed + "?" + query
     }
 

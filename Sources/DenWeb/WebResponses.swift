@@ -1,3 +1,4 @@
+import Foundation
 import DenWebPages
 import Hummingbird
 
@@ -6,6 +7,12 @@ import Hummingbird
 enum WebResponses {
     static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
         body(html, contentType: "text/html; charset=utf-8", status: status)
+    }
+
+    /// `text` as a JSON string literal, quotes and all.
+    static func jsonString(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode([text])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
     }
 
     static func json(_ json: String, status: HTTPResponse.Status = .ok) -> Response {

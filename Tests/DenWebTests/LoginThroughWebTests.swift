@@ -39,4 +39,27 @@ struct LoginThroughWebTests {
             #expect(try await stranger.get("/jogs").location == "/login?next=jogs")
         }
     }
+
+    @Test("a login and a logout each give the browser a new session cookie; the old one no longer works")
+    func cookieRotates() async throws {
+        let harness = try WebHarness(plugins: ["LoginModule", "JogsModule"])
+        _ = try harness.runtime.accounts.register(username: "alice", password: "Sesame-Opens-42")
+        try await harness.test { client in
+            let browser = Browser(client, harness.server)
+            _ = try await browser.get("/login")
+            let before = try #require(browser.cookie)
+            let login = try await browser.post("/_action", [("_route", "login"), ("_action", "log-in"),
+                                                            ("f.username", "alice"), ("f.password", "Sesame-Opens-42")])
+            let during = try #require(login.setCookie.flatMap(Browser.cookieValue), "a login sets a new cookie")
+            #expect(during != before)
+            #expect(harness.server.responder.sessions.existing(before) == nil, "the cookie seen before the login is dead")
+            #expect(try await browser.get("/jogs").status == .ok)
+
+            _ = try await browser.get("/login")
+            let logout = try await browser.post("/_action", [("_route", "login"), ("_action", "log-out")])
+            let after = try #require(logout.setCookie.flatMap(Browser.cookieValue), "a logout sets a new cookie")
+            #expect(after != during)
+            #expect(try await browser.get("/jogs").location == "/login?next=jogs")
+        }
+    }
 }

@@ -120,4 +120,31 @@ struct PageServingTests {
             #expect(pages[5].status == .methodNotAllowed)
         }
     }
+
+    @Test("a route no module serves (/favicon.ico) is a 404 that makes no session and leaves the visitor's screen alone")
+    func unservedRouteLeavesSessionAlone() async throws {
+        let harness = try WebHarness()
+        try await harness.test { client in
+            let stranger = Browser(client, harness.server)
+            let icon = try await stranger.get("/favicon.ico")
+            #expect(icon.status == .notFound)
+            #expect(icon.setCookie == nil)
+            #expect(harness.server.responder.sessions.count == 0)
+
+            let browser = Browser(client, harness.server)
+            _ = try await browser.get("/main")
+            #expect(try await browser.get("/favicon.ico").status == .notFound)
+            let current = harness.server.responder.sessions.existing(browser.cookie)?.navigation.current?.route
+            #expect(current == "main", "the 404 did not land on the session's stack")
+        }
+    }
+
+    @Test("the home page ignores a query string (a shared link's ?utm_source=…)")
+    func homeWithQuery() async throws {
+        let harness = try WebHarness()
+        try await harness.test { client in
+            let page = try await Browser(client, harness.server).get("/?utm_source=x")
+            #expect(page.status != .notFound, "\(page.body)")
+        }
+    }
 }

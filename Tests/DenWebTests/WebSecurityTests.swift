@@ -30,13 +30,14 @@ struct WebSecurityTests {
         }
     }
 
-    @Test("a post with no session cookie gets a new session and a 403, not an action")
+    @Test("a post with no session cookie gets a 403, not an action, and makes no session")
     func postWithoutSession() async throws {
         let harness = try WebHarness()
         try await harness.test { client in
             let page = try await Browser(client, harness.server).postRaw("/_action", body: "_csrf=abc&_route=main&_action=go")
             #expect(page.status == .forbidden)
-            #expect(page.setCookie != nil)
+            #expect(page.setCookie == nil)
+            #expect(page.body.contains("without a live session"))
             #expect(harness.probe.received.isEmpty)
         }
     }

@@ -5,8 +5,10 @@ import Foundation
 /// HTML renderer) and `GET /_health` (a bare Hummingbird route: no session, no module) — each
 /// for the same time, with the same connections, one after the other.
 ///
-/// Every request carries one session's cookie, as a browser reloading a page does; without it
-/// each request would make a new session and measure session creation instead.
+/// Requests carry the cookies of 32 sessions made up front, in rotation (a wrk Lua script), as
+/// many browsers reloading a page do: without a cookie each request would make a new session
+/// and measure session creation instead, and with one cookie for every connection the session's
+/// own serial queue (one browser's requests run one at a time) would be measured.
 struct WebBench {
     var denPath: String
     var wrkPath: String
@@ -49,14 +51,18 @@ struct WebBench {
             result.failures.append("den serve printed no address")
             return result
         }
-        guard let cookie = Self.sessionCookie(base + "/about") else {
+        let cookies = (0..<Self.sessions).compactMap { _ in Self.sessionCookie(base + "/about") }
+        guard cookies.count == Self.sessions else {
             result.failures.append("GET /about set no den_session cookie")
             return result
         }
+        let script = workDirectory.appendingPathComponent("sessions.lua")
+        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        try Self.rotationScript(cookies).write(to: script, atomically: true, encoding: .utf8)
         // Warm up both, then measure each for the same time.
-        for path in ["/about", "/_health"] { _ = try wrk(base + path, cookie: cookie, seconds: 2) }
-        result.page = try wrk(base + "/about", cookie: cookie, seconds: seconds)
-        result.bare = try wrk(base + "/_health", cookie: cookie, seconds: seconds)
+        for path in ["/about", "/_health"] { _ = try wrk(base + path, script: script, seconds: 2) }
+        result.page = try wrk(base + "/about", script: script, seconds: seconds)
+        result.bare = try wrk(base + "/_health", script: script, seconds: seconds)
         if let page = result.page, page.non2xx > 0 { result.failures.append("GET /about: \(page.non2xx) answers were not 2xx") }
         if let bare = result.bare, bare.non2xx > 0 { result.failures.append("GET /_health: \(bare.non2xx) answers were not 2xx") }
         return result
@@ -93,11 +99,26 @@ struct WebBench {
         return nil
     }
 
+    static let sessions = 32
+
+    /// A wrk script that sends the cookies in turn, one per request.
+    static func rotationScript(_ cookies: [String]) -> String {
+        let list = cookies.map { "\"\($0)\"" }.joined(separator: ", ")
+        return """
+        local cookies = { \(list) }
+        local n = 0
+        request = function()
+          n = n % #cookies + 1
+          return wrk.format(nil, nil, { ["Cookie"] = cookies[n] })
+        end
+        """
+    }
+
     /// Runs wrk (2 threads) and reads its requests/s, 99th percentile latency and non-2xx count.
-    func wrk(_ url: String, cookie: String, seconds: Int) throws -> Figure {
+    func wrk(_ url: String, script: URL, seconds: Int) throws -> Figure {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrkPath)
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-H", "Cookie: \(cookie)", url]
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script.path, url]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

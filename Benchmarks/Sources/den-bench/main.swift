@@ -173,7 +173,7 @@ if wanted("web") {
         rows.append(Row(figure: "GET /about (den serve)", den: rate(page.requestsPerSecond),
                         baseline: "/_health " + rate(bare.requestsPerSecond), ratio: ratio(share),
                         goal: "≥ 0.7× the bare route", verdict: share >= 0.7 ? "MET" : "MISSED"))
-        details.append("web: wrk, 2 threads, \(bench.connections) connections, \(bench.seconds) s each, one session's cookie; req/s and p99:")
+        details.append("web: wrk, 2 threads, \(bench.connections) connections, \(bench.seconds) s each, \(WebBench.sessions) sessions' cookies in turn; req/s and p99:")
         details.append("  GET /about     \(rate(page.requestsPerSecond))  p99 \(fixed(page.p99Milliseconds, 2)) ms")
         details.append("  GET /_health   \(rate(bare.requestsPerSecond))  p99 \(fixed(bare.p99Milliseconds, 2)) ms")
     }
