@@ -28,6 +28,13 @@ struct DenWebResponder: HTTPResponder {
 
     private func answer(_ request: Request) async -> Response {
         let path = request.uri.path
+        // HEAD for what a monitor or a cache checks (never a page: showing one moves a session).
+        if request.method == .head, path == "/_health" || path == PageAssets.stylesheetPath || path == PageAssets.scriptPath {
+            var response = await answer(Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: path),
+                                                body: RequestBody(buffer: ByteBuffer())))
+            response.body = ResponseBody()
+            return response
+        }
         switch (request.method, path) {
         case (.get, "/_health"):
             let modules = runtime.registry.plugins.filter(\.isActive).count

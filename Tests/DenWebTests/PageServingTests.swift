@@ -147,4 +147,19 @@ struct PageServingTests {
             #expect(page.status != .notFound, "\(page.body)")
         }
     }
+
+    @Test("HEAD answers for /_health and the assets, with their headers and no body; a page still refuses it")
+    func head() async throws {
+        let harness = try WebHarness()
+        try await harness.test { client in
+            let browser = Browser(client, harness.server)
+            for path in ["/_health", "/_assets/den.css", "/_assets/den.js"] {
+                let page = try await browser.send(path, method: .head, headers: [:], body: nil)
+                #expect(page.status == .ok, "\(path)")
+                #expect(page.body.isEmpty, "\(path)")
+                #expect(page.headers[.xContentTypeOptions] == "nosniff", "\(path)")
+            }
+            #expect(try await browser.send("/about", method: .head, headers: [:], body: nil).status == .methodNotAllowed)
+        }
+    }
 }
