@@ -16,31 +16,15 @@ struct ServeEndToEndTests {
         let den = try BuildProducts.require(BuildProducts.den)
         _ = try BuildProducts.require(BuildProducts.library("AboutModule"))
         let temp = try TemporaryDirectory("den-serve")
-        let process = Process()
-        process.executableURL = den
-        process.arguments = Self.arguments(temp, port: "0")
         var environment = ProcessInfo.processInfo.environment
-        environment["DEN_PLUGIN_PATH"] = nil
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        environment["DEN_PLUGIN_PATH"] = ""
+        let server = try ServedDen(den, arguments: Self.arguments(temp, port: "0"), environment: environment)
+        defer { server.stop() }
 
         // The first line names the real port.
-        var text = ""
-        let reader = output.fileHandleForReading
-        let deadline = Date().addingTimeInterval(60)
-        while !text.contains("\n"), Date() < deadline {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let line = text.split(separator: "\n").first.map(String.init) ?? ""
-        let prefix = "Den is serving on http://127.0.0.1:"
-        #expect(line.hasPrefix(prefix), "\(text)")
-        let port = try #require(Int(line.dropFirst(prefix.count)))
+        let line = server.printed.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.hasPrefix("Den is serving on http://127.0.0.1:"), "\(server.printed)")
+        let port = try #require(server.port)
         #expect(port > 0)
 
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/about"))
@@ -56,10 +40,9 @@ struct ServeEndToEndTests {
         #expect(second.stderr.contains("could not listen on 127.0.0.1:\(port)"), "\(second.stderr)")
         #expect(second.stderr.contains("--port"))
 
-        process.terminate() // SIGTERM: a clean stop
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        server.stop() // SIGTERM: a clean stop
+        #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0)
     }
 
     @Test("bad options are usage errors that say what is allowed")

@@ -14,24 +14,12 @@ struct BrowserEndToEndTests {
     @Test("about → main → 100 USD is 89.08 EUR → info → back; register → add a jog → list → log out → jogs asks to log in")
     func walkthrough() throws {
         let temp = try TemporaryDirectory("den-browser")
-        let server = Process()
-        server.executableURL = try BuildProducts.require(BuildProducts.den)
-        server.arguments = ["serve", "--port", "0"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DEN_CACHE_DIR"] = temp.path("cache").path
-        environment["DEN_DATA_DIR"] = temp.path("data").path
-        environment["XDG_DATA_HOME"] = temp.path("xdg").path
-        environment["DEN_PLUGIN_PATH"] = ""
-        server.environment = environment
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        let base = try #require(Self.address(from: output.fileHandleForReading), "den serve printed no http:// address")
+        let server = try ServedDen(try BuildProducts.require(BuildProducts.den), arguments: ["serve", "--port", "0"], environment: [
+            "DEN_CACHE_DIR": temp.path("cache").path, "DEN_DATA_DIR": temp.path("data").path,
+            "XDG_DATA_HOME": temp.path("xdg").path, "DEN_PLUGIN_PATH": "",
+        ])
+        defer { server.stop() }
+        let base = try #require(server.baseURL, "den serve printed no http:// address: \(server.printed)")
         #expect(base.hasPrefix("http://127.0.0.1:"), "it binds the loopback interface by default")
 
         let shots = Self.packageRoot.appendingPathComponent(".build/browser-screenshots")
@@ -43,18 +31,5 @@ struct BrowserEndToEndTests {
         #expect(run.stdout.contains("browser walkthrough: all steps passed"))
         let pictures = (try? FileManager.default.contentsOfDirectory(atPath: shots.path)) ?? []
         #expect(pictures.contains { $0.hasPrefix("360px-") } && pictures.contains { $0.hasPrefix("1280px-") }, "\(pictures)")
-    }
-
-    /// The `http://host:port` den serve prints when it is ready.
-    static func address(from handle: FileHandle) -> String? {
-        var text = ""
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let data = handle.availableData
-            if data.isEmpty { return nil }
-            text += String(decoding: data, as: UTF8.self)
-            if let range = text.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) { return String(text[range]) }
-        }
-        return nil
     }
 }

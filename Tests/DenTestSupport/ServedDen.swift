@@ -1,0 +1,43 @@
+import Foundation
+
+/// A running `den serve` for end-to-end tests: started with the given arguments and environment,
+/// its standard output read until it prints the address it serves on. Stopped with SIGTERM by
+/// `stop()` or when the object goes away.
+public final class ServedDen: @unchecked Sendable {
+    public let process = Process()
+    /// `http://127.0.0.1:<port>`, as den printed it; nil when it printed none within a minute.
+    public private(set) var baseURL: String?
+    /// What den printed before (and including) its address line.
+    public private(set) var printed = ""
+
+    public init(_ den: URL, arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = den
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+            if let range = printed.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
+                baseURL = String(printed[range])
+                break
+            }
+        }
+    }
+
+    /// The port in `baseURL`.
+    public var port: Int? { baseURL.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } } }
+
+    /// SIGTERM, then waits for den to exit.
+    public func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
