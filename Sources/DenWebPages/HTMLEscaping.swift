@@ -23,6 +23,8 @@ enum HTMLEscaping {
     /// U+FFFD, so a module cannot reorder or hide what the reader sees (as `ModuleText` does
     /// for the terminal). The zero-width joiner stays: emoji sequences need it.
     static func visible(_ text: String) -> String {
+        // Most text is printable ASCII, which holds no format character: nothing to change.
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x09 || $0 == 0x0A }) { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -43,6 +45,17 @@ enum HTMLEscaping {
     }
 
     private static func escape(_ text: String, quotes: Bool) -> String {
+        // Nothing to escape is the common case: return the text without rebuilding it.
+        let clean = text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"): false
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): !quotes
+            case 0x09, 0x0A: true
+            case 0x00..<0x20: false
+            default: true
+            }
+        }
+        if clean { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
