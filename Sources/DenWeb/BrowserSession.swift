@@ -1,4 +1,5 @@
 import DenHost
+import DenKit
 import Dispatch
 import Synchronization
 
@@ -15,6 +16,14 @@ final class BrowserSession: Sendable {
         var notices: [String] = []
         var errors: [String] = []
         var openURLs: [String] = []
+
+        /// The errors the screen does not already show: the host puts a step's error on the
+        /// screen as a banner too (that is how the terminal shows it), and one is enough.
+        func errorsNotOn(_ screen: Screen) -> [String] {
+            errors.filter { error in
+                !screen.elements.contains { if case .banner(let banner) = $0 { banner.text == error } else { false } }
+            }
+        }
     }
 
     private struct State {

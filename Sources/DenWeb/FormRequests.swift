@@ -86,7 +86,7 @@ struct FormRequests {
         guard let result else { return PageRequests.busy() }
         guard let (view, flash) = result else { return WebResponses.redirect(toRoute: "") }
         guard kind == .change else { return WebResponses.redirect(toRoute: view.route) }
-        let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errors,
+        let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errorsNotOn(view.screen),
                               openURLs: flash.openURLs, backRoute: view.backStack.last, csrfToken: session.csrfToken,
                               moduleID: view.moduleID)
         return WebResponses.html(PageRenderer.main(input))

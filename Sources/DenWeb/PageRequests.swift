@@ -56,7 +56,7 @@ struct PageRequests {
             let json = (try? WireFormat.encode(view.screen)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             return WebResponses.json(json, status: status)
         }
-        let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errors,
+        let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errorsNotOn(view.screen),
                               openURLs: flash.openURLs, backRoute: view.backStack.last, csrfToken: session.csrfToken,
                               moduleID: view.moduleID)
         return WebResponses.html(PageRenderer.page(input), status: status)

@@ -36,6 +36,8 @@ struct SlowModuleTests {
             let plain = page.body.replacingOccurrences(of: "&#39;", with: "'")
             #expect(plain.contains("module 'pages'"), "\(page.body)")
             #expect(plain.contains("the boom button always fails"))
+            #expect(plain.components(separatedBy: "the boom button always fails").count == 2,
+                    "the error is shown once, not as a host error and again as the screen's banner")
         }
     }
 
