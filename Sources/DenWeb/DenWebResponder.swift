@@ -80,7 +80,7 @@ struct DenWebResponder: HTTPResponder {
                              _ body: (BrowserSession) async -> Response) async -> Response {
         let (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: request.cookies[Self.cookieName]?.value)
         var response = await body(session)
-        let userChanged = session.noteUser(runtime.sessions.user(of: session.navigation.id))
+        let userChanged = session.noteUser(runtime.sessions.recordedUser(of: session.navigation.id))
         if userChanged, !isNew { _ = sessions.rekey(session) }
         if isNew || userChanged {
             let secure = configuration.trustProxy

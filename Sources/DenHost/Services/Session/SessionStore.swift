@@ -39,6 +39,12 @@ public final class SessionStore: @unchecked Sendable {
         }
     }
 
+    /// The user as recorded, without checking the account: for a caller that only wants to know
+    /// whether the user changed (no storage read on every web request).
+    public func recordedUser(of session: UISessionID) -> String? {
+        lock.withLock { sessions[session]?.user }
+    }
+
     /// The logged-in user, after checking the account still is the one that logged in.
     public func user(of session: UISessionID) -> String? {
         guard let (user, account) = lock.withLock({ sessions[session].flatMap { slot in slot.user.map { ($0, slot.account) } } })
