@@ -59,9 +59,8 @@ let package = Package(
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
         // scrypt for the `auth` service's password hashes, SHA-256 for reset tokens (DESIGN §10).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        // The browser front-end: the HTTP server, and HTML built from typed nodes (DenWebPages).
+        // The browser front-end's HTTP server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -87,8 +86,9 @@ let package = Package(
         // Line editing and history for the terminal (Debian libedit-dev, installed by Scripts/setup.sh).
         .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
         .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit", "CDenSignals", "CEditLine", "Rainbow"]),
-        // Screens as HTML pages (Plot), with the stylesheet and script; knows no HTTP (docs/WEB.md, "Pages").
-        .target(name: "DenWebPages", dependencies: ["DenKit", .product(name: "Plot", package: "Plot")]),
+        // Screens as HTML pages (HTML by construction: HTMLWriter), with the stylesheet and script;
+        // knows no HTTP (docs/WEB.md, "Pages").
+        .target(name: "DenWebPages", dependencies: ["DenKit"]),
         // The browser front-end: `den serve` on Hummingbird, one NavigationSession per browser session.
         .target(name: "DenWeb", dependencies: ["DenHost", "DenKit", "DenWebPages",
                                                .product(name: "Hummingbird", package: "hummingbird"),

@@ -106,6 +106,14 @@ final class BrowserSession: Sendable {
         return result
     }
 
+    /// The screen on top, read at once on the calling task; nil while a request of this session
+    /// waits or runs on its queue (a step may be about to change the screen, and its turn decides).
+    /// Reading the top calls no module, so it never blocks the server's threads.
+    func currentIfIdle() -> SessionView? {
+        let idle = state.withLock { $0.queued == 0 }
+        return idle ? navigation.current : nil
+    }
+
     /// Runs `body` after every queued request of this session (to end it once they are done).
     func afterQueued(_ body: @escaping @Sendable () -> Void) {
         queue.async(execute: body)

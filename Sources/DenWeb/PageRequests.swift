@@ -21,6 +21,11 @@ struct PageRequests {
 
     func show(_ requested: String, session: BrowserSession, asJSON: Bool) async -> Response {
         let wanted = requested.isEmpty ? runtime.homeRoute : requested
+        // A reload of the screen on top (where every post-redirect-get lands) needs no module
+        // call, so it needs no turn on the session's queue and its two thread switches.
+        if let current = session.currentIfIdle(), RouteLocation.same(current.route, wanted) {
+            return render(current, flash: session.takeFlash(), session: session, asJSON: asJSON)
+        }
         let depthLimit = limits.maxStackDepth
         // The flash is kept or taken inside the session's queue, so a request of the same
         // browser running alongside can never take another step's messages.

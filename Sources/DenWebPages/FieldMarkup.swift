@@ -1,5 +1,4 @@
 import DenKit
-import Plot
 
 /// One Screen field: a visible `<label for>`, its control, and its error message tied to the
 /// control with `aria-describedby` / `aria-invalid`.
@@ -11,16 +10,15 @@ import Plot
 /// - `choice` is a `<select>`; with no options there is nothing to choose, so it is a text input.
 /// - `changes` marks the control `data-den-change="<field id>"` for den.js.
 enum FieldMarkup {
-    static func node(_ field: Field, ids: FieldDOMIDs.IDs) -> Node<HTML.FormContext> {
+    static func write(_ field: Field, ids: FieldDOMIDs.IDs, into page: inout HTMLWriter) {
         let error = message(field)
-        return .div(
-            error == nil ? .classes("den-field") : .classes("den-field", "den-field-invalid"),
-            .label(.escaped("for", ids.control), .escapedText(labelText(field))),
-            control(field, ids: ids),
-            .unwrap(error) { error in
-                .p(.escaped("id", ids.error), .classes("den-field-error"), .escapedText(error))
+        page.element(.div, error == nil ? .classes("den-field") : .classes("den-field", "den-field-invalid")) { page in
+            page.element(.label, HTMLAttribute(.for, ids.control), text: labelText(field))
+            control(field, ids: ids, into: &page)
+            if let error {
+                page.element(.p, HTMLAttribute(.id, ids.error), .classes("den-field-error"), text: error)
             }
-        )
+        }
     }
 
     /// A field with an empty label is still named, by its id.
@@ -34,59 +32,55 @@ enum FieldMarkup {
         field.error.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    private static func control(_ field: Field, ids: FieldDOMIDs.IDs) -> Node<HTML.FormContext> {
-        var attributes: [(name: String, value: String)] = [("id", ids.control), ("name", FormNames.field(field.id))]
+    private static func control(_ field: Field, ids: FieldDOMIDs.IDs, into page: inout HTMLWriter) {
+        var attributes = [HTMLAttribute(.id, ids.control), HTMLAttribute(.name, FormNames.field(field.id))]
         if message(field) != nil {
-            attributes += [("aria-invalid", "true"), ("aria-describedby", ids.error)]
+            attributes += [HTMLAttribute(.ariaInvalid, "true"), HTMLAttribute(.ariaDescribedBy, ids.error)]
         }
         if field.changes {
-            attributes.append(("data-den-change", field.id))
+            attributes.append(HTMLAttribute(.dataDenChange, field.id))
         }
 
         if field.kind == .choice, !field.options.isEmpty {
-            return .select(
-                .group(attributes.map { Node.escaped($0.name, $0.value) }),
-                .group(options(field))
-            )
+            page.element(.select, attributes) { options(field, into: &$0) }
+            return
         }
 
         switch field.kind {
         case .password:
-            attributes += [("type", "password")]
+            attributes.append(HTMLAttribute(.type, "password"))
         case .number:
-            attributes += [("type", "text"), ("inputmode", "decimal"), ("value", field.value)]
+            attributes += [HTMLAttribute(.type, "text"), HTMLAttribute(.inputmode, "decimal"), HTMLAttribute(.value, field.value)]
         case .text, .choice:
-            attributes += [("type", "text"), ("value", field.value)]
+            attributes += [HTMLAttribute(.type, "text"), HTMLAttribute(.value, field.value)]
         }
         if let placeholder = field.placeholder, !placeholder.isEmpty {
-            attributes.append(("placeholder", HTMLEscaping.visible(placeholder)))
+            attributes.append(HTMLAttribute(.placeholder, HTMLEscaping.visible(placeholder)))
         }
-        return .selfClosedElement(named: "input", attributes: attributes.map { Attribute<HTML.InputContext>.escaped($0.name, $0.value) })
+        page.void(.input, attributes)
     }
 
     /// The options in the module's order, the current value selected. A value that is none of
     /// the options (often "": nothing chosen yet) comes first and selected, so the form posts
     /// back what the module sent rather than whatever option a browser would pick.
-    private static func options(_ field: Field) -> [Node<HTML.SelectContext>] {
-        var nodes: [Node<HTML.SelectContext>] = []
+    private static func options(_ field: Field, into page: inout HTMLWriter) {
         if !field.options.contains(field.value) {
             let text = field.value.isEmpty ? (field.placeholder ?? "Choose…") : field.value
-            nodes.append(option(value: field.value, text: text, selected: true))
+            option(value: field.value, text: text, selected: true, into: &page)
         }
         var selectedOne = false
         for value in field.options {
             let selected = !selectedOne && value == field.value
             selectedOne = selectedOne || selected
-            nodes.append(option(value: value, text: value, selected: selected))
+            option(value: value, text: value, selected: selected, into: &page)
         }
-        return nodes
     }
 
-    private static func option(value: String, text: String, selected: Bool) -> Node<HTML.SelectContext> {
-        .element(named: "option", nodes: [
-            .escaped("value", value),
-            selected ? .flag("selected") : .empty,
-            .escapedText(text),
-        ])
+    private static func option(value: String, text: String, selected: Bool, into page: inout HTMLWriter) {
+        if selected {
+            page.element(.option, HTMLAttribute(.value, value), .flag(.selected), text: text)
+        } else {
+            page.element(.option, HTMLAttribute(.value, value), text: text)
+        }
     }
 }

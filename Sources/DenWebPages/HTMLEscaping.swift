@@ -1,16 +1,14 @@
-/// Every module string passes through here on its way into a page.
-///
-/// Plot 0.14 escapes `<` and `>` in text but leaves `&…;` entities as they are (so a module's
-/// `&lt;` would show as `<`), and writes attribute values without any escaping (so a `"` would
-/// end the attribute). These escapes close both gaps: what a module wrote is what the reader
-/// sees, character for character, and it can never become markup.
+/// Every string on its way into a page passes through here (`HTMLWriter` calls it for every
+/// text and attribute value): what a module wrote is what the reader sees, character for
+/// character, and it can never become markup. Unlike Plot 0.14, which this target used first,
+/// it escapes attribute values and `&` in entities too.
 enum HTMLEscaping {
     /// Text content: `&`, `<`, `>` escaped; invisible and control characters made visible.
     static func text(_ text: String) -> String {
         escape(visible(text), quotes: false)
     }
 
-    /// An attribute value (double-quoted by Plot): `&`, `<`, `>`, `"`, `'` escaped. Values that
+    /// An attribute value (always double-quoted): `&`, `<`, `>`, `"`, `'` escaped. Values that
     /// travel back to the server (input values, option values, names) keep every other
     /// character, so a form posts back exactly what the module sent; only characters no HTML
     /// document may hold become U+FFFD.

@@ -1,5 +1,4 @@
 import DenKit
-import Plot
 
 /// The browser front-end's HTML: a whole page for a Screen, only its `<main>` (what den.js
 /// swaps in after a live-field change), and error pages. Every string from a module, the host
@@ -11,85 +10,81 @@ public enum PageRenderer {
 
     /// A whole HTML5 document for the screen.
     public static func page(_ input: PageInput) -> String {
-        PageShell.document(title: input.screen.title, main: mainNode(input), footer: footer(input), script: true)
+        PageShell.document(title: input.screen.title, script: true, main: { writeMain(input, into: &$0) },
+                           footer: { writeFooter(input, into: &$0) })
     }
 
     /// Only the `<main id="den-main">` element (what the live-field script swaps in).
     public static func main(_ input: PageInput) -> String {
-        mainNode(input).render()
+        var page = HTMLWriter()
+        writeMain(input, into: &page)
+        return page.html
     }
 
     /// A whole error page (400/403/404/500/503…): the status, a title, what was wrong, what to do,
     /// and a link home. Its content is a `<main id="den-main">` too, so a live-field request
     /// that gets an error page shows it in place.
     public static func errorPage(status: Int, title: String, message: String, hint: String?) -> String {
-        let main: Node<HTML.BodyContext> = .main(
-            .escaped("id", mainID),
-            .classes("den-error-page"),
-            .p(.classes("den-status"), .escapedText("Error \(status)")),
-            .h1(.escapedText(title)),
-            .p(.classes("den-text"), .escapedText(message)),
-            .unwrap(hint) { .p(.classes("den-text", "den-hint"), .escapedText($0)) },
-            .p(.classes("den-link"), .a(.escaped("href", "/"), .escapedText("Go to the start page")))
-        )
-        return PageShell.document(title: "\(status) \(title)", main: main, footer: .empty, script: false)
+        PageShell.document(title: "\(status) \(title)", script: false, main: { page in
+            page.element(.main, HTMLAttribute(.id, mainID), .classes("den-error-page")) { page in
+                page.element(.p, .classes("den-status"), text: "Error \(status)")
+                page.element(.h1, text: title)
+                page.element(.p, .classes("den-text"), text: message)
+                if let hint { page.element(.p, .classes("den-text", "den-hint"), text: hint) }
+                page.element(.p, .classes("den-link")) { page in
+                    page.element(.a, HTMLAttribute(.href, "/"), text: "Go to the start page")
+                }
+            }
+        }, footer: { _ in })
     }
 
-    static func mainNode(_ input: PageInput) -> Node<HTML.BodyContext> {
-        var screen = ScreenMarkup()
-        let elements = screen.nodes(for: input.screen.elements)
-        return .main(
-            .escaped("id", mainID),
-            .unwrap(input.backRoute) { backForm(input, backRoute: $0) },
-            .h1(.escapedText(input.screen.title.isEmpty ? input.route : input.screen.title)),
-            .group(input.errors.map { BannerMarkup.node(.error, $0) }),
-            .group(input.notices.map { BannerMarkup.node(.info, $0) }),
-            .if(!input.openURLs.isEmpty, OpenURLMarkup.node(input.openURLs)),
+    static func writeMain(_ input: PageInput, into page: inout HTMLWriter) {
+        page.element(.main, HTMLAttribute(.id, mainID)) { page in
+            if let backRoute = input.backRoute { backForm(input, backRoute: backRoute, into: &page) }
+            page.element(.h1, text: input.screen.title.isEmpty ? input.route : input.screen.title)
+            for error in input.errors { BannerMarkup.write(.error, error, into: &page) }
+            for notice in input.notices { BannerMarkup.write(.info, notice, into: &page) }
+            if !input.openURLs.isEmpty { OpenURLMarkup.write(input.openURLs, into: &page) }
             // The one form: every field, every button, the token and the route.
-            .form(
-                .escaped("method", "post"),
-                .escaped("action", FormNames.actionPath),
-                .classes("den-screen"),
-                hiddenInputs(input),
-                .group(elements)
-            )
-        )
+            page.element(.form, HTMLAttribute(.method, "post"), HTMLAttribute(.action, FormNames.actionPath),
+                         .classes("den-screen")) { page in
+                hiddenInputs(input, into: &page)
+                var screen = ScreenMarkup()
+                screen.write(input.screen.elements, into: &page)
+            }
+        }
     }
 
     /// Back is a POST (it pops the session's navigation stack), so it is a small form of its
     /// own; the route it returns to is named beside it, as the terminal's footer does.
-    private static func backForm(_ input: PageInput, backRoute: String) -> Node<HTML.BodyContext> {
-        .form(
-            .escaped("method", "post"),
-            .escaped("action", FormNames.backPath),
-            .classes("den-back"),
-            hiddenInputs(input),
-            .button(.escaped("type", "submit"), .classes("den-button", "den-secondary"),
-                    .escapedText("← Back")),
-            .text(" "),
-            .span(.classes("den-back-to"), .escapedText("to "), .code(.escapedText(backRoute)))
-        )
+    private static func backForm(_ input: PageInput, backRoute: String, into page: inout HTMLWriter) {
+        page.element(.form, HTMLAttribute(.method, "post"), HTMLAttribute(.action, FormNames.backPath),
+                     .classes("den-back")) { page in
+            hiddenInputs(input, into: &page)
+            page.element(.button, HTMLAttribute(.type, "submit"), .classes("den-button", "den-secondary"), text: "← Back")
+            page.text(" ")
+            page.element(.span, .classes("den-back-to")) { page in
+                page.text("to ")
+                page.element(.code, text: backRoute)
+            }
+        }
     }
 
-    private static func hiddenInputs<Context: HTML.BodyContext>(_ input: PageInput) -> Node<Context> {
-        .group(
-            hidden(FormNames.csrf, input.csrfToken),
-            hidden(FormNames.route, input.route)
-        )
+    private static func hiddenInputs(_ input: PageInput, into page: inout HTMLWriter) {
+        page.void(.input, HTMLAttribute(.type, "hidden"), HTMLAttribute(.name, FormNames.csrf), HTMLAttribute(.value, input.csrfToken))
+        page.void(.input, HTMLAttribute(.type, "hidden"), HTMLAttribute(.name, FormNames.route), HTMLAttribute(.value, input.route))
     }
 
-    private static func hidden<Context: HTML.BodyContext>(_ name: String, _ value: String) -> Node<Context> {
-        .selfClosedElement(named: "input", attributes: [
-            Attribute<HTML.InputContext>.escaped("type", "hidden"),
-            .escaped("name", name),
-            .escaped("value", value),
-        ])
-    }
-
-    private static func footer(_ input: PageInput) -> Node<HTML.BodyContext> {
-        .footer(.classes("den-footer"), .p(
-            .escapedText("Route "), .code(.escapedText(input.route)),
-            .unwrap(input.moduleID) { .group(.escapedText(" · module "), .code(.escapedText($0))) }
-        ))
+    private static func writeFooter(_ input: PageInput, into page: inout HTMLWriter) {
+        page.element(.footer, .classes("den-footer")) { page in
+            page.element(.p) { page in
+                page.text("Route ")
+                page.element(.code, text: input.route)
+                if let moduleID = input.moduleID {
+                    page.text(" · module ")
+                    page.element(.code, text: moduleID)
+                }
+            }
+        }
     }
 }

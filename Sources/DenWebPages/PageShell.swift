@@ -1,27 +1,31 @@
-import Plot
-
 /// The document around a page's `<main>`: head (charset, viewport, title, the stylesheet and
 /// the script, both from `/_assets`, nothing inline, nothing external), the header with the way
 /// home, and the footer.
 enum PageShell {
-    static func document(title: String, main: Node<HTML.BodyContext>, footer: Node<HTML.BodyContext>,
-                         script: Bool) -> String {
-        HTML(
-            .lang(.english),
-            .head(
-                .meta(.charset(.utf8)),
-                .meta(.name("viewport"), .content("width=device-width, initial-scale=1")),
-                .meta(.name("color-scheme"), .content("light dark")),
-                .element(named: "title", nodes: [.escapedText(title.isEmpty ? "Den" : "\(title) · Den")]),
-                .link(.rel(.stylesheet), .href(PageAssets.stylesheetPath)),
+    static func document(title: String, script: Bool, main: (inout HTMLWriter) -> Void,
+                         footer: (inout HTMLWriter) -> Void) -> String {
+        var page = HTMLWriter()
+        page.doctype()
+        page.element(.html, HTMLAttribute(.lang, "en")) { page in
+            page.element(.head) { page in
+                page.void(.meta, HTMLAttribute(.charset, "UTF-8"))
+                page.void(.meta, HTMLAttribute(.name, "viewport"), HTMLAttribute(.content, "width=device-width, initial-scale=1"))
+                page.void(.meta, HTMLAttribute(.name, "color-scheme"), HTMLAttribute(.content, "light dark"))
+                page.element(.title, text: title.isEmpty ? "Den" : "\(title) · Den")
+                page.void(.link, HTMLAttribute(.rel, "stylesheet"), HTMLAttribute(.href, PageAssets.stylesheetPath))
                 // `defer`: runs after the document is parsed, so it finds #den-main.
-                .if(script, .script(.escaped("src", PageAssets.scriptPath), .flag("defer")))
-            ),
-            .body(
-                .header(.classes("den-header"), .a(.classes("den-home"), .escaped("href", "/"), .escapedText("Den"))),
-                main,
-                footer
-            )
-        ).render()
+                if script {
+                    page.element(.script, HTMLAttribute(.src, PageAssets.scriptPath), .flag(.defer)) { _ in }
+                }
+            }
+            page.element(.body) { page in
+                page.element(.header, .classes("den-header")) { page in
+                    page.element(.a, .classes("den-home"), HTMLAttribute(.href, "/"), text: "Den")
+                }
+                main(&page)
+                footer(&page)
+            }
+        }
+        return page.html
     }
 }
