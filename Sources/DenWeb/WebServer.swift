@@ -33,7 +33,7 @@ public struct WebServer: Sendable {
                                let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
                                onListening("http://\(shown):\(port)")
                            },
-                           logger: runtime.logger)
+                           logger: Logger(label: runtime.logger.label) { _ in RequestLogHandler(runtime.logger) })
     }
 
     /// Serves until SIGINT or SIGTERM, then stops taking connections and finishes the requests

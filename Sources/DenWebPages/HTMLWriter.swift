@@ -6,15 +6,17 @@
 /// It replaced Plot's node tree, which allocated a closure and a buffer per element and copied
 /// each element's markup into its parent's: most of a page's cost (docs/WEB.md, "Pages").
 struct HTMLWriter {
-    private(set) var html: String
+    /// UTF-8 bytes: appending bytes is cheaper than growing a String piece by piece.
+    private var bytes: [UInt8] = []
 
     init(capacity: Int = 8 * 1024) {
-        html = ""
-        html.reserveCapacity(capacity)
+        bytes.reserveCapacity(capacity)
     }
 
+    var html: String { String(decoding: bytes, as: UTF8.self) }
+
     mutating func doctype() {
-        html += "<!DOCTYPE html>"
+        markup("<!DOCTYPE html>")
     }
 
     /// `<tag attributes…>content</tag>`.
@@ -37,10 +39,10 @@ struct HTMLWriter {
 
     /// A void element, written self-closed (`<input …/>`) so the page stays well-formed XML.
     mutating func void(_ tag: HTMLTag, _ attributes: [HTMLAttribute]) {
-        html += "<"
-        html += tag.rawValue
+        markup("<")
+        markup(tag.rawValue)
         write(attributes)
-        html += "/>"
+        markup("/>")
     }
 
     mutating func void(_ tag: HTMLTag, _ attributes: HTMLAttribute...) {
@@ -49,29 +51,52 @@ struct HTMLWriter {
 
     /// Text content: escaped, invisible and control characters made visible.
     mutating func text(_ text: String) {
-        html += HTMLEscaping.text(text)
+        if !appendPlain(text, quotes: false) { markup(HTMLEscaping.text(text)) }
     }
 
     private mutating func open(_ tag: HTMLTag, _ attributes: [HTMLAttribute]) {
-        html += "<"
-        html += tag.rawValue
+        markup("<")
+        markup(tag.rawValue)
         write(attributes)
-        html += ">"
+        markup(">")
     }
 
     private mutating func close(_ tag: HTMLTag) {
-        html += "</"
-        html += tag.rawValue
-        html += ">"
+        markup("</")
+        markup(tag.rawValue)
+        markup(">")
     }
 
     private mutating func write(_ attributes: [HTMLAttribute]) {
         for attribute in attributes {
-            html += " "
-            html += attribute.name.rawValue
-            html += "=\""
-            html += HTMLEscaping.attribute(attribute.value)
-            html += "\""
+            markup(" ")
+            markup(attribute.name.rawValue)
+            markup("=\"")
+            if !appendPlain(attribute.value, quotes: true) { markup(HTMLEscaping.attribute(attribute.value)) }
+            markup("\"")
+        }
+    }
+
+    /// Markup of this writer's own, or text that `HTMLEscaping` has escaped.
+    private mutating func markup(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Appends `text` as it is when it is printable ASCII with nothing to escape (most text is),
+    /// so it needs no escaped copy; false, appending nothing, when it needs `HTMLEscaping`.
+    private mutating func appendPlain(_ text: String, quotes: Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"): return false
+                case UInt8(ascii: "\""), UInt8(ascii: "'"): if quotes { return false }
+                case 0x20...0x7E, 0x09, 0x0A: continue
+                default: return false
+                }
+            }
+            bytes.append(contentsOf: utf8)
+            return true
         }
     }
 }
