@@ -8,7 +8,7 @@ import Hummingbird
 struct DenWebResponder: HTTPResponder {
     typealias Context = WebRequestContext
 
-    static let cookieName = "den_session"
+    static var cookieName: String { SessionCookie.name }
 
     let runtime: DenRuntime
     let configuration: WebConfiguration
@@ -47,7 +47,7 @@ struct DenWebResponder: HTTPResponder {
             let kind: FormRequests.Kind = path == FormNames.actionPath ? .action : path == FormNames.backPath ? .back : .change
             // A form can only be for a live session (its token is the session's): without one
             // the answer is 403 at once, and no session is made for it.
-            guard let session = sessions.existing(request.cookies[Self.cookieName]?.value) else {
+            guard let session = sessions.existing(SessionCookie.value(in: request)) else {
                 return FormRequests.noSession()
             }
             return await withSession(request, existing: session) { session in
@@ -78,7 +78,7 @@ struct DenWebResponder: HTTPResponder {
     /// logout), the session gets a new cookie id.
     private func withSession(_ request: Request, existing: BrowserSession? = nil,
                              _ body: (BrowserSession) async -> Response) async -> Response {
-        let (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: request.cookies[Self.cookieName]?.value)
+        let (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: SessionCookie.value(in: request))
         var response = await body(session)
         let userChanged = session.noteUser(runtime.sessions.recordedUser(of: session.navigation.id))
         if userChanged, !isNew { _ = sessions.rekey(session) }

@@ -64,7 +64,7 @@ struct PageRequests {
         let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errorsNotOn(view.screen),
                               openURLs: flash.openURLs, backRoute: view.backStack.last, csrfToken: session.csrfToken,
                               moduleID: view.moduleID)
-        return WebResponses.html(PageRenderer.page(input), status: status)
+        return WebResponses.html(utf8: PageRenderer.pageUTF8(input), status: status)
     }
 
     /// The 404 for a route no module serves (or a malformed one), answered without a session;

@@ -6,7 +6,11 @@ import Hummingbird
 /// ones every response carries.
 enum WebResponses {
     static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
-        body(html, contentType: "text/html; charset=utf-8", status: status)
+        body(ByteBuffer(string: html), contentType: "text/html; charset=utf-8", status: status)
+    }
+
+    static func html(utf8: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        body(ByteBuffer(bytes: utf8), contentType: "text/html; charset=utf-8", status: status)
     }
 
     /// `text` as a JSON string literal, quotes and all.
@@ -41,7 +45,10 @@ enum WebResponses {
     }
 
     private static func body(_ text: String, contentType: String, status: HTTPResponse.Status) -> Response {
-        let buffer = ByteBuffer(string: text)
+        body(ByteBuffer(string: text), contentType: contentType, status: status)
+    }
+
+    private static func body(_ buffer: ByteBuffer, contentType: String, status: HTTPResponse.Status) -> Response {
         var response = Response(status: status, body: ResponseBody(byteBuffer: buffer))
         response.headers[.contentType] = contentType
         response.headers[.contentLength] = String(buffer.readableBytes)

@@ -15,8 +15,11 @@ struct HTMLWriter {
 
     var html: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The page as UTF-8, for a response body (no String in between).
+    var utf8: [UInt8] { bytes }
+
     mutating func doctype() {
-        markup("<!DOCTYPE html>")
+        literal("<!DOCTYPE html>")
     }
 
     /// `<tag attributes…>content</tag>`.
@@ -39,10 +42,10 @@ struct HTMLWriter {
 
     /// A void element, written self-closed (`<input …/>`) so the page stays well-formed XML.
     mutating func void(_ tag: HTMLTag, _ attributes: [HTMLAttribute]) {
-        markup("<")
+        literal("<")
         markup(tag.rawValue)
         write(attributes)
-        markup("/>")
+        literal("/>")
     }
 
     mutating func void(_ tag: HTMLTag, _ attributes: HTMLAttribute...) {
@@ -55,31 +58,36 @@ struct HTMLWriter {
     }
 
     private mutating func open(_ tag: HTMLTag, _ attributes: [HTMLAttribute]) {
-        markup("<")
+        literal("<")
         markup(tag.rawValue)
         write(attributes)
-        markup(">")
+        literal(">")
     }
 
     private mutating func close(_ tag: HTMLTag) {
-        markup("</")
+        literal("</")
         markup(tag.rawValue)
-        markup(">")
+        literal(">")
     }
 
     private mutating func write(_ attributes: [HTMLAttribute]) {
         for attribute in attributes {
-            markup(" ")
+            literal(" ")
             markup(attribute.name.rawValue)
-            markup("=\"")
+            literal("=\"")
             if !appendPlain(attribute.value, quotes: true) { markup(HTMLEscaping.attribute(attribute.value)) }
-            markup("\"")
+            literal("\"")
         }
     }
 
     /// Markup of this writer's own, or text that `HTMLEscaping` has escaped.
     private mutating func markup(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func literal(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends `text` as it is when it is printable ASCII with nothing to escape (most text is),

@@ -10,6 +10,15 @@ public enum PageRenderer {
 
     /// A whole HTML5 document for the screen.
     public static func page(_ input: PageInput) -> String {
+        document(input).html
+    }
+
+    /// The same page as UTF-8 bytes, ready for a response body.
+    public static func pageUTF8(_ input: PageInput) -> [UInt8] {
+        document(input).utf8
+    }
+
+    private static func document(_ input: PageInput) -> HTMLWriter {
         PageShell.document(title: input.screen.title, script: true, main: { writeMain(input, into: &$0) },
                            footer: { writeFooter(input, into: &$0) })
     }
@@ -35,7 +44,7 @@ public enum PageRenderer {
                     page.element(.a, HTMLAttribute(.href, "/"), text: "Go to the start page")
                 }
             }
-        }, footer: { _ in })
+        }, footer: { _ in }).html
     }
 
     static func writeMain(_ input: PageInput, into page: inout HTMLWriter) {

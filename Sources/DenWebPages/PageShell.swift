@@ -3,7 +3,7 @@
 /// home, and the footer.
 enum PageShell {
     static func document(title: String, script: Bool, main: (inout HTMLWriter) -> Void,
-                         footer: (inout HTMLWriter) -> Void) -> String {
+                         footer: (inout HTMLWriter) -> Void) -> HTMLWriter {
         var page = HTMLWriter()
         page.doctype()
         page.element(.html, HTMLAttribute(.lang, "en")) { page in
@@ -26,6 +26,6 @@ enum PageShell {
                 footer(&page)
             }
         }
-        return page.html
+        return page
     }
 }
