@@ -5,10 +5,10 @@ import DenKit
 /// rest on colour alone.
 enum BannerMarkup {
     static func write(_ kind: Banner.Kind, _ text: String, into page: inout HTMLWriter) {
-        page.element(.div, .classes("den-banner", "den-banner-\(kind.rawValue)"),
+        page.element(.div, .classes("den-banner den-banner-\(kind.rawValue)"),
                      HTMLAttribute(.role, kind == .error || kind == .warning ? "alert" : "status")) { page in
             page.element(.strong, .classes("den-banner-kind"), text: word(kind) + ":")
-            page.text(" ")
+            page.ownText(" ")
             page.element(.span, .classes("den-banner-text"), text: text)
         }
     }

@@ -12,7 +12,7 @@ import DenKit
 enum FieldMarkup {
     static func write(_ field: Field, ids: FieldDOMIDs.IDs, into page: inout HTMLWriter) {
         let error = message(field)
-        page.element(.div, error == nil ? .classes("den-field") : .classes("den-field", "den-field-invalid")) { page in
+        page.element(.div, error == nil ? .classes("den-field") : .classes("den-field den-field-invalid")) { page in
             page.element(.label, HTMLAttribute(.for, ids.control), text: labelText(field))
             control(field, ids: ids, into: &page)
             if let error {

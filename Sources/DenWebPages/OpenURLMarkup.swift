@@ -6,7 +6,7 @@ enum OpenURLMarkup {
     static let allowedSchemes = ["http://", "https://", "mailto:"]
 
     static func write(_ urls: [String], into page: inout HTMLWriter) {
-        page.element(.div, .classes("den-banner", "den-banner-info", "den-open-urls"), HTMLAttribute(.role, "status")) { page in
+        page.element(.div, .classes("den-banner den-banner-info den-open-urls"), HTMLAttribute(.role, "status")) { page in
             page.element(.p) { page in
                 page.element(.strong, .classes("den-banner-kind"), text: "Link:")
                 page.text(urls.count == 1 ? " this screen offers a link to open" : " this screen offers links to open")

@@ -39,7 +39,7 @@ public enum PageRenderer {
                 page.element(.p, .classes("den-status"), text: "Error \(status)")
                 page.element(.h1, text: title)
                 page.element(.p, .classes("den-text"), text: message)
-                if let hint { page.element(.p, .classes("den-text", "den-hint"), text: hint) }
+                if let hint { page.element(.p, .classes("den-text den-hint"), text: hint) }
                 page.element(.p, .classes("den-link")) { page in
                     page.element(.a, HTMLAttribute(.href, "/"), text: "Go to the start page")
                 }
@@ -70,10 +70,10 @@ public enum PageRenderer {
         page.element(.form, HTMLAttribute(.method, "post"), HTMLAttribute(.action, FormNames.backPath),
                      .classes("den-back")) { page in
             hiddenInputs(input, into: &page)
-            page.element(.button, HTMLAttribute(.type, "submit"), .classes("den-button", "den-secondary"), text: "← Back")
-            page.text(" ")
+            page.element(.button, HTMLAttribute(.type, "submit"), .classes("den-button den-secondary")) { $0.ownText("← Back") }
+            page.ownText(" ")
             page.element(.span, .classes("den-back-to")) { page in
-                page.text("to ")
+                page.ownText("to ")
                 page.element(.code, text: backRoute)
             }
         }
@@ -87,10 +87,10 @@ public enum PageRenderer {
     private static func writeFooter(_ input: PageInput, into page: inout HTMLWriter) {
         page.element(.footer, .classes("den-footer")) { page in
             page.element(.p) { page in
-                page.text("Route ")
+                page.ownText("Route ")
                 page.element(.code, text: input.route)
                 if let moduleID = input.moduleID {
-                    page.text(" · module ")
+                    page.ownText(" · module ")
                     page.element(.code, text: moduleID)
                 }
             }

@@ -11,7 +11,13 @@ enum PageShell {
                 page.void(.meta, HTMLAttribute(.charset, "UTF-8"))
                 page.void(.meta, HTMLAttribute(.name, "viewport"), HTMLAttribute(.content, "width=device-width, initial-scale=1"))
                 page.void(.meta, HTMLAttribute(.name, "color-scheme"), HTMLAttribute(.content, "light dark"))
-                page.element(.title, text: title.isEmpty ? "Den" : "\(title) · Den")
+                page.element(.title) { page in
+                    if !title.isEmpty {
+                        page.text(title)
+                        page.ownText(" · ")
+                    }
+                    page.ownText("Den")
+                }
                 page.void(.link, HTMLAttribute(.rel, "stylesheet"), HTMLAttribute(.href, PageAssets.stylesheetPath))
                 // `defer`: runs after the document is parsed, so it finds #den-main.
                 if script {

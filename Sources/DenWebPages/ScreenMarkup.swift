@@ -52,8 +52,8 @@ struct ScreenMarkup {
     private static func text(_ text: String, style: TextStyle, into page: inout HTMLWriter) {
         switch style {
         case .body: page.element(.p, .classes("den-text"), text: text)
-        case .emphasis: page.element(.p, .classes("den-text", "den-emphasis")) { $0.element(.em, text: text) }
-        case .caption: page.element(.p, .classes("den-text", "den-caption")) { $0.element(.small, text: text) }
+        case .emphasis: page.element(.p, .classes("den-text den-emphasis")) { $0.element(.em, text: text) }
+        case .caption: page.element(.p, .classes("den-text den-caption")) { $0.element(.small, text: text) }
         }
     }
 
@@ -62,7 +62,7 @@ struct ScreenMarkup {
         page.element(.div, .classes("den-actions")) { page in
             for button in buttons {
                 page.element(.button, HTMLAttribute(.type, "submit"), HTMLAttribute(.name, FormNames.action),
-                             HTMLAttribute(.value, button.id), .classes("den-button", "den-\(button.role.rawValue)"),
+                             HTMLAttribute(.value, button.id), .classes("den-button den-\(button.role.rawValue)"),
                              text: button.label.isEmpty ? button.id : button.label)
             }
         }

@@ -130,3 +130,34 @@ struct EscapingTests {
         #expect(try tree.elements("//img").isEmpty)
     }
 }
+
+/// The writer copies text that needs no escaping as it is and sends everything else through the
+/// escapes; these check the boundary between the two, byte by byte.
+@Suite("Escaping: every ASCII character, in text and in attribute values")
+struct ASCIIBoundaryTests {
+    /// Each printable ASCII character alone and inside plain text, then tab and line feed (kept)
+    /// and the other controls (made visible as U+FFFD).
+    static let samples: [(written: String, read: String)] = (0x20...0x7E).flatMap { code -> [(String, String)] in
+        let character = String(UnicodeScalar(UInt8(code)))
+        return [(character, character), ("a\(character)b", "a\(character)b")]
+    } + [("a\tb", "a\tb"), ("a\nb", "a\nb"), ("a\u{7F}b", "a\u{FFFD}b"), ("a\u{1}b", "a\u{FFFD}b"), ("a\u{1B}b", "a\u{FFFD}b")]
+
+    @Test("text reads back as written", arguments: samples.indices)
+    func text(_ index: Int) throws {
+        let (written, read) = Self.samples[index]
+        let tree = try Screens.main([.text(written, style: .body)])
+        #expect(try tree.texts("//p[@class='den-text']") == [read])
+    }
+
+    @Test("an input's value posts back as written (printable ASCII, tab and line feed)", arguments: samples.indices)
+    func attribute(_ index: Int) throws {
+        let (written, _) = Self.samples[index]
+        guard written.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F || $0 == "\t" || $0 == "\n" }) else { return }
+        let tree = try Screens.main([.field(Field(id: "f", label: "F", value: written))])
+        let input = try #require(try tree.element("//input[@name='f.f']"))
+        let value = input[attribute: "value"]
+        // XML normalises a literal tab or line feed in an attribute to a space; a browser keeps it.
+        #expect(value?.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+                == written.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " "))
+    }
+}
