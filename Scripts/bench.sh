@@ -14,7 +14,7 @@
 #   Scripts/bench.sh --only process --runs 50
 #   Scripts/bench.sh --only calls --calls 5000
 #   Scripts/bench.sh --only login --logins 30
-#   Scripts/bench.sh --only web --web-seconds 20 --connections 32
+#   Scripts/bench.sh --only web --web-rounds 9 --web-seconds 5 --connections 32
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
