@@ -11,7 +11,7 @@ struct MainExportsTests {
     @Test("100 USD → EUR with the bundled rates is 89.08, as on the screen")
     func convertsLikeTheScreen() throws {
         #expect(try exports.convert(amount: 100, from: "USD", to: "EUR") == "89.08")
-        #expect(try exports.convert(amount: 250, from: "usd", to: "jpy") == "39418.7")
+        #expect(try exports.convert(amount: 250, from: "usd", to: "jpy") == "39418.70", "as `den render convert/250/usd/jpy` shows it")
         #expect(try exports.convert(amount: 100, from: "USD", to: "USD") == "100", "a whole amount drops .00")
         #expect(try exports.convert(amount: 0, from: "EUR", to: "GBP") == "0")
     }

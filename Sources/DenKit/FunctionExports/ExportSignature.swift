@@ -99,7 +99,9 @@ public struct ExportSignatureError: Error, Sendable, Equatable, CustomStringConv
     public var problem: String
 
     public var description: String {
-        "signature '\(signature)' is malformed: \(problem) (notation: \(ExportSignature.notation))"
+        // A long signature is cut, so the problem itself is always in the message.
+        let shown = signature.count > 100 ? signature.prefix(99) + "…" : signature
+        return "signature '\(shown)' is malformed: \(problem) (notation: \(ExportSignature.notation))"
     }
 }
 

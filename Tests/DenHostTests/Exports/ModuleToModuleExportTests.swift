@@ -15,10 +15,14 @@ struct ModuleToModuleExportTests {
             let exports = HostExports(context.host)
             let arguments = (context.queryValues["arg"] ?? []).map { ExportValue.string($0) }
             let text: String
+            let name = try context.string("name")
             do {
-                text = "answer: \(try exports.call(try context.string("name"), arguments))"
-            } catch {
+                let value = try exports.call(name, arguments)
+                text = "answer: \(value)"
+            } catch let error as ExportCallError {
                 text = "error \(error.status), missing \(error.isMissing): \(error.message)"
+            } catch {
+                text = "untyped error \(error)"
             }
             return ScriptedInstance { _ in ModuleReply(screen: Screen(title: "asked", elements: [.text(text)])) }
         },
