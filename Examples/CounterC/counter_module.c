@@ -4,7 +4,7 @@
  *
  * Build:  cc -shared -fPIC -O2 -I ../../Sources/CDenABI/include counter_module.c -o libCounterModule.so
  * Run:    den render counter/41 --plugin-dir .
- * Export: den call counter.add 41 1 --plugin-dir .   prints 42 (ABI revision 2: den_registrar.add_export)
+ * Export: den call --plugin-dir . counter.add 41 1   prints 42 (ABI revision 2: den_registrar.add_export)
  */
 #include "den_module.h"
 

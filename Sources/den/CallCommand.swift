@@ -49,7 +49,8 @@ struct CallCommand: ParsableCommand {
                 message += " (options go before the export's name: den call --json \(name) ...)"
             }
             FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
-            let usage = failure.kind == .badArguments || (failure.kind == .unknownExport && !name.contains("."))
+            // A malformed name is a usage mistake (DEN_ERR_INVALID_ARGUMENT); a missing export is not.
+            let usage = failure.kind == .badArguments || (failure.kind == .unknownExport && failure.status == 1)
             throw ExitCode(usage ? ExitStatus.usage : ExitStatus.failure)
         }
     }

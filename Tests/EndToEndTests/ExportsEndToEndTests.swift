@@ -135,6 +135,7 @@ struct ExportsEndToEndTests {
                                  environment: ["DEN_FIXTURE_BAD_EXPORT": mode])
         #expect(result.stdout.contains("FAILED"), "\(result.stdout)")
         #expect(result.stdout.contains(reason), "\(result.stdout)")
+        #expect(result.stdout.contains("fix: fix the export's declaration as the error says"), "\(result.stdout)")
         #expect(result.stdout.contains("active  about"), "the other plugin still loads")
         let call = try den.run(["call", "--no-default-modules", "--plugin-dir", folder.path, "badexports.ok"],
                                environment: ["DEN_FIXTURE_BAD_EXPORT": mode])

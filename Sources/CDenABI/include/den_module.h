@@ -40,7 +40,8 @@
  * Undefined behaviour (the host cannot check it): NULL service/response or a NULL ptr with
  * len > 0 passed to den_host.call; releasing a den_owned twice; a den_owned with ptr != NULL and a
  * NULL release; tables, builder contexts or strings that do not live for the process lifetime;
- * calling an instance's functions yourself concurrently with the host; dlclose of any image.
+ * calling an instance's functions yourself concurrently with the host; dlclose of any image; an
+ * export whose C function does not have exactly the type its declared signature gives (revision 2).
  */
 #ifndef DEN_MODULE_H
 #define DEN_MODULE_H

@@ -32,6 +32,13 @@ enum ExportDeclaration {
     }
 }
 
+extension ExportDeclaration {
+    /// True for a problem this file reported, so `PluginLoadError` can suggest the fix.
+    static func isExportProblem(_ problem: String) -> Bool {
+        problem.hasPrefix("export ") || problem.hasPrefix("add_export ")
+    }
+}
+
 /// A registrar call refused: the status it returns and the problem the plugin's record shows.
 struct RegistrationRefusal: Error {
     var status: den_status

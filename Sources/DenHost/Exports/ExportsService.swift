@@ -20,7 +20,7 @@ public struct ExportsService: HostService {
 
     public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         if operation == ExportListAnswer.operation {
-            _ = try decode([String: ExportValue].self, request, for: operation)
+            _ = try decode(AnyJSONObject.self, request, for: operation) // `{}`: keys a later ABI adds are ignored
             return try encode(ExportListAnswer(exports: table.all.map(\.summaryDocument)), for: operation)
         }
         let call = try decode(ExportCallRequest.self, request, for: operation)
@@ -64,6 +64,20 @@ public struct ExportsService: HostService {
             }
         case .misbehaved, .gaveUp: .internalError
         }
+    }
+}
+
+/// A request with no keys of its own: any JSON object.
+private struct AnyJSONObject: Decodable {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self)
     }
 }
 

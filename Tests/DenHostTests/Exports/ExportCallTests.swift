@@ -171,5 +171,7 @@ struct ExportCallTests {
         let answer = try? WireFormat.decode(ExportListAnswer.self, from: body)
         #expect(answer?.exports.first { $0.name == "exporter.add" } == ExportSummary(name: "exporter.add", module: "exporter", signature: "(i64 a, i64 b) -> i64", summary: "Adds two whole numbers"))
         #expect(fixture.runtime.services.call("exports.list", request: Data("[]".utf8), caller: ServiceCaller(moduleID: "x")).status == DEN_ERR_INVALID_ARGUMENT)
+        #expect(fixture.runtime.services.call("exports.list", request: Data(#"{"later":[1,{"a":2}]}"#.utf8), caller: ServiceCaller(moduleID: "x")).status == DEN_OK,
+                "keys a later revision adds are ignored")
     }
 }
