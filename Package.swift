@@ -36,7 +36,8 @@ let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails
                 "DenFixtureDuplicateAbout", "DenFixtureConflictingRoute", "DenFixtureToolchain",
                 "DenFixtureMisbehaving", "DenFixtureBadRegistration", "DenFixturePlainLibrary",
                 "DenFixtureUndefinedSymbol", "DenFixtureRuleBreaker", "DenFixtureSecretForm",
-                "DenFixtureGuardedRoute", "DenFixtureUnknownRouteFlag"]
+                "DenFixtureGuardedRoute", "DenFixtureUnknownRouteFlag",
+                "DenFixtureExports", "DenFixtureBadExports"]
 
 let package = Package(
     name: "Den",
@@ -71,12 +72,14 @@ let package = Package(
         .target(name: "DenKitExports", dependencies: ["CDenABI"]),
         // Loader, registry, router, navigator, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
-            "CDenABI", "DenKit", "DenHTTPWire",
+            "CDenABI", "DenKit", "DenHTTPWire", "CFFI",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ]),
+        // libffi (Debian libffi-dev, installed by Scripts/setup.sh): calls module exports (DenHost/Exports).
+        .systemLibrary(name: "CFFI", providers: [.apt(["libffi-dev"])]),
         // What the host's `http` service and its transport library exchange.
         .target(name: "DenHTTPWire"),
         // URLSession (FoundationNetworking) behind one C function; see HTTPTransport.swift.

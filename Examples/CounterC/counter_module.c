@@ -4,6 +4,7 @@
  *
  * Build:  cc -shared -fPIC -O2 -I ../../Sources/CDenABI/include counter_module.c -o libCounterModule.so
  * Run:    den render counter/41 --plugin-dir .
+ * Export: den call --plugin-dir . counter.add 41 1   prints 42 (ABI revision 2: den_registrar.add_export)
  */
 #include "den_module.h"
 
@@ -97,11 +98,28 @@ static int32_t build(void *ctx, const den_host *host, den_bytes params, void **s
     return DEN_OK;
 }
 
+/* The export "counter.add", declared "(i64 value, i64 step) -> i64": the module's host first, the
+ * declared parameters, a pointer for the result, then a den_owned for an error message. */
+static int32_t add_export(const den_host *host, int64_t value, int64_t step, int64_t *result, den_owned *error) {
+    (void)host;
+    if ((step > 0 && value > INT64_MAX - step) || (step < 0 && value < INT64_MIN - step)) {
+        *error = owned_text("the counter would overflow: the sum does not fit in an i64");
+        return DEN_ERR_INVALID_ARGUMENT;
+    }
+    *result = value + step;
+    return DEN_OK;
+}
+
 DEN_EXPORT int32_t den_module_entry(const den_host *host, const den_registrar *registrar) {
     if (host->abi_version != DEN_ABI_VERSION) return DEN_ERR_VERSION;
     int32_t status = registrar->describe(registrar->ctx, "counter", "1.0.0", "A counter written in plain C");
     if (status != DEN_OK) return status;
     status = registrar->add_route(registrar->ctx, "counter", build, NULL);
     if (status != DEN_OK) return status;
-    return registrar->add_route(registrar->ctx, "counter/<int:start>", build, NULL);
+    status = registrar->add_route(registrar->ctx, "counter/<int:start>", build, NULL);
+    if (status != DEN_OK) return status;
+    /* Exports arrived in revision 2: on an older host the counter still works, without them. */
+    if (host->abi_revision < 2) return DEN_OK;
+    return registrar->add_export(registrar->ctx, "add", "(i64 value, i64 step) -> i64",
+                                 "Adds step to value, refusing an overflow", (den_export_fn)add_export);
 }

@@ -12,4 +12,5 @@ public let jogsModule = ModuleDefinition(
         RouteDefinition(JogsRoutes.new, requiresLogin: true, builder: JogsBuilder.self),
         RouteDefinition(JogsRoutes.report, requiresLogin: true, builder: JogsBuilder.self),
         RouteDefinition(JogsRoutes.detail, requiresLogin: true, builder: JogsBuilder.self),
-    ])
+    ],
+    exports: JogsExportFunctions.all)

@@ -9,4 +9,5 @@ public let mainModule = ModuleDefinition(
         RouteDefinition(MainRoutes.main, builder: MainBuilder.self),
         RouteDefinition(MainRoutes.convert, builder: MainBuilder.self),
     ],
-    settings: MainSettings.all)
+    settings: MainSettings.all,
+    exports: MainExportFunctions.all)

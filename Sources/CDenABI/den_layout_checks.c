@@ -12,6 +12,10 @@ _Static_assert(offsetof(den_instance_api, destroy) == 32, "den_instance_api layo
 _Static_assert(offsetof(den_host, abi_revision) == 4, "den_host layout is ABI");
 /* Revision 1 appended add_route_with_flags; the revision-0 fields keep their offsets. */
 _Static_assert(offsetof(den_registrar, add_route) == 16, "den_registrar layout is ABI");
-_Static_assert(sizeof(den_registrar) == 32, "den_registrar layout is ABI (revision 1)");
+_Static_assert(offsetof(den_registrar, add_route_with_flags) == 24, "den_registrar layout is ABI (revision 1)");
+/* Revision 2 appended add_export; the revision-1 fields keep their offsets. */
+_Static_assert(offsetof(den_registrar, add_export) == 32, "den_registrar layout is ABI (revision 2)");
+_Static_assert(sizeof(den_registrar) == 40, "den_registrar layout is ABI (revision 2)");
 #endif
+_Static_assert(sizeof(bool) == 1, "an export's bool is one byte (libffi: uint8)");
 _Static_assert(sizeof(den_status) == sizeof(int32_t), "status codes travel as int32_t");

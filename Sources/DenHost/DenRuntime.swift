@@ -32,6 +32,7 @@ public final class DenRuntime: Sendable {
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService { registry.plugins.map(\.summaryDocument) })
+        services.register(ExportsService(table: registry.exports))
         let storage = configuration.makeStorageEngine(configuration.dataDirectory)
         // A save waiting for another process's lock is told in the host's log within half a second.
         (storage as? SQLiteStorageEngine)?.reportWaits { [logger] wait in logger.warning("\(wait)") }

@@ -23,6 +23,8 @@ final class FakeHostSide {
     var descriptions: [Description] = []
     var routes: [Route] = []
     var serviceCalls: [(service: String, request: String)] = []
+    /// What add_export received: "name signature".
+    var exports: [String] = []
     /// What `describe` answers (e.g. to play a host that rejects the id).
     var describeStatus = Int32(DEN_OK.rawValue)
     /// The `den_host` handed to the module; "valid for the process lifetime", so never freed.
@@ -64,9 +66,14 @@ final class FakeHostSide {
                 FakeHostSide.from(ctx).routes.append(Route(pattern: String(cString: pattern!), flags: flags, build: build!,
                                                            context: builderContext))
                 return Int32(DEN_OK.rawValue)
+            },
+            add_export: { ctx, name, signature, _, _ in
+                FakeHostSide.from(ctx).exports.append("\(String(cString: name!)) \(String(cString: signature!))")
+                return Int32(DEN_OK.rawValue)
             })
         // A revision-0 host's registrar ends before add_route_with_flags: play that with NULL.
         if host.pointee.abi_revision == 0 { registrar.add_route_with_flags = nil }
+        if host.pointee.abi_revision < 2 { registrar.add_export = nil }
         if !addRoute { registrar.add_route = nil }
         return withUnsafePointer(to: &registrar) { registrar in
             DenModule.entry(host: UnsafeRawPointer(host), registrar: UnsafeRawPointer(registrar), module: module)

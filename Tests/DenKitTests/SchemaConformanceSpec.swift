@@ -158,6 +158,15 @@ struct SchemaConformanceSpec {
         try add("service/http.get.response", "http.get answer",
                 HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("hello, world".utf8)))
         try add("service/http.get.response", "http.get answer, empty body", HTTPResponse(status: 404))
+        try add("service/exports.call.request", "exports.call request", ExportCallRequest(name: "main.convert", arguments: [.f64(12.5), .string("USD"), .string("EUR")]))
+        try add("service/exports.call.request", "exports.call request, no arguments", ExportCallRequest(name: "main.rates_date", arguments: []))
+        for value in [ExportValue.i64(-3), .f64(0.5), .bool(true), .string("89.08"), .void] {
+            try add("service/exports.call.response", "exports.call answer, \(value.type)", ExportCallAnswer(result: value))
+        }
+        try add("service/exports.list.request", "exports.list request", Empty())
+        try add("service/exports.list.response", "exports.list answer", ExportListAnswer(exports: [
+            ExportSummary(name: "main.convert", module: "main", signature: "(f64 amount, string from, string to) -> string", summary: "Converts"),
+        ]))
         return documents
     }
 
@@ -172,6 +181,10 @@ struct SchemaConformanceSpec {
             try document("screen", "screen v 2", future, valid: false),
             try document("reply", "reply whose screen is v 2", ModuleReply(screen: future), valid: false),
             try document("reply", "reply v 999", replyV999, valid: false),
+            try document("service/exports.call.response", "exports.call answer, i64 without result",
+                         ExportCallAnswer(result: .i64(1)).withoutResult, valid: false),
+            try document("service/exports.call.request", "exports.call request, name without module",
+                         ExportCallRequest(name: "convert", arguments: []), valid: false),
             try document("effect", "open_url javascript:", Effect.openURL("javascript:alert(1)"), valid: false),
             try document("reply", "reply opening javascript:",
                          ModuleReply(screen: Screen(title: "T", elements: []), effects: [.openURL("javascript:alert(1)")]),
@@ -390,5 +403,14 @@ private enum SchemaValidator {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension ExportCallAnswer {
+    /// The same answer with its value dropped: invalid for every type but void.
+    var withoutResult: ExportCallAnswer {
+        var copy = self
+        copy.result = nil
+        return copy
     }
 }

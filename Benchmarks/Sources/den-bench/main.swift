@@ -1,8 +1,8 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|login|web]... [--copies N] [--requests N] [--rounds N]
-//                  [--runs N] [--calls N] [--logins N] [--web-seconds N] [--web-rounds N] [--connections N]
-//                  [--wrk PATH]
+//                  [--only load|router|process|calls|exports|login|web]... [--export-batch N] [--export-samples N]
+//                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
+//                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
 //                  [--no-breakdown]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
@@ -140,6 +140,28 @@ if wanted("calls") {
     details.append("  empty call, direct               \(milliseconds(r.direct.median)) (\(milliseconds(r.direct.p90)))")
     details.append("  empty call, guarded (own thread)  \(milliseconds(r.guarded.median)) (\(milliseconds(r.guarded.p90)))")
     details.append("  About event round trip (guarded)  \(milliseconds(r.roundTrip.median)) (\(milliseconds(r.roundTrip.p90)))")
+}
+
+// MARK: 4b. Exports (libffi)
+if wanted("exports") {
+    let bench = ExportsBench(plugin: URL(fileURLWithPath: denBin).appendingPathComponent("libDenFixtureExports.so"),
+                             batch: intOption("--export-batch", 2000), samples: intOption("--export-samples", 30),
+                             workDirectory: work.appendingPathComponent("exports"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "exports: \($0)" }
+    func nanos(_ value: Double) -> String { fixed(value, 0) + " ns" }
+    for (label, figures) in [("add(i64, i64) -> i64", r.add), ("greet(string) -> string", r.greet)] {
+        rows.append(Row(figure: "export call \(label) via ffi_call", den: nanos(figures.host.median),
+                        baseline: "direct C " + nanos(figures.direct.median), ratio: ratio(figures.host.median / figures.direct.median),
+                        goal: "(per call)", verdict: "info"))
+        rows.append(Row(figure: "  exports.call service (JSON in/out)", den: nanos(figures.service.median),
+                        baseline: "direct C " + nanos(figures.direct.median), ratio: ratio(figures.service.median / figures.direct.median),
+                        goal: "(per call)", verdict: "info"))
+    }
+    details.append("exports: \(r.add.direct.count) samples of \(bench.batch) calls per kind, after 3 warm-ups; per-call median (p90):")
+    for (label, figures) in [("add", r.add), ("greet", r.greet)] {
+        details.append("  \(label): direct \(nanos(figures.direct.median)) (\(nanos(figures.direct.p90))), host ffi_call \(nanos(figures.host.median)) (\(nanos(figures.host.p90))), exports.call \(nanos(figures.service.median)) (\(nanos(figures.service.p90)))")
+    }
 }
 
 // MARK: 5. Login

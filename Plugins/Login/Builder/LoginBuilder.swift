@@ -32,7 +32,8 @@ enum LoginBuilder: ModuleBuilder {
         }
 
         let navigation = Navigation()
-        let interactor = LoginInteractor(auth: dependencies.auth, session: dependencies.session, log: dependencies.log)
+        let interactor = LoginInteractor(auth: dependencies.auth, session: dependencies.session, log: dependencies.log,
+                                         listeners: dependencies.listeners)
         let router = LoginRouter(navigation: navigation)
         let presenter = LoginPresenter(page: page, next: next, nextProblem: nextProblem,
                                        interactor: interactor, router: router)

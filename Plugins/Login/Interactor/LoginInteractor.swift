@@ -16,11 +16,15 @@ final class LoginInteractor: LoginInteractorInput {
     private let auth: any Authenticating
     private let session: any SessionValues
     private let log: (any ModuleLog)?
+    /// Told of every login this interactor makes (other modules' `on_login` exports).
+    private let listeners: (any LoginListening)?
 
-    init(auth: any Authenticating, session: any SessionValues, log: (any ModuleLog)? = nil) {
+    init(auth: any Authenticating, session: any SessionValues, log: (any ModuleLog)? = nil,
+         listeners: (any LoginListening)? = nil) {
         self.auth = auth
         self.session = session
         self.log = log
+        self.listeners = listeners
     }
 
     func loadUser() {
@@ -115,6 +119,12 @@ final class LoginInteractor: LoginInteractorInput {
     }
 
     private func succeed(_ success: AuthSuccess) {
+        switch success {
+        case .loggedIn(let username), .registered(let username, nil), .passwordReset(let username, nil):
+            listeners?.userLoggedIn(username)
+        default:
+            break
+        }
         output?.interactorDidSucceed(success)
     }
 

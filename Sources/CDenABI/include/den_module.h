@@ -1,7 +1,7 @@
 /*
  * den_module.h — the one contract between the Den host and a module plugin.
  *
- * ABI version 1, revision 1. Everything that crosses the host/module line is a C type: integers, C strings,
+ * ABI version 1, revision 2. Everything that crosses the host/module line is a C type: integers, C strings,
  * byte buffers, function pointers and opaque pointers. Rich data (screens, events, service
  * requests) crosses as UTF-8 JSON documents described in docs/ABI.md. No Swift type ever crosses:
  * the host and each plugin carry their own copy of every Swift module, so a Swift object made on
@@ -40,11 +40,13 @@
  * Undefined behaviour (the host cannot check it): NULL service/response or a NULL ptr with
  * len > 0 passed to den_host.call; releasing a den_owned twice; a den_owned with ptr != NULL and a
  * NULL release; tables, builder contexts or strings that do not live for the process lifetime;
- * calling an instance's functions yourself concurrently with the host; dlclose of any image.
+ * calling an instance's functions yourself concurrently with the host; dlclose of any image; an
+ * export whose C function does not have exactly the type its declared signature gives (revision 2).
  */
 #ifndef DEN_MODULE_H
 #define DEN_MODULE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,8 +65,10 @@ extern "C" {
  * anything newer than revision 0. Revisions:
  *   0  the first host (den_host.abi_revision was a reserved zero).
  *   1  den_registrar.add_route_with_flags and DEN_ROUTE_REQUIRES_LOGIN (route guards).
+ *   2  den_registrar.add_export: typed functions other modules and `den call` call (see below),
+ *      and the host services exports.call and exports.list.
  */
-#define DEN_ABI_REVISION 1u
+#define DEN_ABI_REVISION 2u
 
 /** Makes a symbol visible outside the plugin even when built with -fvisibility=hidden. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -220,6 +224,12 @@ typedef enum den_route_flags {
 } den_route_flags;
 
 /**
+ * An exported function as add_export takes it (revision 2). Its real C type follows from its
+ * declared signature: see "Exports" below. Cast the function to this type to register it.
+ */
+typedef int32_t (*den_export_fn)(void);
+
+/**
  * The registrar. Call describe first and exactly once, then add_route for each route, all during
  * den_module_entry. Strings are borrowed UTF-8; the host copies them. Any refused call rejects the
  * whole plugin, even if den_module_entry then returns DEN_OK. A module that keeps the pointer (or a
@@ -258,7 +268,76 @@ typedef struct den_registrar {
      */
     int32_t (*add_route_with_flags)(void *ctx, const char *pattern, uint32_t flags, den_builder_fn build,
                                     void *builder_ctx);
+
+    /* ---- Revision 2: present only when den_host.abi_revision >= 2 (check it first, as above). */
+
+    /**
+     * Exports `function` as "<module id>.<name>" (the host adds the id given to describe), callable
+     * from the command line (`den call`) and from other modules (the "exports.call" service).
+     *   name       1-64 characters of a-z, 0-9 and '_', starting with a letter ("convert").
+     *   signature  its parameter and result types in the notation of DEN_EXPORT_SIGNATURE below,
+     *              e.g. "(f64 amount, string from, string to) -> string".
+     *   summary    one line for `den exports` (printed sanitised); may be "".
+     *   function   the C function, of the shape den_export_fn describes, cast to den_export_fn.
+     * Call describe first. Returns DEN_ERR_INVALID_ARGUMENT for a malformed name or signature, a
+     * NULL argument, or a call before describe; DEN_ERR_CONFLICT for a name this module already
+     * exported. Either rejects the plugin, like any refused registration call.
+     */
+    int32_t (*add_export)(void *ctx, const char *name, const char *signature, const char *summary,
+                          den_export_fn function);
 } den_registrar;
+
+/* ---------------------------------------------------------------------------------------------
+ * Exports (revision 2): typed functions a module offers to the command line and other modules.
+ * ------------------------------------------------------------------------------------------- */
+
+/**
+ * DEN_EXPORT_SIGNATURE — the notation of add_export's `signature`:
+ *
+ *     signature := "(" [ param { "," param } ] ")" "->" result
+ *     param     := type [ name ]            name: a-z, 0-9, '_', starting with a letter, <= 32
+ *     type      := "i64" | "f64" | "bool" | "string"
+ *     result    := type | "void"
+ *
+ * Spaces may surround every token; at most 16 parameters; at most 512 bytes. Parameter names are
+ * only shown in messages ("expected (f64 amount, string from, string to) -> string").
+ *
+ * den_export_fn (declared above) — the calling convention. An export declared "(T1 a, ..., Tn z) -> R" is a C
+ * function of exactly this type:
+ *
+ *     int32_t f(const den_host *host, C(T1) a, ..., C(Tn) z, R_out *result, den_owned *error);
+ *
+ *   type      C(T) of a parameter                      R_out (result) when R is
+ *   i64       int64_t                                  int64_t
+ *   f64       double (finite: never NaN or infinity)   double (must be finite)
+ *   bool      bool (<stdbool.h>; 0 or 1)               bool
+ *   string    const char *: UTF-8, NUL-terminated,     den_owned: UTF-8 bytes (no NUL needed),
+ *             never NULL, without NUL inside;          at most 4 MiB; ptr != NULL requires a
+ *             borrowed for the call only               release, which the host calls once
+ *   void      (not a parameter type)                   the `result` parameter is left out:
+ *                                                      f(host, args..., error)
+ *
+ *   host   the module's own den_host (the pointer den_module_entry got), for service calls.
+ *   result the host zeroes *result before the call; set it only on DEN_OK.
+ *   error  the host zeroes *error ({NULL, 0, NULL}) before the call; on failure put a plain-text
+ *          UTF-8 message there, released like any den_owned (cut at 4 KiB when shown).
+ *   return DEN_OK, or an error status (den_status) that says what kind of failure it was. On an
+ *          error the host ignores *result (but still releases a string put there).
+ *
+ * Checked by the host, never a crash: a string result without a release function, over 4 MiB or
+ * not UTF-8, and a non-finite f64 result, make the call fail with a message naming the export
+ * (a string without release cannot be freed: it leaks). Arguments are checked against the
+ * signature before the function is called, so it never sees the wrong count or type.
+ *
+ * Threading: an export may be called from any thread, several times at once (den serve runs many
+ * sessions): make it thread-safe. Through "exports.call" it runs on the calling module's thread,
+ * inside that module's builder or handle call, so "session.get" {"key": "user"} names that UI
+ * session's user; from `den call` it runs on a thread of its own under the host's call limit
+ * (30 s by default), with no UI session. An export must not block for long.
+ */
+
+#define DEN_EXPORT_MAX_PARAMETERS 16
+#define DEN_EXPORT_MAX_SIGNATURE_BYTES 512
 
 /* ---------------------------------------------------------------------------------------------
  * What a plugin exports.

@@ -36,6 +36,6 @@ extension DenRuntime {
         guard let process = dlopen(nil, RTLD_NOW) else { return refuse(.openFailed("dlopen(NULL) failed")) }
         return registry.install(LoadedPlugin(
             file: file, loadedCopy: file, id: id, version: version, summary: recorder.summary ?? "", routes: recorder.routes,
-            settings: endpoint.settings.settings, host: endpoint.host, endpoint: endpoint, library: DynamicLibrary(handle: process)))
+            settings: endpoint.settings.settings, exports: recorder.exports, host: endpoint.host, endpoint: endpoint, library: DynamicLibrary(handle: process)))
     }
 }

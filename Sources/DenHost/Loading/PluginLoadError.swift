@@ -74,6 +74,9 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .entryFailed(_, let detail?) where detail.contains(RegistrationRecorder.unknownFlagsPhrase),
              .invalidRegistration(let detail) where detail.contains(RegistrationRecorder.unknownFlagsPhrase):
             "the plugin was built against a newer den_module.h than this den's: update den, or rebuild the plugin without those route flags"
+        case .entryFailed(_, let detail?) where ExportDeclaration.isExportProblem(detail),
+             .invalidRegistration(let detail) where ExportDeclaration.isExportProblem(detail):
+            "fix the export's declaration as the error says (docs/ABI.md, \"Exports\": the name rule, the signature notation, one declaration per name), then rebuild the plugin"
         case .entryFailed: "see the plugin's log lines above; fix the plugin and rebuild it"
         case .invalidRegistration: "call describe once with a valid id and version, then add_route for each route"
         case .duplicateModule: "remove one of the two files, or give the new module another id"

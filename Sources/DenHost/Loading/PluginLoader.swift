@@ -16,6 +16,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     public var routes: [PluginRoute]
     /// What the module declared with `settings.declare` while it loaded (none for older plugins).
     public var settings: [SettingDefinition] = []
+    /// What the module exported with `add_export` (ABI revision 2).
+    public var exports: [PluginExport] = []
     /// The `den_host` this plugin was given; its builders get the same pointer.
     let host: UnsafePointer<den_host>
     let endpoint: ServiceEndpoint
@@ -94,8 +96,8 @@ public struct PluginLoader: Sendable {
             throw fail(.invalidRegistration(problem))
         }
         return LoadedPlugin(file: file, loadedCopy: copy, id: id, version: version, summary: recorder.summary ?? "",
-                            routes: recorder.routes, settings: endpoint.settings.settings, host: endpoint.host,
-                            endpoint: endpoint, library: library)
+                            routes: recorder.routes, settings: endpoint.settings.settings, exports: recorder.exports,
+                            host: endpoint.host, endpoint: endpoint, library: library)
     }
 
     /// Checks the ABI version and the toolchain from the file; false when the file has no

@@ -29,6 +29,7 @@ final class RegistrationRecorder: @unchecked Sendable {
     private var _summary: String?
     private var _routes: [PluginRoute] = []
     private var _problems: [String] = []
+    private var _exports: [PluginExport] = []
     /// Handed to the plugin; deliberately never freed (see the type's comment).
     let registrar: UnsafePointer<den_registrar>
 
@@ -37,6 +38,7 @@ final class RegistrationRecorder: @unchecked Sendable {
     var summary: String? { lock.withLock { _summary } }
     var routes: [PluginRoute] { lock.withLock { _routes } }
     var problems: [String] { lock.withLock { _problems } }
+    var exports: [PluginExport] { lock.withLock { _exports } }
 
     init(file: String = "(in-process module)", logger: Logger? = nil) {
         self.file = file
@@ -57,6 +59,10 @@ final class RegistrationRecorder: @unchecked Sendable {
             add_route_with_flags: { ctx, pattern, flags, build, builderContext in
                 guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
                 return RegistrationRecorder.from(ctx).addRoute(pattern: pattern, flags: flags, build: build, context: builderContext)
+            },
+            add_export: { ctx, name, signature, summary, function in
+                guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
+                return RegistrationRecorder.from(ctx).addExport(name: name, signature: signature, summary: summary, function: function)
             }))
     }
 
@@ -139,6 +145,26 @@ final class RegistrationRecorder: @unchecked Sendable {
             _routes.append(PluginRoute(pattern: text, requiresLogin: flags & Self.knownRouteFlags != 0,
                                        build: build, context: context))
             return Int32(DEN_OK.rawValue)
+        }
+    }
+
+    /// `add_export` (revision 2): checked and prepared by `ExportDeclaration`.
+    private func addExport(name: UnsafePointer<CChar>?, signature: UnsafePointer<CChar>?, summary: UnsafePointer<CChar>?,
+                           function: den_export_fn?) -> Int32 {
+        lock.withLock {
+            guard isOpen else { return refuseLate("add_export") }
+            guard _id != nil else {
+                _problems.append("add_export was called before describe")
+                return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+            }
+            switch ExportDeclaration.check(name: name, signature: signature, summary: summary, function: function, existing: _exports) {
+            case .success(let export):
+                _exports.append(export)
+                return Int32(DEN_OK.rawValue)
+            case .failure(let refusal):
+                _problems.append(refusal.problem)
+                return Int32(refusal.status.rawValue)
+            }
         }
     }
 }

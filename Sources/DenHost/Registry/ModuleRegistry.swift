@@ -10,6 +10,8 @@ public final class ModuleRegistry: @unchecked Sendable {
     private var table = RouteTable<RouteTarget>()
     /// Rebuilt whenever the table changes; resolution only reads it.
     private var router = CompiledRouter<RouteTarget>()
+    /// The active modules' exports (`den call`, `exports.call`).
+    public let exports = ExportTable()
 
     public init() {}
 
@@ -57,6 +59,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             table = candidate
             router = candidate.compile()
             plugin.endpoint.attribute(to: plugin.id)
+            exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             records.append(record)
             return record
         }

@@ -55,7 +55,7 @@ public enum DenModule {
             }
             guard status == DEN_OK.rawValue32 else { return status }
         }
-        return DEN_OK.rawValue32
+        return registerExports(module, host: hostPointer, registrar: registry, services: services)
     }
 }
 

@@ -6,14 +6,17 @@ public struct ModuleDefinition: Sendable {
     public var routes: [RouteDefinition]
     /// Declared to the host at load (`settings.declare`), so `den config` can list and check them.
     public var settings: [SettingDefinition]
+    /// Functions other modules and `den call` may call (ABI revision 2; `ExportDefinition`).
+    public var exports: [ExportDefinition]
 
     public init(id: String, version: String, summary: String, routes: [RouteDefinition],
-                settings: [SettingDefinition] = []) {
+                settings: [SettingDefinition] = [], exports: [ExportDefinition] = []) {
         self.id = id
         self.version = version
         self.summary = summary
         self.routes = routes
         self.settings = settings
+        self.exports = exports
     }
 }
 

@@ -1,0 +1,37 @@
+import CDenABI
+import DenKit
+import Foundation
+
+extension DenRuntime {
+    /// The exports of the active modules (`den exports`).
+    public var exports: [ModuleExport] { registry.exports.all }
+
+    /// Calls an export with command-line words (`den call main.convert 100 USD EUR`): the words
+    /// are checked against its signature, then the export runs on a thread of its own under the
+    /// host's call limit (`--call-timeout`), outside any UI session.
+    public func callExport(_ name: String, words: [String]) -> Result<ExportValue, ExportCallFailure> {
+        let export: ModuleExport
+        let values: [ExportValue]
+        switch registry.exports.find(name) {
+        case .success(let found): export = found
+        case .failure(let failure): return .failure(failure)
+        }
+        do { values = try ExportArguments.parse(words, for: export) } catch { return .failure(error) }
+        let runner = ModuleCallRunner(policy: configuration.callPolicy)
+        let call = ModuleCall(moduleID: export.moduleID, what: "export \(export.function)")
+        switch runner.run(call, { ExportCallDepth.$current.withValue(1) { ExportInvoker.invoke(export, values) } }) {
+        case .success(let outcome):
+            return outcome
+        case .failure(let giveUp):
+            let after = switch giveUp { case .timedOut(let after), .interrupted(let after): after }
+            logger.error("\(call): given up after \(ModuleCallRunner.format(after))")
+            return .failure(ExportCallFailure(.gaveUp, status: DEN_ERR_INTERNAL,
+                                              "\(export.name) did not return within \(ModuleCallRunner.format(after)) (the call limit, --call-timeout); den gave up on it"))
+        }
+    }
+
+    /// Calls an export with JSON values, as `exports.call` does, on this thread.
+    public func callExport(_ name: String, arguments: [ExportValue]) -> Result<ExportValue, ExportCallFailure> {
+        ExportsService.call(name, arguments: arguments, table: registry.exports)
+    }
+}

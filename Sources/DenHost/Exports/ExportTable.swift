@@ -1,0 +1,45 @@
+import CDenABI
+import DenKit
+import Foundation
+
+/// The exports of the installed modules, by `<module>.<function>`. A module's exports are set in
+/// one step when it is installed (and replaced whole when a new version is). Thread-safe.
+public final class ExportTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byModule: [String: [ModuleExport]] = [:]
+
+    public init() {}
+
+    /// Makes `exports` the exports of `moduleID`, replacing what it exported before.
+    func set(_ exports: [ModuleExport], of moduleID: String) {
+        lock.withLock { byModule[moduleID] = exports.isEmpty ? nil : exports }
+    }
+
+    /// Every export, sorted by name.
+    public var all: [ModuleExport] {
+        lock.withLock { byModule.values.flatMap { $0 } }.sorted { $0.name < $1.name }
+    }
+
+    /// The export named `<module>.<function>`, or a failure that says what exists instead.
+    public func find(_ name: String) -> Result<ModuleExport, ExportCallFailure> {
+        let parts = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let shown = ModuleText.singleLine(name, limit: 140)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            return .failure(ExportCallFailure(.unknownExport, status: DEN_ERR_INVALID_ARGUMENT,
+                                              "'\(shown)' is not an export name: write <module>.<function>, e.g. main.convert (den exports lists them)"))
+        }
+        let exports = lock.withLock { byModule[parts[0]] }
+        if let export = exports?.first(where: { $0.function == parts[1] }) { return .success(export) }
+        let message: String
+        if let exports {
+            message = "no export '\(shown)': module '\(parts[0])' exports \(exports.map(\.function).sorted().joined(separator: ", ")) (den exports lists them with their signatures)"
+        } else {
+            let modules = lock.withLock { byModule.keys.sorted() }
+            message = "no export '\(shown)': no loaded module '\(ModuleText.singleLine(parts[0], limit: 64))' exports anything" +
+                (modules.isEmpty ? "; no loaded module exports a function" : "; modules with exports: \(modules.joined(separator: ", "))") +
+                " (den plugins says whether a module failed to load)"
+        }
+        return .failure(ExportCallFailure(.unknownExport, status: DEN_ERR_NOT_FOUND, message))
+    }
+}
+

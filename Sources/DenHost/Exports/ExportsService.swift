@@ -1,0 +1,87 @@
+import CDenABI
+import DenKit
+import Foundation
+
+/// `exports.call` and `exports.list`: one module calls another's export by name, without linking
+/// it (docs/ABI.md, "Exports"). The export runs on the calling thread, so it belongs to the same
+/// UI session as the caller's builder or `handle` call, and the caller's call limit covers it.
+public struct ExportsService: HostService {
+    /// How deep exports may call exports (`a.f` calls `b.g` calls ...): a cycle is stopped here
+    /// with a message instead of overflowing the stack.
+    public static let maxDepth = 8
+
+    private let table: ExportTable
+
+    public init(table: ExportTable) {
+        self.table = table
+    }
+
+    public var operations: [String] { [ExportCallRequest.operation, ExportListAnswer.operation] }
+
+    public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
+        if operation == ExportListAnswer.operation {
+            _ = try decode(AnyJSONObject.self, request, for: operation) // `{}`: keys a later ABI adds are ignored
+            return try encode(ExportListAnswer(exports: table.all.map(\.summaryDocument)), for: operation)
+        }
+        let call = try decode(ExportCallRequest.self, request, for: operation)
+        switch Self.call(call.name, arguments: call.arguments, table: table) {
+        case .success(let value):
+            return try encode(ExportCallAnswer(result: value), for: operation)
+        case .failure(let failure):
+            throw ServiceFailure(Self.kind(failure), failure.message)
+        }
+    }
+
+    /// Finds, checks and calls one export on this thread, counting the depth of nested calls.
+    public static func call(_ name: String, arguments: [ExportValue], table: ExportTable) -> Result<ExportValue, ExportCallFailure> {
+        let depth = ExportCallDepth.current
+        guard depth < maxDepth else {
+            return .failure(ExportCallFailure(.gaveUp, status: DEN_ERR_INTERNAL,
+                                              "\(ModuleText.singleLine(name, limit: 140)) was not called: exports calling exports went \(maxDepth) levels deep (a cycle?)"))
+        }
+        let export: ModuleExport
+        let values: [ExportValue]
+        switch table.find(name) {
+        case .success(let found): export = found
+        case .failure(let failure): return .failure(failure)
+        }
+        do { values = try ExportArguments.check(arguments, for: export) } catch { return .failure(error) }
+        return ExportCallDepth.$current.withValue(depth + 1) { ExportInvoker.invoke(export, values) }
+    }
+
+    /// The service status for a failure. An export's own failure keeps its meaning where a
+    /// service status can carry it (`ServiceFailure` has four kinds); the message says the rest.
+    static func kind(_ failure: ExportCallFailure) -> ServiceFailure.Kind {
+        switch failure.kind {
+        case .unknownExport: failure.status == DEN_ERR_NOT_FOUND.rawValue ? .notFound : .invalidArgument
+        case .badArguments: .invalidArgument
+        case .failed:
+            switch UInt32(bitPattern: failure.status) {
+            case DEN_ERR_INVALID_ARGUMENT.rawValue: .invalidArgument
+            case DEN_ERR_NOT_FOUND.rawValue: .notFound
+            case DEN_ERR_SERVICE.rawValue: .unavailable
+            default: .internalError
+            }
+        case .misbehaved, .gaveUp: .internalError
+        }
+    }
+}
+
+/// A request with no keys of its own: any JSON object.
+private struct AnyJSONObject: Decodable {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self)
+    }
+}
+
+/// How many export calls are running, nested, on this thread (see `ExportsService.maxDepth`).
+enum ExportCallDepth {
+    @TaskLocal static var current = 0
+}

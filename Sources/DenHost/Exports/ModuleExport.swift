@@ -1,0 +1,44 @@
+import CDenABI
+import DenKit
+
+/// One registered export: `<module>.<function>`, its signature, and everything needed to call it.
+public struct ModuleExport: @unchecked Sendable {
+    // The function and host pointers are the plugin's and the host's, valid for the process lifetime.
+    public var moduleID: String
+    public var function: String
+    public var signature: ExportSignature
+    public var summary: String
+    let pointer: den_export_fn
+    let interface: FFICallInterface
+    /// The `den_host` of the exporting module: its first argument.
+    var host: UnsafePointer<den_host>?
+
+    /// `main.convert`.
+    public var name: String { "\(moduleID).\(function)" }
+
+    /// The C function itself and the `den_host` it expects first, for an embedder (or the
+    /// benchmark) that calls it directly with its real C type.
+    public var address: UnsafeRawPointer { unsafeBitCast(pointer, to: UnsafeRawPointer.self) }
+    public var moduleHost: UnsafeRawPointer? { host.map { UnsafeRawPointer($0) } }
+
+    /// `main.convert(f64 amount, string from, string to) -> string`, for messages.
+    public var declaration: String { "\(name)\(signature)" }
+
+    public var summaryDocument: ExportSummary {
+        ExportSummary(name: name, module: moduleID, signature: signature.description, summary: summary)
+    }
+}
+
+/// An export as the registrar recorded it, before the registry knows the module is installed.
+public struct PluginExport: @unchecked Sendable {
+    public var function: String
+    public var signature: ExportSignature
+    public var summary: String
+    let pointer: den_export_fn
+    let interface: FFICallInterface
+
+    func bound(to moduleID: String, host: UnsafePointer<den_host>?) -> ModuleExport {
+        ModuleExport(moduleID: moduleID, function: function, signature: signature, summary: summary,
+                     pointer: pointer, interface: interface, host: host)
+    }
+}
