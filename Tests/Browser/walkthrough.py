@@ -40,7 +40,8 @@ class Step:
         return self.driver.find_element(By.TAG_NAME, "body").text
 
     def expect(self, what, description):
-        """Waits up to 10 s for `what` (a string in the page text) and saves a screenshot."""
+        """Waits up to 30 s for `what` (a string in the page text) and saves a screenshot. A ceiling,
+        not a goal: on a loaded machine (the whole test suite in parallel) a page can take seconds."""
         def shows(driver):
             # The page may be replaced while it is read (a redirect, a live swap): read it again.
             try:
@@ -48,7 +49,7 @@ class Step:
             except WebDriverException:
                 return False
         try:
-            WebDriverWait(self.driver, 10).until(shows)
+            WebDriverWait(self.driver, 30).until(shows)
         except TimeoutException:
             print(f"FAILED at {description}: expected {what!r} on {self.driver.current_url}\n--- page text ---\n{self.text()}")
             self.shot(f"FAILED-{description}")
