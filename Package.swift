@@ -62,6 +62,8 @@ let package = Package(
         // The browser front-end: the HTTP server, and HTML built from typed nodes (DenWebPages).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
+        // Hot swap's server-sent events end when den serve shuts down gracefully (Hummingbird's own lifecycle).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -92,7 +94,8 @@ let package = Package(
         // The browser front-end: `den serve` on Hummingbird, one NavigationSession per browser session.
         .target(name: "DenWeb", dependencies: ["DenHost", "DenKit", "DenWebPages",
                                                .product(name: "Hummingbird", package: "hummingbird"),
-                                               .product(name: "HummingbirdCore", package: "hummingbird")]),
+                                               .product(name: "HummingbirdCore", package: "hummingbird"),
+                                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .executableTarget(name: "den", dependencies: [
             "DenHost", "DenTerminal", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -11,7 +11,8 @@ public enum PageRenderer {
 
     /// A whole HTML5 document for the screen.
     public static func page(_ input: PageInput) -> String {
-        PageShell.document(title: input.screen.title, main: mainNode(input), footer: footer(input), script: true)
+        PageShell.document(title: input.screen.title, main: mainNode(input), footer: footer(input), script: true,
+                           devModule: input.devScript ? input.moduleID ?? "" : nil)
     }
 
     /// Only the `<main id="den-main">` element (what the live-field script swaps in).

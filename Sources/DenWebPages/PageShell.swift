@@ -5,7 +5,7 @@ import Plot
 /// home, and the footer.
 enum PageShell {
     static func document(title: String, main: Node<HTML.BodyContext>, footer: Node<HTML.BodyContext>,
-                         script: Bool) -> String {
+                         script: Bool, devModule: String? = nil) -> String {
         HTML(
             .lang(.english),
             .head(
@@ -15,7 +15,9 @@ enum PageShell {
                 .element(named: "title", nodes: [.escapedText(title.isEmpty ? "Den" : "\(title) · Den")]),
                 .link(.rel(.stylesheet), .href(PageAssets.stylesheetPath)),
                 // `defer`: runs after the document is parsed, so it finds #den-main.
-                .if(script, .script(.escaped("src", PageAssets.scriptPath), .flag("defer")))
+                .if(script, .script(.escaped("src", PageAssets.scriptPath), .flag("defer"))),
+                // Development only: the hot-swap listener, told the page's module (`DevScript`).
+                .unwrap(devModule) { .script(.escaped("src", DevScript.path), .escaped("data-den-module", $0), .flag("defer")) }
             ),
             .body(
                 .header(.classes("den-header"), .a(.classes("den-home"), .escaped("href", "/"), .escapedText("Den"))),
