@@ -21,7 +21,7 @@ public final class PluginFolderWatch: Sendable {
 
     /// The same files discovery loads: in the bundled folder only `lib<Name>Module.so` (it also
     /// holds dependencies and fixtures), elsewhere every `*.so`; never a hidden partial copy.
-    static func isPluginFile(_ file: URL, bundledFolder: String?) -> Bool {
+    public static func isPluginFile(_ file: URL, bundledFolder: String?) -> Bool {
         let name = file.lastPathComponent
         guard name.hasSuffix(".so"), !name.hasPrefix(".") else { return false }
         if file.deletingLastPathComponent().standardizedFileURL.path == bundledFolder {
