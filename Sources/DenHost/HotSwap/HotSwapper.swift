@@ -18,6 +18,7 @@ public final class HotSwapper: @unchecked Sendable {
     private let loader: PluginLoader
     private let logger: Logger?
     private let selected: Set<String>?
+    private let cacheDirectory: URL
     public let policy: HotSwapPolicy
     // `lock` serialises swaps and guards `loadedStamps` and `retained`.
     private let lock = NSLock()
@@ -34,6 +35,7 @@ public final class HotSwapper: @unchecked Sendable {
                               hub: runtime.services, logger: runtime.logger)
         logger = runtime.logger
         selected = runtime.configuration.selectedModules
+        cacheDirectory = runtime.configuration.cacheDirectory
         self.policy = policy
         // What is loaded now counts as each file's current version.
         for record in registry.plugins {
@@ -48,7 +50,22 @@ public final class HotSwapper: @unchecked Sendable {
     /// Loads `file`'s current version and swaps it in (or installs it, for a file that served
     /// nothing). Safe to call from any thread; swaps run one at a time.
     public func swap(_ file: URL) -> HotSwapReport {
-        lock.withLock { swapLocked(file) }
+        lock.withLock {
+            let report = swapLocked(file)
+            if case .unchanged = report.outcome { return report }
+            publishStatus()
+            return report
+        }
+    }
+
+    /// Tells `den plugins` in other processes what this den serves now (`RunningDenStatus`).
+    public func publishStatus() {
+        RunningDenStatus.write(registry.plugins.map(\.summaryDocument), cache: cacheDirectory)
+    }
+
+    /// This den stops watching: its status is no longer news.
+    public func withdrawStatus() {
+        try? FileManager.default.removeItem(at: RunningDenStatus.folder(cache: cacheDirectory).appendingPathComponent("den-\(getpid()).json"))
     }
 
     private func swapLocked(_ file: URL) -> HotSwapReport {

@@ -33,6 +33,13 @@ public final class PluginFolderWatch: Sendable {
     /// inotify or polling, once started.
     public var mode: FileChangeWatcher.Mode { watcher.activeMode }
 
-    public func start() { watcher.start() }
-    public func stop() { watcher.stop() }
+    public func start() {
+        watcher.start()
+        swapper.publishStatus()
+    }
+
+    public func stop() {
+        watcher.stop()
+        swapper.withdrawStatus()
+    }
 }
