@@ -51,7 +51,9 @@ public final class HotSwapper: @unchecked Sendable {
     /// nothing). Safe to call from any thread; swaps run one at a time.
     public func swap(_ file: URL) -> HotSwapReport {
         lock.withLock {
-            let report = swapLocked(file)
+            let started = ContinuousClock.now
+            var report = swapLocked(file)
+            report.duration = ContinuousClock.now - started
             if case .unchanged = report.outcome { return report }
             publishStatus()
             return report
@@ -69,9 +71,7 @@ public final class HotSwapper: @unchecked Sendable {
     }
 
     private func swapLocked(_ file: URL) -> HotSwapReport {
-        let started = ContinuousClock.now
         var report = HotSwapReport(file: file, moduleID: nil, outcome: .unchanged("no change"))
-        defer { report.duration = ContinuousClock.now - started }
         let key = Self.key(file)
         let stamp = FileStamp(file.path)
         if let stamp, loadedStamps[key] == stamp {

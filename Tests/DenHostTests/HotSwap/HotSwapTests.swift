@@ -24,6 +24,8 @@ struct HotSwapTests {
         #expect(report.generation == 2)
         #expect(report.instancesSwapped == 4)
         #expect(report.statesKept == 4)
+        #expect(report.duration > .zero)
+        #expect(report.description.contains("swapped to generation 2 in "))
 
         // The redrawn screens are v2's, with the old counts.
         #expect(first.current?.text.contains("swap v2") == true)
