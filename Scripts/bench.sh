@@ -7,6 +7,8 @@
 #   4. the call guard           vs an event round trip through a session (its share)
 #   5. login (scrypt verify)    vs a bare KDF.Scrypt call with the same parameters
 #   6. den serve, GET /about    vs GET /_health (a bare route) in the same server, with wrk
+#   7. hot swap (--only swap)   latency with 10 live screens vs a plain load; memory per retained
+#                               version vs the image; first screen after 10/100/500 images; inotify vs polling
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -15,6 +17,7 @@
 #   Scripts/bench.sh --only calls --calls 5000
 #   Scripts/bench.sh --only login --logins 30
 #   Scripts/bench.sh --only web --web-seconds 20 --connections 32
+#   Scripts/bench.sh --only swap --swaps 30 --live 10
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -88,3 +88,35 @@ struct HotSwapWebTests {
         #expect(try RawHTTP.get(port: port, "/_assets/den-dev.js").status == 404)
     }
 }
+
+@Suite("den dev: a saved source file rebuilds its module; a failed build reaches the pages")
+struct DevCommandTests {
+    @Test("a broken build's errors go to the terminal and, as a problem event, to every page")
+    func failedBuildIsShown() throws {
+        let den = try BuildProducts.require(BuildProducts.den)
+        let temp = try TemporaryDirectory("den-dev")
+        // A checkout whose manifest does not compile: swift build fails at once, naming the error.
+        let checkout = try temp.folder("checkout")
+        let sources = try temp.folder("checkout/Plugins/Greeter/View")
+        try Data("// swift-tools-version: 6.0\nthis is not a manifest\n".utf8).write(to: checkout.appendingPathComponent("Package.swift"))
+        let source = sources.appendingPathComponent("GreeterView.swift")
+        try Data("let greeting = 1\n".utf8).write(to: source)
+        let plugins = try temp.folder("plugins")
+        try SwapFixture().install([], into: plugins)
+        var environment = ProcessInfo.processInfo.environment
+        environment["DEN_PLUGIN_PATH"] = ""
+        let server = try ServedDen(den, arguments: ["dev", "--package-path", checkout.path, "--port", "0", "--no-default-modules",
+                                                    "--plugin-dir", plugins.path, "--data-dir", temp.path("data").path,
+                                                    "--cache-dir", temp.path("cache").path], environment: environment)
+        defer { server.stop() }
+        let port = try #require(server.port, "\(server.printed)")
+        let events = try RawHTTP.EventStream(port: port, path: "/_dev/events")
+        #expect(events.wait(for: "retry:"))
+        Thread.sleep(forTimeInterval: 0.5) // the source watcher starts once den listens
+        try Data("let greeting = 2\n".utf8).write(to: source)
+        #expect(events.wait(for: "swift build --product GreeterModule failed", seconds: 120), "\(events.text)")
+        #expect(events.text.contains("old version keeps serving"))
+        // The page still serves.
+        #expect(try RawHTTP.get(port: port, "/swap").body.contains("swap v1"))
+    }
+}
