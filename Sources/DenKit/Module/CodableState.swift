@@ -26,6 +26,8 @@ public final class CodableState<State: Codable>: ModuleStateCodec {
     ///   - save: the state now (usually read from the presenter).
     ///   - load: applies a restored state (check it fully first, then apply).
     ///   - migrate: turns an older version's `state` JSON into the current value; nil refuses them.
+    ///     A document without a `state` key (a format the module wrote before it used
+    ///     `CodableState`, with its version in `v`) is passed whole.
     public init(version: Int, save: @escaping () throws -> State, load: @escaping (State) throws -> Void,
                 migrate: ((_ version: Int, _ state: Data) throws -> State)? = nil) {
         self.version = version
@@ -62,7 +64,7 @@ public final class CodableState<State: Codable>: ModuleStateCodec {
             }
         } else if header.v < version, let migrate {
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            let state = try JSONSerialization.data(withJSONObject: object?["state"] ?? [:], options: [.fragmentsAllowed])
+            let state = try object?["state"].map { try JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]) } ?? data
             value = try migrate(header.v, state)
         } else {
             throw ModuleError.invalidParameter("the saved state is version \(header.v); this version of the module reads version \(version)\(header.v < version ? " and has no migration from it" : "")")
