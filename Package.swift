@@ -62,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // The browser front-end's HTTP server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hot swap's server-sent events end when den serve shuts down gracefully (Hummingbird's own lifecycle).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -95,7 +97,8 @@ let package = Package(
         // The browser front-end: `den serve` on Hummingbird, one NavigationSession per browser session.
         .target(name: "DenWeb", dependencies: ["DenHost", "DenKit", "DenWebPages",
                                                .product(name: "Hummingbird", package: "hummingbird"),
-                                               .product(name: "HummingbirdCore", package: "hummingbird")]),
+                                               .product(name: "HummingbirdCore", package: "hummingbird"),
+                                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .executableTarget(name: "den", dependencies: [
             "DenHost", "DenTerminal", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -8,6 +8,8 @@
 #   5. login (scrypt verify)    vs a bare KDF.Scrypt call with the same parameters
 #   6. den serve, GET /about    vs GET /_health (a bare route) in the same server, with wrk
 #   7. a module export call     vs a direct C call of the same function (libffi, exports.call)
+#   8. hot swap (--only swap)   latency with 10 live screens vs a plain load; memory per retained
+#                               version vs the image; first screen after 10/100/500 images; inotify vs polling
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -17,6 +19,7 @@
 #   Scripts/bench.sh --only login --logins 30
 #   Scripts/bench.sh --only web --web-rounds 9 --web-seconds 5 --connections 32
 #   Scripts/bench.sh --only exports --export-batch 2000 --export-samples 30
+#   Scripts/bench.sh --only swap --swaps 30 --live 10
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -18,11 +18,11 @@ public final class TerminalSession {
         }
     }
 
-    private let session: NavigationSession
+    let session: NavigationSession
     private var renderer: TextRenderer
     /// The terminal's width, asked before every draw (the window may have been resized).
     private let columns: (() -> Int)?
-    private var view: SessionView?
+    var view: SessionView?
     private var rendered = RenderedScreen(text: "", actions: [])
     /// Field values typed since the screen was last drawn by its module.
     private var edits: [String: String] = [:]
@@ -207,7 +207,7 @@ public final class TerminalSession {
         return Output(text: text, quit: false)
     }
 
-    private func draw() -> String {
+    func draw() -> String {
         guard let view else { return "" }
         if let columns { renderer.width = columns() }
         rendered = renderer.render(view.screen, values: edits)

@@ -28,6 +28,7 @@ struct DenWebResponder: HTTPResponder {
 
     private func answer(_ request: Request) async -> Response {
         let path = request.uri.path
+        if let events = configuration.devEvents, let response = DevRequests.answer(request, events: events) { return response }
         // HEAD for what a monitor or a cache checks (never a page: showing one moves a session).
         if request.method == .head, path == "/_health" || path == PageAssets.stylesheetPath || path == PageAssets.scriptPath {
             var response = await answer(Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: path),
@@ -62,7 +63,7 @@ struct DenWebResponder: HTTPResponder {
             // session: it never lands on a visitor's stack, and a flood of them makes no sessions.
             if let notFound = PageRequests.unservable(route, runtime: runtime, asJSON: isJSON) { return notFound }
             return await withSession(request) { session in
-                await PageRequests(runtime: runtime, limits: configuration.limits).show(route, session: session, asJSON: isJSON)
+                await PageRequests(runtime: runtime, limits: configuration.limits, devScript: configuration.devEvents != nil).show(route, session: session, asJSON: isJSON)
             }
         default:
             var response = WebResponses.error(.methodNotAllowed, title: "Method not allowed",

@@ -11,6 +11,7 @@ import Hummingbird
 struct PageRequests {
     let runtime: DenRuntime
     let limits: WebLimits
+    var devScript = false
 
     private enum Outcome: Sendable {
         /// Show this view with these messages.
@@ -61,9 +62,10 @@ struct PageRequests {
             let json = (try? WireFormat.encode(view.screen)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             return WebResponses.json(json, status: status)
         }
-        let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errorsNotOn(view.screen),
+        var input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errorsNotOn(view.screen),
                               openURLs: flash.openURLs, backRoute: view.backStack.last, csrfToken: session.csrfToken,
                               moduleID: view.moduleID)
+        input.devScript = devScript
         return WebResponses.html(utf8: PageRenderer.pageUTF8(input), status: status)
     }
 

@@ -15,6 +15,9 @@ public struct WebConfiguration: Sendable {
     /// The most live browser sessions; past it the longest idle one is ended for a new one.
     public var maxSessions: Int
     public var limits: WebLimits
+    /// Development only (`--watch`, `den dev`): pages listen to these events and reload after a
+    /// hot swap (docs/HOT_SWAP.md). nil: no event stream, no dev script.
+    public var devEvents: DevEvents?
     /// The clock behind idle expiry.
     public var now: @Sendable () -> ContinuousClock.Instant
 

@@ -185,7 +185,7 @@ struct HTMLAttribute {
     enum Name {
         case id, `class`, name, value, type, method, action, role, `for`, href, rel, target
         case src, `defer`, lang, charset, content, scope, selected, placeholder, inputmode
-        case ariaInvalid, ariaDescribedBy, dataDenChange, dataLabel
+        case ariaInvalid, ariaDescribedBy, dataDenChange, dataDenModule, dataLabel
 
         var name: StaticString {
             switch self {
@@ -213,6 +213,7 @@ struct HTMLAttribute {
             case .ariaInvalid: "aria-invalid"
             case .ariaDescribedBy: "aria-describedby"
             case .dataDenChange: "data-den-change"
+            case .dataDenModule: "data-den-module"
             case .dataLabel: "data-label"
             }
         }

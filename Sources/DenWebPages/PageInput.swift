@@ -17,6 +17,8 @@ public struct PageInput: Sendable {
     public var csrfToken: String
     /// The module that drew the screen, named in the footer.
     public var moduleID: String?
+    /// Development (`den serve --watch`, `den dev`): the page loads den-dev.js (`DevScript`).
+    public var devScript = false
 
     public init(route: String, screen: Screen, notices: [String] = [], errors: [String] = [], openURLs: [String] = [],
                 backRoute: String? = nil, csrfToken: String, moduleID: String? = nil) {

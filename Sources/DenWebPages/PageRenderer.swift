@@ -19,8 +19,8 @@ public enum PageRenderer {
     }
 
     private static func document(_ input: PageInput) -> HTMLWriter {
-        PageShell.document(title: input.screen.title, script: true, main: { writeMain(input, into: &$0) },
-                           footer: { writeFooter(input, into: &$0) })
+        PageShell.document(title: input.screen.title, script: true, devModule: input.devScript ? input.moduleID ?? "" : nil,
+                           main: { writeMain(input, into: &$0) }, footer: { writeFooter(input, into: &$0) })
     }
 
     /// Only the `<main id="den-main">` element (what the live-field script swaps in).

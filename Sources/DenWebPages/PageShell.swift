@@ -2,7 +2,7 @@
 /// the script, both from `/_assets`, nothing inline, nothing external), the header with the way
 /// home, and the footer.
 enum PageShell {
-    static func document(title: String, script: Bool, main: (inout HTMLWriter) -> Void,
+    static func document(title: String, script: Bool, devModule: String? = nil, main: (inout HTMLWriter) -> Void,
                          footer: (inout HTMLWriter) -> Void) -> HTMLWriter {
         var page = HTMLWriter()
         page.doctype()
@@ -22,6 +22,11 @@ enum PageShell {
                 // `defer`: runs after the document is parsed, so it finds #den-main.
                 if script {
                     page.element(.script, HTMLAttribute(.src, PageAssets.scriptPath), .flag(.defer)) { _ in }
+                }
+                // Development only: the hot-swap listener, told the page's module (`DevScript`).
+                if let devModule {
+                    page.element(.script, HTMLAttribute(.src, DevScript.path), HTMLAttribute(.dataDenModule, devModule),
+                                 .flag(.defer)) { _ in }
                 }
             }
             page.element(.body) { page in

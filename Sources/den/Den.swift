@@ -21,7 +21,7 @@ struct Den: ParsableCommand {
         version: VersionText.text,
         subcommands: [RunCommand.self, RenderCommand.self, PluginsCommand.self, RoutesCommand.self, ConfigCommand.self,
                       DataCommand.self, CacheCommand.self, UsersCommand.self, ServeCommand.self,
-                      CallCommand.self, ExportsCommand.self],
+                      CallCommand.self, ExportsCommand.self, DevCommand.self],
         defaultSubcommand: RunCommand.self)
 
     /// ArgumentParser would treat any unknown word as `den run <route>` (run is the default

@@ -19,8 +19,11 @@ struct PluginsCommand: ParsableCommand {
         let plugins = runtime.registry.plugins
         // Nothing usable is a failure a script must notice, like an unreadable folder.
         let failing = !runtime.folderProblems.isEmpty || !plugins.contains(where: \.isActive)
+        let running = RunningDenStatus.others(cache: runtime.configuration.cacheDirectory)
         if json {
-            print(String(decoding: try WireFormat.encode(PluginListResponse(plugins: plugins.map(\.summaryDocument))), as: UTF8.self))
+            let list = PluginListResponse(plugins: plugins.map(\.summaryDocument))
+            // Dens running with --watch are added under "running" (docs/HOT_SWAP.md); the rest is plugins.list's form.
+            print(String(decoding: running.isEmpty ? try WireFormat.encode(list) : try WireFormat.encode(PluginsWithRunning(plugins: list.plugins, running: running)), as: UTF8.self))
             if failing { throw ExitCode(ExitStatus.failure) }
             return
         }
@@ -42,6 +45,9 @@ struct PluginsCommand: ParsableCommand {
                 let routes = plugin.routes.map { plugin.loginRoutes.contains($0) ? "\($0) (requires login)" : $0 }
                 print("        routes: \(ModuleText.singleLine(routes.joined(separator: ", ")))")
             }
+            if plugin.isActive {
+                print("        generation \(plugin.generation), loaded \(plugin.summaryDocument.loadedAt ?? "?")")
+            }
             if let error = plugin.error {
                 print("        error: \(ModuleText.singleLine(error.reason))")
                 print("        fix: \(ModuleText.singleLine(error.fix))")
@@ -49,6 +55,7 @@ struct PluginsCommand: ParsableCommand {
         }
         let failed = plugins.filter { !$0.isActive }.count
         print("\n\(plugins.count - failed) active, \(failed) failed")
+        for status in running { print(RunningDenText.lines(status)) }
         for problem in runtime.folderProblems { print("FOLDER  \(ModuleText.singleLine("\(problem)"))") }
         if failed == plugins.count { print("No module works: fix the failures above (each says how), then run den plugins again.") }
         if failing { throw ExitCode(ExitStatus.failure) }

@@ -15,6 +15,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var host: HostOptions
 
+    @OptionGroup var watching: WatchOptions
+
     @Argument(help: "The first screen's route (default: main, or about when no module serves main).")
     var route: String?
 
@@ -34,11 +36,14 @@ struct RunCommand: ParsableCommand {
         let terminal = TerminalSession(session: session, renderer: TextRenderer(style: style),
                                        columns: { TerminalWidth.current() })
         let editor = LineEditor()
+        let watch = watching.watch ? TerminalHotSwap.start(runtime, terminal: terminal, options: watching.watcherOptions,
+                                                           prompt: editor.isInteractive ? "den> " : nil) : nil
+        defer { watch?.stop() }
 
         /// One step, with Ctrl-C interrupting module calls; what was typed during a slow call is
         /// reported, never applied to the screen that follows.
         func step(_ body: () -> TerminalSession.Output) -> TerminalSession.Output {
-            var output = interrupts.whileBusy(body)
+            var output = TerminalHotSwap.drawing.withLock { interrupts.whileBusy(body) }
             if let typed = notice.stepEnded() {
                 output.text += "\n\n" + terminal.ignoredTyping(typed)
             }

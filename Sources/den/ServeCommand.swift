@@ -18,6 +18,8 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var options: HostOptions
 
+    @OptionGroup var watching: WatchOptions
+
     @Option(name: .customLong("host"), help: ArgumentHelp("The address to listen on (default 127.0.0.1: this machine only).", valueName: "address"))
     var address = "127.0.0.1"
 
@@ -41,9 +43,18 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        try serve(events: watching.watch ? DevEvents() : nil)
+    }
+
+    /// Serves; with `events` (`--watch`, `den dev`) it also hot-swaps changed plugins and tells the pages.
+    func serve(events: DevEvents?, whenListening: @escaping @Sendable () -> Void = {}) throws {
         let runtime = try options.makeRuntime()
-        let web = WebServer(runtime: runtime, configuration: WebConfiguration(
-            host: address, port: port, trustProxy: trustProxy, sessionIdleTimeout: .seconds(sessionMinutes * 60), maxSessions: maxSessions))
+        var configuration = WebConfiguration(
+            host: address, port: port, trustProxy: trustProxy, sessionIdleTimeout: .seconds(sessionMinutes * 60), maxSessions: maxSessions)
+        configuration.devEvents = events
+        let web = WebServer(runtime: runtime, configuration: configuration)
+        let watch = events.map { WebHotSwap.start(runtime, events: $0, options: watching.watcherOptions) }
+        defer { watch?.stop() }
         let listening = Atomic<Bool>(false)
         do {
             try AsyncBridge.wait {
@@ -51,6 +62,7 @@ struct ServeCommand: ParsableCommand {
                     listening.store(true, ordering: .sequentiallyConsistent)
                     print("Den is serving on \(url)")
                     fflush(nil) // a script waiting for this line sees it at once
+                    whenListening()
                 }
             }
         } catch {

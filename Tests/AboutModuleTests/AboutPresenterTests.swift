@@ -102,3 +102,14 @@ struct AboutPresenterTests {
         #expect(view.displayed.isEmpty, "the replaced view gets nothing")
     }
 }
+
+@Suite("About lists each module's hot-swap generation and load time")
+struct AboutGenerationTests {
+    @Test("a host that tells the generation gets it shown beside the summary")
+    func generationShown() {
+        let module = LoadedModule(id: "main", version: "1.0.0", summary: "Currency converter", generation: 3,
+                                  loadedAt: "2026-11-23T01:02:03Z")
+        #expect(AboutPresenter.detail(module) == "Currency converter · generation 3, loaded 2026-11-23 01:02:03 UTC")
+        #expect(AboutPresenter.detail(LoadedModule(id: "x", version: "1", summary: "Old host")) == "Old host")
+    }
+}

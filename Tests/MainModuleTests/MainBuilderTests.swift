@@ -201,7 +201,7 @@ struct MainStateTests {
         _ = try old.instance.handle(.action(id: "convert", fields: ["from": "GBP", "to": "JPY", "amount": "12,5"]))
         let bytes = try old.instance.snapshot()
         let json = try #require(String(data: bytes, encoding: .utf8))
-        #expect(json == #"{"amount":"12.5","from":"GBP","to":"JPY","v":1}"#)
+        #expect(json == #"{"state":{"amount":"12.5","from":"GBP","to":"JPY"},"v":2}"#)
 
         let new = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
         try new.instance.restore(bytes)
@@ -209,15 +209,19 @@ struct MainStateTests {
         #expect(try new.instance.handle(.appear).screen.field("amount")?.value == "12.5")
     }
 
-    @Test("state from an older version without extra keys, or with unknown keys, is read")
+    @Test("state from an older version (v1, flat, before CodableState), or with unknown keys, is read")
     func tolerant() throws {
         let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
         try stack.instance.restore(Data(#"{"v":1,"from":"chf","to":"EUR","amount":"3","extra":true}"#.utf8))
         #expect(stack.presenter.state == SavedConversion(from: currency("CHF"), to: eur, amount: "3"))
+        let current = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        try current.instance.restore(Data(#"{"v":2,"state":{"from":"GBP","to":"EUR","amount":"4","extra":1},"more":true}"#.utf8))
+        #expect(current.presenter.state == SavedConversion(from: gbp, to: eur, amount: "4"))
     }
 
     @Test("unreadable or invalid state is refused and the fresh state kept", arguments: [
-        "", "junk", #"{"v":2,"from":"USD","to":"EUR","amount":"1"}"#, #"{"v":1,"from":"XAU","to":"EUR","amount":"1"}"#,
+        "", "junk", #"{"v":2,"from":"USD","to":"EUR","amount":"1"}"#, #"{"v":3,"state":{"from":"USD","to":"EUR","amount":"1"}}"#,
+        #"{"v":1,"from":"XAU","to":"EUR","amount":"1"}"#, #"{"v":2,"state":{"from":"XAU","to":"EUR","amount":"1"}}"#,
         #"{"v":1,"from":"USD","to":"EUR","amount":"0.11.2"}"#, #"{"v":1,"from":"??","to":"EUR","amount":"1"}"#,
     ])
     func refused(state: String) throws {

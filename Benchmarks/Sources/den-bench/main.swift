@@ -1,9 +1,9 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|exports|login|web]... [--export-batch N] [--export-samples N]
+//                  [--only load|router|process|calls|exports|login|web|swap]... [--export-batch N] [--export-samples N]
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
-//                  [--no-breakdown]
+//                  [--no-breakdown] [--swaps N] [--live N]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
 
@@ -201,6 +201,35 @@ if wanted("web") {
         details.append("  GET /about     \(rate(page.requestsPerSecond))  p99 \(fixed(page.p99Milliseconds, 2)) ms")
         details.append("  GET /_health   \(rate(bare.requestsPerSecond))  p99 \(fixed(bare.p99Milliseconds, 2)) ms")
     }
+}
+
+// MARK: 7. Hot swap
+if wanted("swap") {
+    let bench = SwapBench(plugin: URL(fileURLWithPath: denBin).appendingPathComponent("libMainModule.so"),
+                          rounds: intOption("--swaps", 30), liveInstances: intOption("--live", 10),
+                          workDirectory: work.appendingPathComponent("swap"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "swap: \($0)" }
+    rows.append(Row(figure: "hot swap, \(bench.liveInstances) live screens", den: milliseconds(r.swap.median, digits: 2),
+                    baseline: "load " + milliseconds(r.plainLoad.median, digits: 2), ratio: ratio(r.swap.median / r.plainLoad.median),
+                    goal: "≤ 50 ms median", verdict: r.swap.median <= 50e6 ? "MET" : "MISSED"))
+    let beyond = r.anonPerVersion / 1024
+    rows.append(Row(figure: "memory per retained version", den: fixed(beyond, 0) + " KB anon",
+                    baseline: "image " + fixed(Double(r.imageBytes) / 1024, 0) + " KB", ratio: ratio(r.anonPerVersion / Double(r.imageBytes)),
+                    goal: "≤ 100 KB beyond the image", verdict: beyond <= 100 ? "MET" : "MISSED"))
+    for point in r.firstOpen {
+        rows.append(Row(figure: "first screen, \(point.retained) images", den: milliseconds(point.first, digits: 2),
+                        baseline: "2nd " + milliseconds(point.second, digits: 2), ratio: ratio(point.first / point.second),
+                        goal: "(DESIGN §2 growth)", verdict: "info"))
+    }
+    rows.append(Row(figure: "change noticed (inotify)", den: milliseconds(r.inotify.median, digits: 1),
+                    baseline: "polling " + milliseconds(r.polling.median, digits: 1), ratio: ratio(r.inotify.median / r.polling.median),
+                    goal: "(debounce 50 ms in both)", verdict: "info"))
+    details.append("hot swap: libMainModule.so (release, \(r.imageBytes / 1024) KB), \(r.swap.count) swaps, medians (p90):")
+    details.append("  swap, file stable → new version serving   \(milliseconds(r.swap.median, digits: 2)) (\(milliseconds(r.swap.p90, digits: 2)))")
+    details.append("  plain load + install of the same plugin   \(milliseconds(r.plainLoad.median, digits: 2)) (\(milliseconds(r.plainLoad.p90, digits: 2)))")
+    details.append("  per retained version over \(r.retainedRounds) swaps: anonymous \(fixed(r.anonPerVersion / 1024, 1)) KB, file-backed (image pages touched) \(fixed(r.filePerVersion / 1024, 1)) KB")
+    details.append("  change to report: inotify \(milliseconds(r.inotify.median, digits: 1)) (\(milliseconds(r.inotify.p90, digits: 1))), polling every 250 ms \(milliseconds(r.polling.median, digits: 1)) (\(milliseconds(r.polling.p90, digits: 1)))")
 }
 
 // MARK: Report

@@ -17,4 +17,8 @@ struct LoadedModule: Equatable, Sendable {
     var id: String
     var version: String
     var summary: String
+    /// Hot swap: 1 for the version loaded at start, one more per swap (nil from older hosts).
+    var generation: Int? = nil
+    /// When the serving version was loaded, ISO 8601 (nil from older hosts).
+    var loadedAt: String? = nil
 }

@@ -32,7 +32,8 @@ final class AboutInteractor: AboutInteractorInput, ModuleInteractor {
             let modules = try catalog.plugins()
                 .filter { $0.status == .active }
                 .compactMap { plugin in
-                    plugin.id.map { LoadedModule(id: $0, version: plugin.version ?? "?", summary: plugin.summary ?? "") }
+                    plugin.id.map { LoadedModule(id: $0, version: plugin.version ?? "?", summary: plugin.summary ?? "",
+                                                 generation: plugin.generation, loadedAt: plugin.loadedAt) }
                 }
             output?.didLoad(modules: modules.sorted { $0.id < $1.id })
         } catch {

@@ -43,9 +43,17 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
     }
 
     func didLoad(modules: [LoadedModule]) {
-        viewObject.modules = modules.map { .init(title: "\($0.id) \($0.version)", detail: $0.summary) }
+        viewObject.modules = modules.map { .init(title: "\($0.id) \($0.version)", detail: Self.detail($0)) }
         viewObject.modulesError = nil
         view?.display(viewObject)
+    }
+
+    /// The summary, then (from hosts that tell) the generation and when it was loaded:
+    /// "… · generation 2, loaded 2026-11-23 01:02:03 UTC".
+    static func detail(_ module: LoadedModule) -> String {
+        guard let generation = module.generation else { return module.summary }
+        let loaded = module.loadedAt.map { ", loaded " + $0.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC") } ?? ""
+        return "\(module.summary) · generation \(generation)\(loaded)"
     }
 
     func didFailToLoadModules(_ message: String) {

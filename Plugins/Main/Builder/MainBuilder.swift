@@ -41,7 +41,7 @@ enum MainBuilder: ModuleBuilder {
         interactor.output = presenter
         let view = MainView(presenter: presenter)
         router.view = view
-        let instance = VIPERInstance(view: view, navigation: navigation, state: MainStateCodec(presenter: presenter))
+        let instance = VIPERInstance(view: view, navigation: navigation, state: MainStateCodec.make(presenter: presenter))
         return Stack(instance: instance, view: view, presenter: presenter, interactor: interactor, router: router)
     }
 

@@ -149,6 +149,20 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         return lock.withLock { OwnedBuffer.borrow(state) { restore(pointer, $0) } } == DEN_OK.rawValue
     }
 
+    /// What `restore` did: hot swap tells a refused state (the screen starts fresh, and says so)
+    /// from an instance that keeps none (`DEN_ERR_UNSUPPORTED` or no function: rebuilt from its route).
+    enum RestoreOutcome: Equatable {
+        case restored, keepsNoState, refused(Int32)
+    }
+
+    func restoreOutcome(_ state: Data) -> RestoreOutcome {
+        guard !isAbandoned else { return .refused(Int32(DEN_ERR_INTERNAL.rawValue)) }
+        guard let restore = api.pointee.restore else { return .keepsNoState }
+        let status = lock.withLock { OwnedBuffer.borrow(state) { restore(pointer, $0) } }
+        if status == DEN_OK.rawValue { return .restored }
+        return status == DEN_ERR_UNSUPPORTED.rawValue ? .keepsNoState : .refused(status)
+    }
+
     private static func describe(_ event: ModuleEvent) -> String {
         switch event {
         case .appear: "appear"

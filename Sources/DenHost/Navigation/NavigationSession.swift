@@ -16,7 +16,7 @@ public final class NavigationSession: @unchecked Sendable {
     /// How many navigations one step may chain before the host stops a redirect loop.
     static let maxChainedEffects = 16
 
-    private struct Entry {
+    struct Entry {
         var route: String
         var moduleID: String?
         var instance: ModuleInstanceHandle?
@@ -25,20 +25,20 @@ public final class NavigationSession: @unchecked Sendable {
         var guardedFor: String?
     }
 
-    private let registry: ModuleRegistry
-    private let runner: ModuleCallRunner
-    private let logger: Logger?
+    let registry: ModuleRegistry
+    let runner: ModuleCallRunner
+    let logger: Logger?
     /// A front-end interrupts the module call in progress through this (the terminal's Ctrl-C).
     public let interruption: CallInterruption
     /// This session's identity for the `session` and `auth` services (`CallContext`).
     public let id: UISessionID
     /// Where this session's values live; they are forgotten when the session ends.
     private let sessions: SessionStore?
-    private let lock = NSLock()
-    private var stack: [Entry] = []
-    private var openedURLs: [String] = []
-    private var notices: [String] = []
-    private var errors: [String] = []
+    let lock = NSLock()
+    var stack: [Entry] = []
+    var openedURLs: [String] = []
+    var notices: [String] = []
+    var errors: [String] = []
     /// Set when a step used up its navigation budget: the step is then undone.
     private var overflowed = false
 
@@ -60,6 +60,8 @@ public final class NavigationSession: @unchecked Sendable {
             logger?.notice("\(call) has been running for \(ModuleCallRunner.format(elapsed))", metadata: ["module": "\(call.moduleID)"])
             onSlowCall?(call, elapsed)
         }
+        // A hot swap reaches every live instance through this list (HotSwap/).
+        registry.liveSessions.add(self)
     }
 
     deinit {
@@ -253,7 +255,7 @@ public final class NavigationSession: @unchecked Sendable {
     }
 
     /// Sends an event to the top instance, shows its reply and applies its effects.
-    private func dispatch(_ event: ModuleEvent, budget: inout Int) {
+    func dispatch(_ event: ModuleEvent, budget: inout Int) {
         dispatch(budget: &budget, isAppear: event == .appear) { (instance, runner) throws(ModuleCallError) in
             try instance.handle(event, runner: runner)
         }

@@ -13,6 +13,9 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// The active modules' exports (`den call`, `exports.call`).
     public let exports = ExportTable()
 
+    /// Every live navigation session, for a hot swap to reach each instance (HotSwap/).
+    public let liveSessions = LiveSessions()
+
     public init() {}
 
     public var plugins: [PluginRecord] {
@@ -70,6 +73,22 @@ public final class ModuleRegistry: @unchecked Sendable {
         let record = PluginRecord(file: file, id: nil, version: nil, summary: nil, routes: [], status: .failed(error))
         lock.withLock { records.append(record) }
     }
+
+    /// Changes the route table and the records in one locked step (a hot swap's `replace`);
+    /// when `change` throws, both stay as they were and resolution never saw a half change.
+    func transact<T>(_ change: (inout RouteTable<RouteTarget>, inout [PluginRecord]) throws -> T) rethrows -> T {
+        try lock.withLock {
+            var candidateTable = table, candidateRecords = records
+            let result = try change(&candidateTable, &candidateRecords)
+            table = candidateTable
+            records = candidateRecords
+            router = candidateTable.compile()
+            return result
+        }
+    }
+
+    /// A copy of the route table, to try a change on without making it.
+    var tableSnapshot: RouteTable<RouteTarget> { lock.withLock { table } }
 
     /// Finds the module for a route. Pure: builds nothing, changes nothing.
     public func resolve(_ route: String) -> Result<RouteMatch<RouteTarget>, RouteResolutionError> {

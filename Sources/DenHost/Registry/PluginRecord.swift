@@ -18,6 +18,16 @@ public struct PluginRecord: Sendable {
     /// The settings the module declared (empty when it declares none, or failed to load).
     public var settings: [SettingDefinition] = []
     public var status: Status
+    /// 1 for the version loaded at start; each hot swap of the module adds one.
+    public var generation = 1
+    /// When this version was loaded.
+    public var loadedAt = Date()
+    /// Earlier versions of this module whose images stay mapped (never `dlclose`d) after hot swaps.
+    public var retainedImages = 0
+    /// Roughly what those images cost: their file sizes plus the memory their loads added.
+    public var retainedBytes: Int64 = 0
+    /// Why the latest hot swap of this module was refused (the version above keeps serving).
+    public var swapError: String?
 
     public var isActive: Bool { status == .active }
 
@@ -30,5 +40,6 @@ public struct PluginRecord: Sendable {
         PluginSummary(id: id, version: version, summary: summary, file: file.lastPathComponent, routes: routes,
                       requiresLogin: loginRoutes.isEmpty ? nil : loginRoutes,
                       status: isActive ? .active : .failed, error: error?.description)
+            .withSwapDetails(self)
     }
 }

@@ -20,6 +20,15 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     public var status: Status
     /// What went wrong and what to do, when `status` is `.failed`.
     public var error: String?
+    /// Hot swap (docs/HOT_SWAP.md): 1 for the version loaded at start, one more per swap; nil from older hosts.
+    public var generation: Int?
+    /// When the serving version was loaded, ISO 8601 (`2026-11-23T01:02:03Z`); nil from older hosts.
+    public var loadedAt: String?
+    /// Earlier versions of the module still mapped after hot swaps, and roughly their memory cost.
+    public var retainedImages: Int?
+    public var retainedBytes: Int64?
+    /// Why the latest hot swap of the module was refused (the listed version keeps serving).
+    public var swapError: String?
 
     public init(id: String?, version: String?, summary: String?, file: String, routes: [String],
                 requiresLogin: [String]? = nil, status: Status, error: String? = nil) {
@@ -35,6 +44,8 @@ public struct PluginSummary: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case id, version, summary, file, routes, requiresLogin = "requires_login", status, error
+        case generation, loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
+        case swapError = "swap_error"
     }
 }
 

@@ -1,0 +1,186 @@
+import DenHost
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Figure 7 (`--only swap`): hot swap of the release `libMainModule.so` (a Swift module whose
+/// state goes through DenKit's `CodableState`).
+/// - **latency**: from "the new file is stable" (`HotSwapper.swap` called) to "the new version
+///   serves" (returned: staged, loaded, checked, every live instance snapshot → built → restored
+///   and redrawn, routes switched), with `liveInstances` Main screens open in as many sessions;
+///   baseline: a plain load + install of the same plugin into a fresh registry (what any swap
+///   must at least do).
+/// - **memory per retained version**: resident memory after `retainedRounds` more swaps, split
+///   into anonymous memory (what a version costs beyond its image) and file-backed pages (the
+///   image's own pages that were touched); the image's file size is given beside them.
+/// - **first screen in a new image after N retained images** (N = 10, 100, 500): the first
+///   `open("main")` in a newly swapped-in image (its first protocol casts and metadata lookups,
+///   which slow down as images pile up, DESIGN §2) against the second `open` in the same image.
+/// - **noticing a change**: from the rename of a new file into the plugin folder to the watcher's
+///   report, with inotify and with polling (250 ms), debounce 50 ms.
+struct SwapBench {
+    struct Result {
+        var swap = Samples()
+        var plainLoad = Samples()
+        var imageBytes: Int64 = 0
+        var anonPerVersion: Double = 0
+        var filePerVersion: Double = 0
+        var retainedRounds = 0
+        /// N → (first open, second open), nanoseconds.
+        var firstOpen: [(retained: Int, first: Double, second: Double)] = []
+        var inotify = Samples()
+        var polling = Samples()
+        var failures: [String] = []
+    }
+
+    let plugin: URL
+    let rounds: Int
+    let liveInstances: Int
+    let workDirectory: URL
+
+    func run() throws -> Result {
+        var result = Result()
+        let fileManager = FileManager.default
+        let plugins = workDirectory.appendingPathComponent("plugins", isDirectory: true)
+        try fileManager.createDirectory(at: plugins, withIntermediateDirectories: true)
+        let file = plugins.appendingPathComponent("libMainModule.so")
+        var serial = 0
+        /// A rebuilt library: the same bytes under a new file identity, renamed into place.
+        func install() throws {
+            serial += 1
+            let partial = plugins.appendingPathComponent(".libMainModule.so.\(serial).tmp")
+            try fileManager.copyItem(at: plugin, to: partial)
+            guard rename(partial.path, file.path) == 0 else { throw BenchError("rename failed") }
+        }
+        try install()
+        result.imageBytes = Int64((try? fileManager.attributesOfItem(atPath: plugin.path)[.size] as? Int) ?? 0)
+
+        let runtime = DenRuntime(configuration: HostConfiguration(
+            pluginDirectories: [plugins], bundledDirectory: nil, selectedModules: nil,
+            cacheDirectory: workDirectory.appendingPathComponent("cache"), dataDirectory: workDirectory.appendingPathComponent("data"),
+            logLevel: .critical))
+        runtime.loadPlugins()
+        let swapper = HotSwapper(runtime: runtime)
+        var sessions: [NavigationSession] = []
+        for index in 0..<liveInstances {
+            let session = runtime.makeSession()
+            session.open("convert/\(index + 1)/usd/eur")
+            sessions.append(session)
+        }
+
+        // Latency, with the plain load as the baseline, in turns.
+        let loads = workDirectory.appendingPathComponent("loads", isDirectory: true)
+        try fileManager.createDirectory(at: loads, withIntermediateDirectories: true)
+        let loader = PluginLoader(cache: PluginCache(directory: workDirectory.appendingPathComponent("cache-plain")), hub: ServiceHub())
+        for round in 0..<(rounds + 3) {
+            try install()
+            let started = nowNanoseconds()
+            let report = swapper.swap(file)
+            let swapTime = nowNanoseconds() - started
+            if report.outcome != .swapped || report.statesKept != liveInstances {
+                result.failures.append("swap \(round): \(report)")
+            }
+            let copy = loads.appendingPathComponent("plain\(round)-libMainModule.so")
+            try fileManager.copyItem(at: plugin, to: copy)
+            let loadStarted = nowNanoseconds()
+            do {
+                let loaded = try loader.load(copy)
+                ModuleRegistry().install(loaded)
+            } catch { result.failures.append("plain load: \(error)") }
+            let loadTime = nowNanoseconds() - loadStarted
+            if round >= 3 {
+                result.swap.add(swapTime)
+                result.plainLoad.add(loadTime)
+            }
+        }
+
+        // Memory per retained version: instances stay live, so every swap does the full work.
+        let retainedRounds = 40
+        let before = Self.memory()
+        for _ in 0..<retainedRounds {
+            try install()
+            _ = swapper.swap(file)
+        }
+        let after = Self.memory()
+        result.retainedRounds = retainedRounds
+        result.anonPerVersion = Double(after.anon - before.anon) / Double(retainedRounds)
+        result.filePerVersion = Double(after.file - before.file) / Double(retainedRounds)
+
+        // The first screen in a new image, as images pile up (no live instances: the swap itself
+        // then calls nothing in the new image but its entry point).
+        sessions.removeAll()
+        var retained = runtime.registry.plugins.first { $0.id == "main" }?.retainedImages ?? 0
+        for target in [10, 100, 500] where target > retained || target == 500 {
+            while retained < target - 1 {
+                try install()
+                _ = swapper.swap(file)
+                retained += 1
+            }
+            var first = Samples(), second = Samples()
+            for _ in 0..<3 {
+                try install()
+                _ = swapper.swap(file)
+                retained += 1
+                var started = nowNanoseconds()
+                _ = runtime.makeSession().open("main")
+                first.add(nowNanoseconds() - started)
+                started = nowNanoseconds()
+                _ = runtime.makeSession().open("main")
+                second.add(nowNanoseconds() - started)
+            }
+            result.firstOpen.append((retained, first.median, second.median))
+        }
+
+        // Noticing a change: inotify, then polling.
+        for mode in [FileChangeWatcher.Mode.inotify, .polling] {
+            let folder = workDirectory.appendingPathComponent("watch-\(mode.rawValue)", isDirectory: true)
+            try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
+            let arrived = Arrivals()
+            let watcher = FileChangeWatcher(folders: [folder], options: .init(mode: mode, debounce: .milliseconds(50), pollInterval: .milliseconds(250)),
+                                            accept: { $0.pathExtension == "so" }, onStable: { _ in arrived.note() })
+            watcher.start()
+            Thread.sleep(forTimeInterval: 0.1)
+            for index in 0..<12 {
+                let partial = folder.appendingPathComponent(".x\(index).tmp")
+                try fileManager.copyItem(at: plugin, to: partial)
+                let started = nowNanoseconds()
+                _ = rename(partial.path, folder.appendingPathComponent("libX.so").path)
+                guard let at = arrived.wait(after: index) else { result.failures.append("watcher \(mode): no report"); break }
+                let latency = Double(at) - Double(started)
+                if mode == .inotify { result.inotify.add(latency) } else { result.polling.add(latency) }
+                // Let the next change start at a random phase of the polling cycle.
+                Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.3))
+            }
+            watcher.stop()
+        }
+        return result
+    }
+
+    /// RssAnon and RssFile from /proc/self/status, in bytes.
+    static func memory() -> (anon: Int64, file: Int64) {
+        let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        func value(_ key: String) -> Int64 {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
+            return (Int64(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        return (value("RssAnon:"), value("RssFile:"))
+    }
+}
+
+/// When the watcher reported each change (monotonic nanoseconds).
+final class Arrivals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times: [UInt64] = []
+
+    func note() { lock.withLock { times.append(nowNanoseconds()) } }
+
+    func wait(after count: Int) -> UInt64? {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if let time = lock.withLock({ times.count > count ? times[count] : nil }) { return time }
+            usleep(500)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,214 @@
+import DenKit
+import Foundation
+import Logging
+
+/// Swaps a new version of a plugin file into a running host (DESIGN §8, docs/HOT_SWAP.md).
+///
+/// The new file is loaded from a new unique path (the plugin cache names copies by file
+/// identity), never touching the old image, which stays mapped for good (a Swift plugin is never
+/// `dlclose`d). The load checks (header, ABI, toolchain, entry point) run as at start; then the
+/// new version must provide the same module id and its routes must fit the table without the old
+/// version's. For every live instance of the old version in every session: `snapshot` → build
+/// the same route with the new version → `restore`. Only when all of that worked does the
+/// registry switch the module's routes, in one locked step, while every session stays locked:
+/// a call in flight finishes on the old version first, and no request sees half a swap. Any
+/// failure refuses the whole new version; the old one keeps serving, and the report says why.
+public final class HotSwapper: @unchecked Sendable {
+    private let registry: ModuleRegistry
+    private let loader: PluginLoader
+    private let logger: Logger?
+    private let selected: Set<String>?
+    private let cacheDirectory: URL
+    public let policy: HotSwapPolicy
+    // `lock` serialises swaps and guards `loadedStamps` and `retained`.
+    private let lock = NSLock()
+    /// The identity of each plugin file's loaded version, by standardized path.
+    private var loadedStamps: [String: FileStamp] = [:]
+    /// What the serving image of each module costs (file size plus the memory its load added):
+    /// what a swap adds to the module's retained bytes.
+    private var imageCosts: [String: Int64] = [:]
+
+    public init(runtime: DenRuntime, policy: HotSwapPolicy = HotSwapPolicy()) {
+        registry = runtime.registry
+        loader = PluginLoader(cache: PluginCache(directory: runtime.configuration.cacheDirectory,
+                                                 limits: runtime.configuration.cacheLimits),
+                              hub: runtime.services, logger: runtime.logger)
+        logger = runtime.logger
+        selected = runtime.configuration.selectedModules
+        cacheDirectory = runtime.configuration.cacheDirectory
+        self.policy = policy
+        // What is loaded now counts as each file's current version.
+        for record in registry.plugins {
+            guard let stamp = FileStamp(record.file.path) else { continue }
+            loadedStamps[Self.key(record.file)] = stamp
+            if let id = record.id, record.isActive { imageCosts[id] = stamp.size }
+        }
+    }
+
+    private static func key(_ file: URL) -> String { file.standardizedFileURL.path }
+
+    /// Loads `file`'s current version and swaps it in (or installs it, for a file that served
+    /// nothing). Safe to call from any thread; swaps run one at a time.
+    public func swap(_ file: URL) -> HotSwapReport {
+        lock.withLock {
+            let started = ContinuousClock.now
+            var report = swapLocked(file)
+            report.duration = ContinuousClock.now - started
+            if case .unchanged = report.outcome { return report }
+            publishStatus()
+            return report
+        }
+    }
+
+    /// Tells `den plugins` in other processes what this den serves now (`RunningDenStatus`).
+    public func publishStatus() {
+        RunningDenStatus.write(registry.plugins.map(\.summaryDocument), cache: cacheDirectory)
+    }
+
+    /// This den stops watching: its status is no longer news.
+    public func withdrawStatus() {
+        try? FileManager.default.removeItem(at: RunningDenStatus.folder(cache: cacheDirectory).appendingPathComponent("den-\(getpid()).json"))
+    }
+
+    private func swapLocked(_ file: URL) -> HotSwapReport {
+        var report = HotSwapReport(file: file, moduleID: nil, outcome: .unchanged("no change"))
+        let key = Self.key(file)
+        let stamp = FileStamp(file.path)
+        if let stamp, loadedStamps[key] == stamp {
+            report.outcome = .unchanged("this version is loaded already")
+            return report
+        }
+        let current = registry.plugins.last { Self.key($0.file) == key }
+        let serving = current?.isActive == true ? current : nil
+        report.moduleID = serving?.id
+        let memoryBefore = ResidentMemory.bytes()
+        let plugin: LoadedPlugin
+        do {
+            plugin = try loader.load(file)
+        } catch {
+            return refuse(.load(error), file: file, moduleID: serving?.id, stamp: stamp, into: &report)
+        }
+        loadedStamps[key] = stamp
+        let imageCost = Int64(FileStamp(plugin.loadedCopy.path)?.size ?? 0) + max(0, ResidentMemory.bytes() - memoryBefore)
+        report.moduleID = plugin.id
+        if let selected, !selected.contains(plugin.id) {
+            plugin.endpoint.revoke()
+            report.outcome = .unchanged("module '\(plugin.id)' is not selected by --plugins")
+            return report
+        }
+        guard let serving, let moduleID = serving.id else {
+            // A file that served nothing (new, or failed before) is installed like at start; its
+            // earlier failure is history.
+            registry.transact { _, records in records.removeAll { Self.key($0.file) == key && !$0.isActive } }
+            let record = registry.install(plugin)
+            imageCosts[plugin.id] = imageCost
+            if let error = record.error {
+                return refuse(.load(error), file: file, moduleID: plugin.id, stamp: stamp, into: &report)
+            }
+            report.outcome = .installed
+            report.generation = 1
+            report.routesAdded = record.routes
+            return report
+        }
+        guard plugin.id == moduleID else {
+            plugin.endpoint.revoke()
+            return refuse(.otherModule(expected: moduleID, found: plugin.id), file: file, moduleID: moduleID, stamp: stamp, into: &report)
+        }
+        do {
+            let result = try replace(moduleID, with: plugin, imageCost: imageCost)
+            report.outcome = .swapped
+            report.generation = result.generation
+            report.routesAdded = plugin.routes.map(\.pattern).filter { !serving.routes.contains($0) }
+            report.routesDropped = serving.routes.filter { pattern in !plugin.routes.contains { $0.pattern == pattern } }
+            report.instancesSwapped = result.plans.reduce(0) { $0 + $1.replacements.count }
+            report.statesKept = result.plans.reduce(0) { $0 + $1.statesKept }
+            report.rebuiltFresh = result.plans.flatMap { $0.rebuiltFresh.map { "\($0.route) (\($0.reason))" } }
+            logger?.info("\(report.description)", metadata: ["module": "\(moduleID)"])
+            return report
+        } catch {
+            plugin.endpoint.revoke()
+            return refuse(error, file: file, moduleID: moduleID, stamp: stamp, into: &report)
+        }
+    }
+
+    private func refuse(_ cause: HotSwapError.Cause, file: URL, moduleID: String?, stamp: FileStamp?,
+                        into report: inout HotSwapReport) -> HotSwapReport {
+        // A refused version is not tried again until the file changes.
+        if let stamp { loadedStamps[Self.key(file)] = stamp }
+        let error = HotSwapError(file: file.path, cause: cause)
+        report.outcome = .refused(error)
+        logger?.error("\(error.description)", metadata: ["module": "\(moduleID ?? "?")"])
+        registry.transact { _, records in
+            if let index = records.lastIndex(where: { Self.key($0.file) == Self.key(file) && $0.isActive }) {
+                records[index].swapError = error.description
+            } else if moduleID == nil, case .load(let loadError) = cause {
+                // A file that never served: `den plugins` shows why, as for a failure at start.
+                records.removeAll { Self.key($0.file) == Self.key(file) && !$0.isActive }
+                records.append(PluginRecord(file: file, id: nil, version: nil, summary: nil, routes: [], status: .failed(loadError)))
+            }
+        }
+        return report
+    }
+
+    private struct Replacement {
+        var generation: Int
+        var plans: [SessionSwapPlan]
+    }
+
+    /// The swap proper: plan every session's instances against the table as it will be, then
+    /// switch the registry and the sessions together.
+    private func replace(_ moduleID: String, with plugin: LoadedPlugin,
+                         imageCost: Int64) throws(HotSwapError.Cause) -> Replacement {
+        let gate = BuilderGate()
+        let targets = plugin.routes.map { RouteTarget(moduleID: moduleID, route: $0, host: plugin.host, gate: gate) }
+        func replaced(_ table: RouteTable<RouteTarget>) throws(HotSwapError.Cause) -> RouteTable<RouteTarget> {
+            var table = table
+            table.removeAll(ownedBy: moduleID)
+            for target in targets {
+                do { try table.add(target.route.pattern, owner: moduleID, value: target) } catch {
+                    throw .routeConflict("\(error)")
+                }
+            }
+            return table
+        }
+        let router = try replaced(registry.tableSnapshot).compile()
+        // Builders may use services (storage) while they rebuild the open screens.
+        plugin.endpoint.attribute(to: moduleID)
+        do {
+            return try registry.liveSessions.whileFrozen { sessions -> Replacement in
+                for session in sessions { session.lock.lock() }
+                defer { for session in sessions.reversed() { session.lock.unlock() } }
+                var plans: [SessionSwapPlan] = []
+                for session in sessions {
+                    plans.append(try session.planSwap(of: moduleID, router: router, policy: policy))
+                }
+                let generation = try registry.transact { table, records -> Int in
+                    // Checked again in the locked step: the table may have changed since.
+                    table = try replaced(table)
+                    guard let index = records.lastIndex(where: { $0.isActive && $0.id == moduleID }) else { return 1 }
+                    var record = records[index]
+                    record.file = plugin.file
+                    record.version = plugin.version
+                    record.summary = plugin.summary
+                    record.routes = plugin.routes.map(\.pattern)
+                    record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
+                    record.settings = plugin.settings
+                    record.generation += 1
+                    record.loadedAt = Date()
+                    record.retainedImages += 1
+                    record.retainedBytes += imageCosts[moduleID] ?? 0
+                    record.swapError = nil
+                    records[index] = record
+                    return record.generation
+                }
+                imageCosts[moduleID] = imageCost
+                for plan in plans { plan.session.applySwap(plan) }
+                return Replacement(generation: generation, plans: plans)
+            }
+        } catch let cause as HotSwapError.Cause {
+            throw cause
+        } catch {
+            throw .rebuildFailed(route: "?", detail: "\(error)")
+        }
+    }
+}

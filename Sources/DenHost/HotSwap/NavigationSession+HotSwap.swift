@@ -1,0 +1,101 @@
+import DenKit
+import Foundation
+
+/// One session's part of a hot swap, prepared before the registry switches versions and
+/// applied right after, both under the session's lock (so no step of the session runs between).
+struct SessionSwapPlan {
+    let session: NavigationSession
+    /// The stack positions whose instance the new version replaces, with their new entries.
+    var replacements: [(index: Int, entry: NavigationSession.Entry)] = []
+    /// Instances whose state came across.
+    var statesKept = 0
+    /// Routes whose instance was built fresh, each with why its state did not come across.
+    var rebuiltFresh: [(route: String, reason: String)] = []
+}
+
+extension NavigationSession {
+    /// For every live instance of `moduleID` on the stack: `snapshot` → build the same route
+    /// with the new version (resolved by `router`, the table as it will be) → `restore`. Call
+    /// with `lock` held. Nothing on the stack changes here; on a throw the instances built so far
+    /// are simply dropped (destroyed through the new version's `destroy`).
+    func planSwap(of moduleID: String, router: CompiledRouter<RouteTarget>,
+                  policy: HotSwapPolicy) throws(HotSwapError.Cause) -> SessionSwapPlan {
+        var plan = SessionSwapPlan(session: self)
+        for index in stack.indices {
+            let old = stack[index]
+            guard old.moduleID == moduleID, let instance = old.instance, !instance.isAbandoned else { continue }
+            let match: RouteMatch<RouteTarget>
+            switch router.resolve(old.route) {
+            case .success(let found) where found.value.moduleID == moduleID:
+                match = found
+            case .success, .failure:
+                // The new version dropped this route: the screen says so, the user goes on from it.
+                let screen = HostScreens.withError(Screen(title: old.route, elements: []),
+                    "The new version of module '\(moduleID)' no longer serves '\(ModuleText.singleLine(old.route, limit: 200))'. Go back or open another route.")
+                plan.replacements.append((index, Entry(route: old.route, moduleID: moduleID, instance: nil, screen: screen)))
+                continue
+            }
+            var state: Data?
+            var stateProblem: String?
+            do { state = try instance.snapshot() } catch { stateProblem = "the old version could not save it (\(error.description))" }
+            var built = try build(old.route, match, moduleID: moduleID)
+            var restored = false
+            if let state {
+                switch built.restoreOutcome(state) {
+                case .restored:
+                    restored = true
+                case .keepsNoState:
+                    break // a version that keeps no state is built from its route, as it is now
+                case .refused(let status):
+                    if policy.onRestoreFailure == .refuseSwap { throw .restoreFailed(route: old.route) }
+                    // The half-restored instance may be inconsistent: build the route once more, fresh.
+                    stateProblem = "the new version could not restore it (status \(status))"
+                    built = try build(old.route, match, moduleID: moduleID)
+                }
+            }
+            if let stateProblem {
+                plan.rebuiltFresh.append((old.route, stateProblem))
+                logger?.warning("hot swap of \(moduleID): \(old.route) starts fresh: \(stateProblem)", metadata: ["module": "\(moduleID)"])
+            } else if restored {
+                plan.statesKept += 1
+            }
+            plan.replacements.append((index, Entry(route: old.route, moduleID: moduleID, instance: built,
+                                                   screen: old.screen, guardedFor: old.guardedFor)))
+        }
+        return plan
+    }
+
+    /// Puts the new instances on the stack and redraws the top one if it was swapped. Call with
+    /// `lock` held, after the registry switched. The old instances are destroyed here (by their
+    /// own version's code, which stays mapped).
+    func applySwap(_ plan: SessionSwapPlan) {
+        let top = stack.count - 1
+        for (index, entry) in plan.replacements where index < stack.count { stack[index] = entry }
+        guard plan.replacements.contains(where: { $0.index == top }) else { return }
+        // The redraw is not a user step: it leaves the last step's messages alone.
+        let saved = (notices, errors, openedURLs)
+        var budget = NavigationSession.maxChainedEffects
+        dispatch(.appear, budget: &budget)
+        if let problem = plan.rebuiltFresh.first(where: { $0.route == stack.last?.route }), !stack.isEmpty {
+            stack[stack.count - 1].screen = HostScreens.withError(stack[stack.count - 1].screen,
+                "Module updated, but this screen starts fresh: \(problem.reason).")
+        }
+        (notices, errors, openedURLs) = saved
+    }
+
+    /// Number of live instances of `moduleID` in this session (for reports and tests).
+    public func liveInstances(of moduleID: String) -> Int {
+        lock.withLock { stack.filter { $0.moduleID == moduleID && $0.instance != nil }.count }
+    }
+
+    private func build(_ route: String, _ match: RouteMatch<RouteTarget>,
+                       moduleID: String) throws(HotSwapError.Cause) -> ModuleInstanceHandle {
+        let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query,
+                                   queryValues: match.queryValues)
+        do {
+            return try ModuleInstanceHandle.build(match.value, request: request, runner: runner)
+        } catch {
+            throw .rebuildFailed(route: route, detail: error.description)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// `--watch`: watches the runtime's plugin folders and hot-swaps each plugin file that changes
+/// once it is stable. Every outcome — swapped, installed, refused — goes to `onReport`, on the
+/// watcher's thread; front-ends redraw (terminal) or tell their pages (browser) from there.
+public final class PluginFolderWatch: Sendable {
+    public let swapper: HotSwapper
+    private let watcher: FileChangeWatcher
+
+    public init(runtime: DenRuntime, options: FileChangeWatcher.Options = FileChangeWatcher.Options(),
+                policy: HotSwapPolicy = HotSwapPolicy(), onReport: @escaping @Sendable (HotSwapReport) -> Void) {
+        let swapper = HotSwapper(runtime: runtime, policy: policy)
+        self.swapper = swapper
+        let bundled = runtime.configuration.bundledDirectory?.standardizedFileURL.path
+        watcher = FileChangeWatcher(folders: runtime.searchedFolders, options: options, accept: { file in
+            Self.isPluginFile(file, bundledFolder: bundled)
+        }, onStable: { file in
+            onReport(swapper.swap(file))
+        })
+    }
+
+    /// The same files discovery loads: in the bundled folder only `lib<Name>Module.so` (it also
+    /// holds dependencies and fixtures), elsewhere every `*.so`; never a hidden partial copy.
+    public static func isPluginFile(_ file: URL, bundledFolder: String?) -> Bool {
+        let name = file.lastPathComponent
+        guard name.hasSuffix(".so"), !name.hasPrefix(".") else { return false }
+        if file.deletingLastPathComponent().standardizedFileURL.path == bundledFolder {
+            return PluginDiscovery.moduleName(fromFile: name) != nil
+        }
+        return true
+    }
+
+    /// inotify or polling, once started.
+    public var mode: FileChangeWatcher.Mode { watcher.activeMode }
+
+    public func start() {
+        watcher.start()
+        swapper.publishStatus()
+    }
+
+    public func stop() {
+        watcher.stop()
+        swapper.withdrawStatus()
+    }
+}

@@ -1,0 +1,45 @@
+import DenKit
+import Foundation
+
+/// What a den running with `--watch` has swapped, written beside the plugin cache after every
+/// swap (`<cache>/running/den-<pid>.json`), so that `den plugins` — another process — can show
+/// each module's generation, the old images that den retains and their rough memory cost.
+/// A file whose process is gone is ignored and removed.
+public struct RunningDenStatus: Codable, Sendable, Equatable {
+    public var pid: Int32
+    public var plugins: [PluginSummary]
+
+    public init(pid: Int32, plugins: [PluginSummary]) {
+        self.pid = pid
+        self.plugins = plugins
+    }
+
+    static func folder(cache: URL) -> URL { cache.appendingPathComponent("running", isDirectory: true) }
+
+    /// Writes this process's status (atomically); best effort, a failure only loses the listing.
+    static func write(_ plugins: [PluginSummary], cache: URL) {
+        let folder = folder(cache: cache)
+        let status = RunningDenStatus(pid: getpid(), plugins: plugins)
+        guard let data = try? WireFormat.encode(status) else { return }
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? data.write(to: folder.appendingPathComponent("den-\(getpid()).json"), options: .atomic)
+    }
+
+    /// The statuses of other dens still running (not this process).
+    public static func others(cache: URL) -> [RunningDenStatus] {
+        let folder = folder(cache: cache)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().compactMap { name -> RunningDenStatus? in
+            let file = folder.appendingPathComponent(name)
+            guard name.hasPrefix("den-"), name.hasSuffix(".json"),
+                  let data = try? Data(contentsOf: file),
+                  let status = try? WireFormat.decode(RunningDenStatus.self, from: data) else { return nil }
+            guard status.pid != getpid() else { return nil }
+            guard kill(status.pid, 0) == 0 || errno == EPERM else {
+                try? FileManager.default.removeItem(at: file)
+                return nil
+            }
+            return status
+        }
+    }
+}

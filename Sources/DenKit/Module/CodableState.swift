@@ -1,0 +1,74 @@
+import Foundation
+
+/// The easy way to keep a screen's state across a hot swap: declare it as a `Codable` value with
+/// a state version, and DenKit does `snapshot` and `restore` (docs/HOT_SWAP.md).
+///
+/// ```swift
+/// struct CounterState: Codable { var count: Int }
+/// let state = CodableState(version: 1, save: { CounterState(count: presenter.count) },
+///                          load: { presenter.count = $0.count })
+/// return VIPERInstance(view: view, navigation: navigation, state: state)
+/// ```
+///
+/// The bytes are `{"v":<version>,"state":<the value>}`. A restore refuses (throws) bytes of a
+/// newer version, bytes that do not decode, and an older version unless `migrate` turns it into
+/// the current value; `load` may throw too, when the new version's rules refuse the value. The
+/// host then builds that screen fresh and says so; nothing is half-applied as long as `load`
+/// checks everything before it changes anything.
+public final class CodableState<State: Codable>: ModuleStateCodec {
+    public let version: Int
+    private let save: () throws -> State
+    private let load: (State) throws -> Void
+    private let migrate: ((_ version: Int, _ state: Data) throws -> State)?
+
+    /// - Parameters:
+    ///   - version: bump it when `State` changes in a way old bytes no longer decode to.
+    ///   - save: the state now (usually read from the presenter).
+    ///   - load: applies a restored state (check it fully first, then apply).
+    ///   - migrate: turns an older version's `state` JSON into the current value; nil refuses them.
+    ///     A document without a `state` key (a format the module wrote before it used
+    ///     `CodableState`, with its version in `v`) is passed whole.
+    public init(version: Int, save: @escaping () throws -> State, load: @escaping (State) throws -> Void,
+                migrate: ((_ version: Int, _ state: Data) throws -> State)? = nil) {
+        self.version = version
+        self.save = save
+        self.load = load
+        self.migrate = migrate
+    }
+
+    private struct Envelope<Value: Codable>: Codable {
+        var v: Int
+        var state: Value
+    }
+
+    /// Only the version, to decide how to read the rest.
+    private struct Header: Decodable {
+        var v: Int
+    }
+
+    public func snapshot() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(Envelope(v: version, state: try save()))
+    }
+
+    public func restore(_ data: Data) throws {
+        let header: Header
+        do { header = try JSONDecoder().decode(Header.self, from: data) } catch {
+            throw ModuleError.invalidParameter("the saved state is not a DenKit state document ({\"v\":…,\"state\":…}): \(error)")
+        }
+        let value: State
+        if header.v == version {
+            do { value = try JSONDecoder().decode(Envelope<State>.self, from: data).state } catch {
+                throw ModuleError.invalidParameter("the saved state (version \(header.v)) does not decode: \(error)")
+            }
+        } else if header.v < version, let migrate {
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let state = try object?["state"].map { try JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]) } ?? data
+            value = try migrate(header.v, state)
+        } else {
+            throw ModuleError.invalidParameter("the saved state is version \(header.v); this version of the module reads version \(version)\(header.v < version ? " and has no migration from it" : "")")
+        }
+        try load(value)
+    }
+}

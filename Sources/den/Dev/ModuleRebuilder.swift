@@ -1,0 +1,105 @@
+import DenHost
+import DenWeb
+import Foundation
+
+/// `den dev`: watches each bundled module's sources (`Plugins/<Name>/…`) and, when a file there
+/// is saved, rebuilds only that module (`swift build --product <Name>Module`). The build's output
+/// goes to the terminal; a failed build's errors also go to every open page as a banner. The
+/// plugin-folder watch then sees the new `lib<Name>Module.so` and swaps it in.
+final class ModuleRebuilder: @unchecked Sendable {
+    let packageRoot: URL
+    let configuration: String
+    private let events: DevEvents
+    private var watcher: FileChangeWatcher?
+    private let queue = DispatchQueue(label: "den dev builds")
+    // `lock` guards `waiting`: modules changed while a build ran are built once more after it.
+    private let lock = NSLock()
+    private var waiting: [String] = []
+
+    init(packageRoot: URL, configuration: String, events: DevEvents) {
+        self.packageRoot = packageRoot
+        self.configuration = configuration
+        self.events = events
+    }
+
+    var pluginsFolder: URL { packageRoot.appendingPathComponent("Plugins", isDirectory: true) }
+
+    /// The module a changed source belongs to: `Plugins/<Name>/…` → `Name`.
+    static func moduleName(of file: URL, pluginsFolder: URL) -> String? {
+        let base = pluginsFolder.standardizedFileURL.pathComponents
+        let parts = file.standardizedFileURL.pathComponents
+        guard parts.count > base.count + 1, Array(parts.prefix(base.count)) == base else { return nil }
+        let name = parts[base.count]
+        return name.first?.isUppercase == true ? name : nil
+    }
+
+    func start(mode: FileChangeWatcher.Mode) {
+        let plugins = pluginsFolder
+        let watcher = FileChangeWatcher(folders: [plugins], options: FileChangeWatcher.Options(mode: mode, recursive: true), accept: { file in
+            let name = file.lastPathComponent
+            return !name.hasPrefix(".") && Self.moduleName(of: file, pluginsFolder: plugins) != nil
+                && [".swift", ".c", ".h", ".xml", ".json"].contains { name.hasSuffix($0) }
+        }, onStable: { [weak self] file in
+            guard let self, let name = Self.moduleName(of: file, pluginsFolder: plugins) else { return }
+            print("den dev: \(file.path.replacingOccurrences(of: self.packageRoot.path + "/", with: "")) changed; rebuilding \(name)Module")
+            fflush(nil)
+            self.enqueue(name)
+        })
+        watcher.start()
+        self.watcher = watcher
+        print("den dev: watching the sources in \(plugins.path) (\(watcher.activeMode.rawValue)); a saved file rebuilds its module")
+        fflush(nil)
+    }
+
+    func stop() { watcher?.stop() }
+
+    private func enqueue(_ name: String) {
+        let first = lock.withLock { () -> Bool in
+            guard !waiting.contains(name) else { return false }
+            waiting.append(name)
+            return true
+        }
+        guard first else { return }
+        queue.async { [self] in
+            lock.withLock { waiting.removeAll { $0 == name } }
+            build(name)
+        }
+    }
+
+    /// Runs one build, printing its output; a failure's error lines go to the pages.
+    private func build(_ name: String) {
+        let product = "\(name)Module"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--product", product, "--package-path", packageRoot.path, "-c", configuration]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let started = Date()
+        do { try process.run() } catch {
+            events.report(problem: "den dev could not run swift build for \(product): \(error). Is the Swift toolchain on PATH?")
+            return
+        }
+        var output = Data()
+        while true {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            output.append(chunk)
+            FileHandle.standardOutput.write(chunk)
+        }
+        process.waitUntilExit()
+        let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+        if process.terminationStatus == 0 {
+            print("den dev: built \(product) in \(seconds) s")
+            events.clearProblem()
+        } else {
+            let text = String(decoding: output, as: UTF8.self)
+            let errors = text.split(separator: "\n").filter { $0.contains("error:") }.prefix(20)
+            let summary = errors.isEmpty ? text.split(separator: "\n").suffix(20).joined(separator: "\n") : errors.joined(separator: "\n")
+            let message = "swift build --product \(product) failed (exit \(process.terminationStatus)); the old version keeps serving:\n\(summary)"
+            print("Error: \(message)")
+            events.report(problem: message)
+        }
+        fflush(nil)
+    }
+}

@@ -1,0 +1,27 @@
+import DenHost
+import DenWeb
+import Foundation
+
+/// `den serve --watch` and `den dev`: swaps changed plugins in, tells every open page (server-sent
+/// events: pages of a swapped module reload, errors show as a banner) and the terminal.
+enum WebHotSwap {
+    static func start(_ runtime: DenRuntime, events: DevEvents, options: FileChangeWatcher.Options) -> PluginFolderWatch {
+        let watch = PluginFolderWatch(runtime: runtime, options: options) { report in
+            switch report.outcome {
+            case .unchanged:
+                return
+            case .swapped, .installed:
+                events.clearProblem()
+                events.swapped(report.moduleID.map { [$0] } ?? [])
+                print("hot swap: \(report.description)")
+            case .refused(let error):
+                events.report(problem: error.description)
+                print("Error: \(error.description)")
+            }
+            fflush(nil)
+        }
+        watch.start()
+        print(WatchOptions.startLine(runtime, mode: watch.mode))
+        return watch
+    }
+}

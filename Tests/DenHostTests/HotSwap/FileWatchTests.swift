@@ -1,0 +1,77 @@
+import DenHost
+import DenTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Watching plugin folders: inotify and polling, debounced")
+struct FileWatchTests {
+    /// Collects what a watcher reports.
+    final class Reports: Sendable {
+        let files = Mutex<[URL]>([])
+        func wait(for count: Int, seconds: Double = 10) -> [URL] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                let now = files.withLock { $0 }
+                if now.count >= count { return now }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return files.withLock { $0 }
+        }
+    }
+
+    @Test("a file written in pieces is reported once, after it stopped changing", arguments: [FileChangeWatcher.Mode.inotify, .polling])
+    func writtenInPieces(mode: FileChangeWatcher.Mode) throws {
+        let temp = try TemporaryDirectory("den-watch")
+        let folder = try temp.folder("plugins")
+        let reports = Reports()
+        let watcher = FileChangeWatcher(folders: [folder], options: .init(mode: mode, debounce: .milliseconds(150), pollInterval: .milliseconds(20)),
+                                        accept: { $0.pathExtension == "so" }, onStable: { file in reports.files.withLock { $0.append(file) } })
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(watcher.activeMode == mode)
+        let file = folder.appendingPathComponent("libX.so")
+        let handle = try #require(FileHandle(forWritingAtPath: FileManager.default.createFile(atPath: file.path, contents: nil) ? file.path : ""))
+        for piece in 0..<5 {
+            handle.write(Data(repeating: UInt8(piece), count: 4096))
+            Thread.sleep(forTimeInterval: 0.04)
+        }
+        try handle.close()
+        try Data("ignored".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let seen = reports.wait(for: 1)
+        #expect(seen.map(\.lastPathComponent) == ["libX.so"])
+        // Reported once: nothing more arrives for an unchanged file.
+        Thread.sleep(forTimeInterval: 0.4)
+        #expect(reports.files.withLock { $0.count } == 1)
+    }
+
+    @Test("the folder watch swaps a rebuilt plugin in by itself", arguments: [FileChangeWatcher.Mode.inotify, .polling])
+    func watchSwaps(mode: FileChangeWatcher.Mode) throws {
+        let app = try SwapTestApp()
+        let session = app.runtime.makeSession()
+        session.open("swap/6")
+        let reports = Mutex<[HotSwapReport]>([])
+        let watch = PluginFolderWatch(runtime: app.runtime, options: .init(mode: mode, debounce: .milliseconds(50), pollInterval: .milliseconds(50))) { report in
+            reports.withLock { $0.append(report) }
+        }
+        watch.start()
+        defer { watch.stop() }
+        try SwapTestApp.fixture.install(["-DSWAP_VERSION=2"], into: app.plugins)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, reports.withLock({ $0.isEmpty }) { Thread.sleep(forTimeInterval: 0.01) }
+        let report = try #require(reports.withLock { $0.first })
+        #expect(report.outcome == .swapped, "\(report)")
+        #expect(session.current?.text.contains("swap v2") == true)
+        #expect(session.current?.count == 6)
+    }
+
+    @Test("only plugin files count: in the bundled folder only lib<Name>Module.so, never a hidden partial copy")
+    func pluginFileRule() {
+        let bundled = "/opt/den/lib/den/modules"
+        #expect(PluginFolderWatch.isPluginFile(URL(fileURLWithPath: "\(bundled)/libMainModule.so"), bundledFolder: bundled))
+        #expect(!PluginFolderWatch.isPluginFile(URL(fileURLWithPath: "\(bundled)/libDenHTTPTransport.so"), bundledFolder: bundled))
+        #expect(PluginFolderWatch.isPluginFile(URL(fileURLWithPath: "/elsewhere/libAnything.so"), bundledFolder: bundled))
+        #expect(!PluginFolderWatch.isPluginFile(URL(fileURLWithPath: "/elsewhere/.libX.so.123.tmp"), bundledFolder: bundled))
+        #expect(!PluginFolderWatch.isPluginFile(URL(fileURLWithPath: "/elsewhere/readme.txt"), bundledFolder: bundled))
+    }
+}

@@ -1,0 +1,67 @@
+import DenHost
+import DenKit
+import DenTestSupport
+import Foundation
+
+/// A runtime whose plugin folder holds the swap fixture (Tests/HotSwapFixture), plus helpers to
+/// install new versions and read what the sessions show.
+final class SwapTestApp: @unchecked Sendable {
+    static let fixture = try! SwapFixture()
+    let temp: TemporaryDirectory
+    let plugins: URL
+    let runtime: DenRuntime
+    let swapper: HotSwapper
+
+    /// `others`: more plugin files to install first, by name (e.g. a second module to clash with).
+    init(_ flags: [String] = [], others: [String: [String]] = [:], policy: HotSwapPolicy = HotSwapPolicy(),
+         extraLibraries: [String] = []) throws {
+        temp = try TemporaryDirectory("den-hotswap")
+        plugins = try temp.folder("plugins")
+        try Self.fixture.install(flags, into: plugins)
+        for (name, otherFlags) in others { try Self.fixture.install(otherFlags, into: plugins, as: name) }
+        for library in extraLibraries {
+            try temp.copy(try BuildProducts.require(BuildProducts.library(library)), into: plugins)
+        }
+        runtime = DenRuntime(configuration: HostConfiguration(
+            pluginDirectories: [plugins], bundledDirectory: nil, selectedModules: nil,
+            cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data")))
+        runtime.loadPlugins()
+        swapper = HotSwapper(runtime: runtime, policy: policy)
+    }
+
+    var file: URL { plugins.appendingPathComponent("libSwapModule.so") }
+
+    /// Installs a new version (atomically, like a build) and swaps it in.
+    @discardableResult
+    func swap(to flags: [String]) throws -> HotSwapReport {
+        try Self.fixture.install(flags, into: plugins)
+        return swapper.swap(file)
+    }
+
+    var record: PluginRecord? {
+        runtime.registry.plugins.last { $0.id == "swap" && $0.isActive }
+    }
+}
+
+extension SessionView {
+    /// Every text and heading of the screen, one per line.
+    var text: String {
+        screen.elements.compactMap { element -> String? in
+            switch element {
+            case .text(let text, _), .heading(let text): text
+            case .banner(let banner): "banner: \(banner.text)"
+            default: nil
+            }
+        }.joined(separator: "\n")
+    }
+
+    /// The number after "count " on the swap fixture's screen.
+    var count: Int? {
+        text.split(separator: "\n").first { $0.hasPrefix("count ") }.flatMap { Int($0.dropFirst(6)) }
+    }
+}
+
+extension NavigationSession {
+    @discardableResult
+    func add() -> SessionView { send(action: "add", fields: [:]) }
+}

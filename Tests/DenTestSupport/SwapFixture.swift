@@ -1,0 +1,61 @@
+import Foundation
+
+/// The hot-swap test module (Tests/HotSwapFixture/swap_module.c) compiled with the system C
+/// compiler in the versions a test asks for (`-D` flags, see the source), and installed into a
+/// plugin folder the way a build does it: written under a temporary name, then renamed over
+/// the old file (so every install is a new file identity, as after a real rebuild).
+public final class SwapFixture: @unchecked Sendable {
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let source = packageRoot.appendingPathComponent("Tests/HotSwapFixture/swap_module.c")
+    static let include = packageRoot.appendingPathComponent("Sources/CDenABI/include")
+
+    private let builds: TemporaryDirectory
+    private let lock = NSLock()
+    private var built: [[String]: URL] = [:]
+
+    public init() throws {
+        builds = try TemporaryDirectory("den-swap-builds")
+    }
+
+    /// The library for these flags (compiled once per fixture), e.g. `["-DSWAP_VERSION=2"]`.
+    public func library(_ flags: [String] = []) throws -> URL {
+        try lock.withLock {
+            if let url = built[flags] { return url }
+            let output = builds.path("swap-\(built.count).so")
+            let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                               ["cc", "-shared", "-fPIC", "-O1", "-I", Self.include.path] + flags + [Self.source.path, "-o", output.path])
+            guard result.status == 0 else { throw CompileFailure(flags: flags, output: result.stderr) }
+            built[flags] = output
+            return output
+        }
+    }
+
+    /// Installs the library for `flags` as `folder/name`, atomically (temporary file, then rename).
+    @discardableResult
+    public func install(_ flags: [String] = [], into folder: URL, as name: String = "libSwapModule.so") throws -> URL {
+        let library = try library(flags)
+        let destination = folder.appendingPathComponent(name)
+        let partial = folder.appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
+        try FileManager.default.copyItem(at: library, to: partial)
+        guard rename(partial.path, destination.path) == 0 else { throw CompileFailure(flags: flags, output: "rename failed: \(errno)") }
+        return destination
+    }
+
+    /// Writes only the first `fraction` of the library over `folder/name`, in place: a copy or
+    /// build interrupted half way.
+    @discardableResult
+    public func installTruncated(_ flags: [String] = [], into folder: URL, as name: String = "libSwapModule.so",
+                                 fraction: Double = 0.5) throws -> URL {
+        let bytes = try Data(contentsOf: try library(flags))
+        let destination = folder.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: destination)
+        try bytes.prefix(Int(Double(bytes.count) * fraction)).write(to: destination)
+        return destination
+    }
+
+    public struct CompileFailure: Error, CustomStringConvertible {
+        public var flags: [String]
+        public var output: String
+        public var description: String { "cc failed for the swap fixture \(flags): \(output)" }
+    }
+}

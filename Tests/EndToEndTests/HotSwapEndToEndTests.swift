@@ -1,0 +1,127 @@
+import DenTestSupport
+import Foundation
+import Testing
+
+/// `den run --watch` on the real binary with the swap fixture: the terminal redraws after a
+/// swap with the screen's state kept, prints a refused version's error, and `den plugins` in
+/// another process shows the running den's generations and retained images.
+@Suite("den run --watch, the real binary")
+struct HotSwapEndToEndTests {
+    /// A running `den run` whose input stays open, its output collected as it comes.
+    final class LiveDen: @unchecked Sendable {
+        let process = Process()
+        private let input = Pipe()
+        private let output = Collected()
+
+        init(_ arguments: [String], environment: [String: String]) throws {
+            process.executableURL = try BuildProducts.require(BuildProducts.den)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = out
+            process.standardInput = input
+            try process.run()
+            let handle = out.fileHandleForReading
+            let output = output
+            Thread {
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    output.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+                }
+            }.start()
+        }
+
+        var text: String { output.withLock { $0 } }
+
+        final class Collected: @unchecked Sendable {
+            private let lock = NSLock()
+            private var value = ""
+            func withLock<T>(_ body: (inout String) -> T) -> T { lock.withLock { body(&value) } }
+        }
+
+        func type(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+        /// Waits for `needle` in the output after `from` characters.
+        func wait(for needle: String, after from: Int = 0, seconds: Double = 20) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                let now = text
+                if now.count > from, now.dropFirst(from).contains(needle) { return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return false
+        }
+
+        func quit() {
+            type("quit")
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+    }
+
+    @Test("the terminal redraws v2 with the count kept, prints why a broken v3 was refused, and den plugins shows the generations")
+    func runWatch() throws {
+        let den = try DenCommand()
+        let plugins = try den.temp.folder("plugins")
+        let fixture = try SwapFixture()
+        try fixture.install([], into: plugins)
+        let environment = ["DEN_CACHE_DIR": den.temp.path("cache").path, "DEN_DATA_DIR": den.temp.path("data").path,
+                           "DEN_PLUGIN_PATH": "", "NO_COLOR": "1"]
+        let live = try LiveDen(["run", "swap/5", "--watch", "--no-default-modules", "--plugin-dir", plugins.path], environment: environment)
+        defer { if live.process.isRunning { live.process.terminate() } }
+        #expect(live.wait(for: "Watching plugin folders (inotify)"), "\(live.text)")
+        live.type("add")
+        #expect(live.wait(for: "COUNT 6"), "\(live.text)")
+
+        var from = live.text.count
+        try fixture.install(["-DSWAP_VERSION=2"], into: plugins)
+        #expect(live.wait(for: "hot swap: module 'swap' swapped to generation 2", after: from), "\(live.text)")
+        #expect(live.wait(for: "swap v2", after: from))
+        #expect(live.text.dropFirst(from).contains("COUNT 6"), "the state came across")
+        live.type("add")
+        #expect(live.wait(for: "COUNT 8", after: from), "v2 adds 2: \(live.text)")
+
+        // Another process sees what this den swapped.
+        let listing = try den.run(["plugins", "--no-default-modules", "--plugin-dir", plugins.path])
+        #expect(listing.stdout.contains("A den running with --watch (pid \(live.process.processIdentifier)) retains 1 old image(s)"), "\(listing.stdout)")
+        #expect(listing.stdout.contains("swap 2.0.0: generation 2"))
+        let json = try den.run(["plugins", "--json", "--no-default-modules", "--plugin-dir", plugins.path])
+        #expect(json.stdout.contains(#""running":[{"#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""generation":2"#))
+
+        from = live.text.count
+        try fixture.install(["-DSWAP_VERSION=3", "-DENTRY_FAILS"], into: plugins)
+        #expect(live.wait(for: "Error: hot swap refused, the old version keeps serving", after: from), "\(live.text)")
+        #expect(live.text.dropFirst(from).contains("libSwapModule.so: its entry point returned error"))
+        live.type("add")
+        #expect(live.wait(for: "COUNT 10", after: from), "v2 still serves: \(live.text)")
+        let refused = try den.run(["plugins", "--no-default-modules", "--plugin-dir", plugins.path])
+        #expect(refused.stdout.contains("last swap refused:"), "\(refused.stdout)")
+
+        live.quit()
+        #expect(live.process.terminationStatus == 0, "\(live.text)")
+        // Its status is withdrawn when it stops.
+        let after = try den.run(["plugins", "--no-default-modules", "--plugin-dir", plugins.path])
+        #expect(!after.stdout.contains("A den running with --watch"))
+    }
+
+    @Test("den dev outside a Den checkout says what to do instead")
+    func devOutsideCheckout() throws {
+        let den = try DenCommand()
+        let empty = try den.temp.folder("not-a-checkout")
+        let result = try den.run(["dev", "--package-path", empty.path, "--port", "0"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no Package.swift and Plugins/ folder"), "\(result.stderr)")
+        #expect(result.stderr.contains("den serve --watch"))
+    }
+
+    @Test("a bad --watch-mode is a usage error naming the modes")
+    func badWatchMode() throws {
+        let den = try DenCommand()
+        let result = try den.run(["run", "--watch", "--watch-mode", "fsevents"], input: "")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("use automatic, inotify or polling"), "\(result.stderr)")
+    }
+}
