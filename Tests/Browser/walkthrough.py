@@ -12,7 +12,8 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
+from selenium.common.exceptions import (ElementNotInteractableException, NoSuchElementException,
+                                        StaleElementReferenceException, TimeoutException, WebDriverException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -66,8 +67,9 @@ class Step:
 
     def fill(self, field, value):
         # A live field's change swaps the page's <main> (den.js), which can replace the element
-        # between finding and typing: find it again until the value is in.
-        for _ in range(5):
+        # between finding and typing (stale, or not interactable while it is swapped): find it
+        # again until the value is in. Generous on purpose: a loaded machine is slow.
+        for _ in range(20):
             try:
                 element = self.driver.find_element(By.NAME, f"f.{field}")
                 if element.tag_name == "select":
@@ -77,7 +79,7 @@ class Step:
                     element.send_keys(value)
                 if self.driver.find_element(By.NAME, f"f.{field}").get_attribute("value") == value:
                     return
-            except StaleElementReferenceException:
+            except (StaleElementReferenceException, ElementNotInteractableException):
                 pass
             time.sleep(0.3)
         print(f"FAILED: could not type {value!r} into {field} on {self.driver.current_url}")
@@ -86,13 +88,24 @@ class Step:
     def press(self, label):
         # Let a live field's pending change land first, so the click hits the current page.
         time.sleep(0.4)
-        self.driver.find_element(By.XPATH, f"//button[normalize-space()='{label}']").click()
+        self.click(f"//button[normalize-space()='{label}']")
 
     def follow(self, label):
-        self.driver.find_element(By.XPATH, f"//a[normalize-space()='{label}']").click()
+        self.click(f"//a[normalize-space()='{label}']")
 
     def back(self):
-        self.driver.find_element(By.XPATH, "//form[@action='/_back']//button").click()
+        self.click("//form[@action='/_back']//button")
+
+    def click(self, xpath):
+        # The element may be mid-swap (den.js) or the page still loading: find it again.
+        for _ in range(20):
+            try:
+                self.driver.find_element(By.XPATH, xpath).click()
+                return
+            except (StaleElementReferenceException, ElementNotInteractableException, NoSuchElementException):
+                time.sleep(0.3)
+        print(f"FAILED: could not click {xpath} on {self.driver.current_url}\n--- page text ---\n{self.text()}")
+        sys.exit(1)
 
 
 def walkthrough(width, user):
