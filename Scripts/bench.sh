@@ -7,6 +7,7 @@
 #   4. the call guard           vs an event round trip through a session (its share)
 #   5. login (scrypt verify)    vs a bare KDF.Scrypt call with the same parameters
 #   6. den serve, GET /about    vs GET /_health (a bare route) in the same server, with wrk
+#   7. den render about with 1, 10 and 100 modules installed, lazy vs --eager, beside hello
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -15,6 +16,7 @@
 #   Scripts/bench.sh --only calls --calls 5000
 #   Scripts/bench.sh --only login --logins 30
 #   Scripts/bench.sh --only web --web-seconds 20 --connections 32
+#   Scripts/bench.sh --only startup --module-counts 1,10,100 --runs 20
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,4 +38,4 @@ swift build -c release --package-path Benchmarks >&2
 BENCH_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
 echo "bench: running (10-20 s)..." >&2
-exec "$BENCH_BIN/den-bench" --den-bin "$DEN_BIN" --hello "$BENCH_BIN/hello" "$@"
+exec "$BENCH_BIN/den-bench" --den-bin "$DEN_BIN" --hello "$BENCH_BIN/hello" --den-include "$PWD/Sources/CDenABI/include" "$@"

@@ -7,6 +7,9 @@ missing=()
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
 # The terminal's line editing and history (the CEditLine system-library target).
 dpkg -s libedit-dev >/dev/null 2>&1 || missing+=(libedit-dev)
+# The C example module (Examples/CounterC) reads and writes JSON with cJSON; make builds it.
+dpkg -s libcjson-dev >/dev/null 2>&1 || missing+=(libcjson-dev)
+command -v make >/dev/null 2>&1 || missing+=(make)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The terminal end-to-end tests drive `den run` in a real terminal through tmux.
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)

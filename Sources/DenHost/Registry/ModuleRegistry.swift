@@ -68,6 +68,14 @@ public final class ModuleRegistry: @unchecked Sendable {
         lock.withLock { records.append(record) }
     }
 
+    /// Changes the record of the module `id` from `file` (a lazily loaded module that loaded or failed).
+    func updateRecord(file: URL, id: String, _ change: (inout PluginRecord) -> Void) {
+        lock.withLock {
+            guard let index = records.firstIndex(where: { $0.file == file && $0.id == id && $0.isActive }) else { return }
+            change(&records[index])
+        }
+    }
+
     /// Finds the module for a route. Pure: builds nothing, changes nothing.
     public func resolve(_ route: String) -> Result<RouteMatch<RouteTarget>, RouteResolutionError> {
         let current = lock.withLock { self.router }

@@ -18,6 +18,9 @@ public struct PluginRecord: Sendable {
     /// The settings the module declared (empty when it declares none, or failed to load).
     public var settings: [SettingDefinition] = []
     public var status: Status
+    /// False while a module installed from its manifest waits for the first build of one of
+    /// its routes (lazy loading): its code has not run yet.
+    public var isLoaded = true
 
     public var isActive: Bool { status == .active }
 
