@@ -23,7 +23,10 @@ extension DenRuntime {
         let lazy = LazyModule(file: file, manifest: manifest, endpoint: endpoint, loader: loader) { [registry, logger] result in
             switch result {
             case .success(let plugin):
-                logger.debug("loaded \(plugin.id) \(plugin.version) from \(file.path) on first use")
+                logger.debug("""
+                    loaded \(plugin.id) \(plugin.version) from \(file.path) on first use \
+                    (\(plugin.reusedCopy ? "reused cached copy" : "staged new copy") \(plugin.loadedCopy.lastPathComponent))
+                    """)
                 registry.updateRecord(file: file, id: manifest.id) { record in
                     record.isLoaded = true
                     record.settings = plugin.settings
