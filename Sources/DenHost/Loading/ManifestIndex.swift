@@ -44,6 +44,8 @@ struct ManifestIndex {
     }
 
     static let fileName = "manifests-v1.json"
+    /// Enough for any real set of module folders, small enough to read in a millisecond or two.
+    static let maximumEntries = 2048
     static let formatVersion = 1
 
     let file: URL
@@ -108,12 +110,17 @@ struct ManifestIndex {
         init(_ description: String) { self.description = description }
     }
 
-    /// Writes the cache when anything changed, keeping only the files seen in this run (a
-    /// removed plugin's entry goes). Atomic (a temporary file, then rename), and best effort: a
-    /// cache that cannot be written costs the next start time, never correctness.
+    /// Writes the cache when anything changed. It keeps the entries of files seen in this run and
+    /// of files that still exist (another run may name other folders), and drops those of removed
+    /// files; at most `maximumEntries`, this run's first. Atomic (a temporary file, then rename),
+    /// and best effort: a cache that cannot be written costs the next start time, never correctness.
     mutating func save() -> String? {
-        let kept = entries.filter { used.contains($0.key) }
-        guard changed || kept.count != entries.count else { return nil }
+        guard changed else { return nil }
+        var kept = entries.filter { used.contains($0.key) }
+        for (path, entry) in entries where kept.count < Self.maximumEntries && kept[path] == nil
+            && FileManager.default.fileExists(atPath: path) {
+            kept[path] = entry
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let partial = file.deletingLastPathComponent().appendingPathComponent(".\(Self.fileName).\(getpid()).partial")

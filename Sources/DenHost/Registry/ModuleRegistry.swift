@@ -10,6 +10,9 @@ public final class ModuleRegistry: @unchecked Sendable {
     private var table = RouteTable<RouteTarget>()
     /// Rebuilt whenever the table changes; resolution only reads it.
     private var router = CompiledRouter<RouteTarget>()
+    /// The table changed since `router` was compiled: the next `resolve` compiles it once, so a
+    /// start that installs a hundred modules compiles once, not a hundred times.
+    private var routerIsStale = false
 
     public init() {}
 
@@ -55,7 +58,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                 }
             }
             table = candidate
-            router = candidate.compile()
+            routerIsStale = true
             plugin.endpoint.attribute(to: plugin.id)
             records.append(record)
             return record
@@ -78,7 +81,13 @@ public final class ModuleRegistry: @unchecked Sendable {
 
     /// Finds the module for a route. Pure: builds nothing, changes nothing.
     public func resolve(_ route: String) -> Result<RouteMatch<RouteTarget>, RouteResolutionError> {
-        let current = lock.withLock { self.router }
+        let current = lock.withLock {
+            if routerIsStale {
+                router = table.compile()
+                routerIsStale = false
+            }
+            return self.router
+        }
         return current.resolve(route)
     }
 }

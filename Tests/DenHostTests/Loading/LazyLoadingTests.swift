@@ -128,6 +128,33 @@ struct LazyLoadingTests {
         #expect(again.misses == 1)
     }
 
+    @Test("a run that names other folders keeps their files' entries; a removed file's entry goes")
+    func entriesOfOtherRuns() throws {
+        let folder = try PluginFolder()
+        let about = try folder.add("AboutModule")
+        let login = try folder.add("LoginModule")
+        let cacheFolder = folder.temp.path("cache")
+        var first = ManifestIndex(directory: cacheFolder)
+        _ = first.entry(for: about)
+        _ = first.save()
+        var second = ManifestIndex(directory: cacheFolder) // another run, another folder
+        _ = second.entry(for: login)
+        _ = second.save()
+        var third = ManifestIndex(directory: cacheFolder)
+        _ = third.entry(for: about)
+        _ = third.entry(for: login)
+        #expect(third.hits == 2 && third.misses == 0, "both entries were kept")
+
+        try FileManager.default.removeItem(at: login)
+        let other = try folder.add("JogsModule")
+        var fourth = ManifestIndex(directory: cacheFolder)
+        _ = fourth.entry(for: other)
+        _ = fourth.save()
+        let text = try String(contentsOf: fourth.file, encoding: .utf8)
+        #expect(!text.contains("libLoginModule.so"), "the removed file's entry went")
+        #expect(text.contains("libAboutModule.so") && text.contains("libJogsModule.so"))
+    }
+
     @Test("a damaged cache file is ignored and rewritten")
     func damagedCache() throws {
         let folder = try PluginFolder()
