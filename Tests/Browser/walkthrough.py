@@ -12,7 +12,8 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
+from selenium.common.exceptions import (ElementNotInteractableException, StaleElementReferenceException,
+                                        TimeoutException, WebDriverException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -76,8 +77,10 @@ class Step:
                     element.send_keys(value)
                 if self.driver.find_element(By.NAME, f"f.{field}").get_attribute("value") == value:
                     return
-            except StaleElementReferenceException:
-                pass
+            except (StaleElementReferenceException, ElementNotInteractableException):
+                # Mid-swap the old element is detached or not yet interactable (seen on a loaded
+                # machine): wait for the new <main> and find the field again.
+                time.sleep(0.1)
             time.sleep(0.3)
         print(f"FAILED: could not type {value!r} into {field} on {self.driver.current_url}")
         sys.exit(1)
