@@ -16,13 +16,17 @@ let moduleLinkerFlags: [LinkerSetting] = pluginLinkerFlags + [
 
 /// A bundled module: `Plugins/<Name>` (the VIPER layers, also linked into its unit tests) plus
 /// `Plugins/<Name>/Entry` (only the exported C entry point, which would clash between modules
-/// linked into one test binary), built together as `lib<Name>Module.so`.
+/// linked into one test binary) plus `Plugins/<Name>/Manifest` (the `den_manifest` symbol),
+/// built together as `lib<Name>Module.so`.
 func module(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] {
     [
         .target(name: "\(name)Module", dependencies: [.target(name: "DenKit")] + dependencies, path: "Plugins/\(name)",
-                exclude: ["Entry"], linkerSettings: pluginLinkerFlags),
-        .target(name: "\(name)ModuleEntry", dependencies: [.target(name: "\(name)Module"), "DenKit"], path: "Plugins/\(name)/Entry",
-                linkerSettings: moduleLinkerFlags),
+                exclude: ["Entry", "Manifest"], linkerSettings: pluginLinkerFlags),
+        .target(name: "\(name)ModuleEntry", dependencies: [.target(name: "\(name)Module"), "DenKit", .target(name: "\(name)ModuleManifest")],
+                path: "Plugins/\(name)/Entry", linkerSettings: moduleLinkerFlags),
+        // `den_manifest`: Manifest/module.json put into the library by clang's #embed (docs/ABI.md, "The manifest").
+        .target(name: "\(name)ModuleManifest", dependencies: ["CDenABI"], path: "Plugins/\(name)/Manifest", exclude: ["module.json"],
+                publicHeadersPath: "."),
     ]
 }
 
@@ -37,7 +41,14 @@ let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails
                 "DenFixtureMisbehaving", "DenFixtureBadRegistration", "DenFixturePlainLibrary",
                 "DenFixtureUndefinedSymbol", "DenFixtureRuleBreaker", "DenFixtureSecretForm",
                 "DenFixtureGuardedRoute", "DenFixtureUnknownRouteFlag",
-                "DenFixtureExports", "DenFixtureBadExports"]
+                "DenFixtureExports", "DenFixtureBadExports",
+                "DenFixtureLazyAbort", "DenFixtureManifestMismatch", "DenFixtureBadManifest"]
+
+/// The files `den new-module` renders, built into `den` itself (`PackageResources.<name>_mustache`).
+let newModuleTemplates = ["Package.swift", "README.md", "gitignore", "Module.swift", "Builder.swift", "Entity.swift",
+                          "Interactor.swift", "Presenter.swift", "Router.swift", "View.swift", "ViewObject.swift",
+                          "Settings.swift", "Services.swift", "Entry.swift", "manifest.c", "module.json", "Mocks.swift",
+                          "PresenterTests.swift", "InteractorTests.swift", "RouterTests.swift", "StackTests.swift"]
 
 let package = Package(
     name: "Den",
@@ -64,6 +75,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Hot swap's server-sent events end when den serve shuts down gracefully (Hummingbird's own lifecycle).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        // `den new-module` renders its templates (Sources/den/Templates) with Mustache.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -103,7 +116,8 @@ let package = Package(
             "DenHost", "DenTerminal", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+            .product(name: "Mustache", package: "swift-mustache"),
+        ], resources: newModuleTemplates.map { .embedInCode("Templates/\($0).mustache") }),
         .testTarget(name: "DenWebPagesTests", dependencies: ["DenWebPages", "DenKit"]),
 
     ] + module("About") + module("Main") + module("Login") + module("Jogs") + fixtures.map(fixture) + [

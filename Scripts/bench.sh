@@ -10,6 +10,7 @@
 #   7. a module export call     vs a direct C call of the same function (libffi, exports.call)
 #   8. hot swap (--only swap)   latency with 10 live screens vs a plain load; memory per retained
 #                               version vs the image; first screen after 10/100/500 images; inotify vs polling
+#   9. den render about with 1, 10 and 100 modules installed, lazy vs --eager, beside hello
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -20,6 +21,7 @@
 #   Scripts/bench.sh --only web --web-rounds 9 --web-seconds 5 --connections 32
 #   Scripts/bench.sh --only exports --export-batch 2000 --export-samples 30
 #   Scripts/bench.sh --only swap --swaps 30 --live 10
+#   Scripts/bench.sh --only startup --module-counts 1,10,100 --runs 20
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,4 +43,4 @@ swift build -c release --package-path Benchmarks >&2
 BENCH_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
 echo "bench: running (10-20 s)..." >&2
-exec "$BENCH_BIN/den-bench" --den-bin "$DEN_BIN" --hello "$BENCH_BIN/hello" "$@"
+exec "$BENCH_BIN/den-bench" --den-bin "$DEN_BIN" --hello "$BENCH_BIN/hello" --den-include "$PWD/Sources/CDenABI/include" "$@"

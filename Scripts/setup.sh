@@ -9,6 +9,9 @@ dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
 dpkg -s libedit-dev >/dev/null 2>&1 || missing+=(libedit-dev)
 # libffi calls module exports (the CFFI system-library target).
 dpkg -s libffi-dev >/dev/null 2>&1 || missing+=(libffi-dev)
+# The C example module (Examples/CounterC) reads and writes JSON with cJSON; make builds it.
+dpkg -s libcjson-dev >/dev/null 2>&1 || missing+=(libcjson-dev)
+command -v make >/dev/null 2>&1 || missing+=(make)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The terminal end-to-end tests drive `den run` in a real terminal through tmux.
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)

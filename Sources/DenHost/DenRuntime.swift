@@ -14,7 +14,7 @@ public final class DenRuntime: Sendable {
     public let sessions: SessionStore
     /// The user accounts behind the `auth` service.
     public let accounts: AccountBook
-    private let loader: PluginLoader
+    let loader: PluginLoader
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
     private let foundModulesStore = Mutex<Set<String>>([])
 
@@ -73,6 +73,7 @@ public final class DenRuntime: Sendable {
         logger.debug("found \(candidates.count) plugin file(s) in \(PluginLoadTiming.format(ContinuousClock.now - started))")
         var seen = Set<FileIdentity>()
         var found = Set<String>()
+        var manifests: ManifestIndex? = configuration.loadsLazily ? ManifestIndex(directory: configuration.cacheDirectory) : nil
         for candidate in candidates {
             // The same file reached twice (a folder named twice, a link) is loaded once: a second
             // dlopen would return the loaded image and run its entry point again.
@@ -86,6 +87,7 @@ public final class DenRuntime: Sendable {
                 logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
                 continue
             }
+            if manifests != nil, installFromManifest(candidate.file, index: &manifests!, found: &found) { continue }
             let loadStarted = ContinuousClock.now
             do {
                 let plugin = try loader.load(candidate.file)
@@ -105,6 +107,7 @@ public final class DenRuntime: Sendable {
             }
         }
         foundModulesStore.withLock { $0 = found }
+        if manifests != nil { saveManifestIndex(&manifests!) }
         if let report = loader.cache.pruneIfDue(), report.removed > 0 {
             logger.debug("plugin cache: removed \(report.removed) unused copies (\(report.bytes) bytes)")
         }

@@ -28,6 +28,10 @@ public struct HostConfiguration: Sendable {
     /// The `auth` service: lockout, reset-token lifetime, scrypt parameters, clock (docs/ABI.md
     /// "Accounts"). Tests lower the scrypt parameters and inject a clock here.
     public var auth: AuthSettings = .default
+    /// Install modules that carry a manifest from it, and load each one only when one of its
+    /// routes is first built (`den` does unless `--eager`). Off here: an embedder gets every
+    /// module loaded, and its load errors, at `loadPlugins`.
+    public var loadsLazily = false
 
     public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = nil,
                 userDirectory: URL? = nil, selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),

@@ -21,7 +21,8 @@ struct Den: ParsableCommand {
         version: VersionText.text,
         subcommands: [RunCommand.self, RenderCommand.self, PluginsCommand.self, RoutesCommand.self, ConfigCommand.self,
                       DataCommand.self, CacheCommand.self, UsersCommand.self, ServeCommand.self,
-                      CallCommand.self, ExportsCommand.self, DevCommand.self],
+                      CallCommand.self, ExportsCommand.self, DevCommand.self,
+                      NewModuleCommand.self, ModulesCommand.self],
         defaultSubcommand: RunCommand.self)
 
     /// ArgumentParser would treat any unknown word as `den run <route>` (run is the default

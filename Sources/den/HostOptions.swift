@@ -34,6 +34,10 @@ struct HostOptions: ParsableArguments {
         valueName: "seconds"))
     var callTimeout: String?
 
+    @Flag(help: ArgumentHelp(
+        "Load every module at start. By default a module whose file carries a manifest is loaded only when one of its routes is first opened (also DEN_EAGER=1)."))
+    var eager = false
+
     func validate() throws {
         if let level = resolvedLogLevelName, Logger.Level(rawValue: level) == nil {
             throw ValidationError("unknown log level '\(level)'; use debug, info, warning or error")
@@ -71,7 +75,7 @@ struct HostOptions: ParsableArguments {
     }
 
     /// Builds the host and loads its plugins; a broken plugin is reported, never fatal.
-    func makeRuntime() throws -> DenRuntime {
+    func makeRuntime(eager forced: Bool = false) throws -> DenRuntime {
         LogSetup.bootstrapOnce()
         let environment = ProcessInfo.processInfo.environment
         var configuration = HostConfiguration(
@@ -83,6 +87,8 @@ struct HostOptions: ParsableArguments {
         if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true) }
         if let cacheDirectory { configuration.cacheDirectory = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
         if let timeout = resolvedCallTimeout.flatMap(CallTimeoutOption.parse) { configuration.callPolicy.timeout = timeout }
+        let eagerByEnvironment = ["1", "true", "yes"].contains((environment["DEN_EAGER"] ?? "").lowercased())
+        configuration.loadsLazily = !(forced || eager || eagerByEnvironment)
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
         try SelectedModulesCheck(runtime: runtime).run()

@@ -7,15 +7,24 @@ struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
         abstract: "List the plugin files found, the modules they provide, and why any failed.",
-        discussion: "Exits with status 1 when no module is active (none found, or every plugin failed) or a named folder cannot be read.")
+        discussion: """
+        Loads every module (as --eager does), so that every load error shows. Exits with status 1 when no module is active \
+        (none found, or every plugin failed) or a named folder cannot be read. --inspect <file> prints one module file's \
+        ABI version, toolchain and manifest without loading it (status 1 when this den could not load it).
+        """)
 
     @OptionGroup var host: HostOptions
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Option(help: ArgumentHelp("Print what a module file says about itself (ABI version, toolchain, manifest) without loading it.",
+                               valueName: "file"))
+    var inspect: String?
+
     func run() throws {
-        let runtime = try host.makeRuntime()
+        if let inspect { return try PluginInspection.run(inspect, json: json) }
+        let runtime = try host.makeRuntime(eager: true)
         let plugins = runtime.registry.plugins
         // Nothing usable is a failure a script must notice, like an unreadable folder.
         let failing = !runtime.folderProblems.isEmpty || !plugins.contains(where: \.isActive)

@@ -313,6 +313,7 @@ struct SchemaConformanceSpec {
             "service/auth.logout.response": reading(AuthAnswer.self),
             "service/auth.change_password.response": reading(AuthAnswer.self),
             "service/auth.reset_password.response": reading(AuthAnswer.self),
+            "manifest": reading(ModuleManifest.self),
         ]
         for type in ["heading", "text", "field", "button", "link", "list", "table", "banner"] {
             table["element/\(type)"] = reading(Element.self)

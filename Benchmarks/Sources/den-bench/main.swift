@@ -1,9 +1,9 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|exports|login|web|swap]... [--export-batch N] [--export-samples N]
+//                  [--only load|router|process|calls|exports|login|web|swap|startup]... [--export-batch N] [--export-samples N]
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
-//                  [--no-breakdown] [--swaps N] [--live N]
+//                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
 
@@ -203,7 +203,7 @@ if wanted("web") {
     }
 }
 
-// MARK: 7. Hot swap
+// MARK: 8. Hot swap
 if wanted("swap") {
     let bench = SwapBench(plugin: URL(fileURLWithPath: denBin).appendingPathComponent("libMainModule.so"),
                           rounds: intOption("--swaps", 30), liveInstances: intOption("--live", 10),
@@ -230,6 +230,32 @@ if wanted("swap") {
     details.append("  plain load + install of the same plugin   \(milliseconds(r.plainLoad.median, digits: 2)) (\(milliseconds(r.plainLoad.p90, digits: 2)))")
     details.append("  per retained version over \(r.retainedRounds) swaps: anonymous \(fixed(r.anonPerVersion / 1024, 1)) KB, file-backed (image pages touched) \(fixed(r.filePerVersion / 1024, 1)) KB")
     details.append("  change to report: inotify \(milliseconds(r.inotify.median, digits: 1)) (\(milliseconds(r.inotify.p90, digits: 1))), polling every 250 ms \(milliseconds(r.polling.median, digits: 1)) (\(milliseconds(r.polling.p90, digits: 1)))")
+}
+
+// MARK: 9. Start-up with many modules installed, lazy against eager
+if wanted("startup") {
+    let counts = (option("--module-counts") ?? "1,10,100").split(separator: ",").compactMap { Int($0) }.filter { $0 >= 1 }
+    let bench = StartupBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path, helloPath: helloPath,
+                             aboutPlugin: URL(fileURLWithPath: denBin).appendingPathComponent("libAboutModule.so"),
+                             headerFolder: URL(fileURLWithPath: option("--den-include") ?? "Sources/CDenABI/include"),
+                             counts: counts, runs: intOption("--runs", 20), workDirectory: work.appendingPathComponent("startup"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "startup: \($0)" }
+    if let one = r.lazy[counts.min() ?? 1], let most = r.lazy[counts.max() ?? 1], r.failures.isEmpty {
+        let scaling = most.median / one.median
+        rows.append(Row(figure: "render about, \(counts.max() ?? 1) modules lazy", den: milliseconds(most.median, digits: 1),
+                        baseline: "\(counts.min() ?? 1) module " + milliseconds(one.median, digits: 1), ratio: ratio(scaling),
+                        goal: "≤ 1.2×", verdict: scaling <= 1.2 ? "MET" : "MISSED"))
+        details.append("startup: den render about with N modules installed (About + N-1 C modules with manifests), \(r.hello.count) runs each after 3 warm-ups; median (p90), ratio to hello:")
+        details.append("  " + pad("hello", 24) + pad(milliseconds(r.hello.median, digits: 1), 10) + "(" + milliseconds(r.hello.p90, digits: 1) + ")")
+        for count in counts.sorted() {
+            for (label, samples) in [("lazy", r.lazy[count]), ("eager", r.eager[count])] {
+                guard let samples else { continue }
+                details.append("  " + pad("\(label), \(count) module\(count == 1 ? "" : "s")", 24) + pad(milliseconds(samples.median, digits: 1), 10)
+                    + pad("(" + milliseconds(samples.p90, digits: 1) + ")", 12) + ratio(samples.median / r.hello.median) + " hello")
+            }
+        }
+    }
 }
 
 // MARK: Report

@@ -11,6 +11,7 @@
  *
  *     const uint32_t den_abi_version;      read from the file BEFORE any plugin code runs
  *     const char     den_toolchain[];      optional; "swift <version>" for plugins that use Swift
+ *     const char     den_manifest[];       optional; the module's manifest, UTF-8 JSON (see below)
  *     int32_t den_module_entry(const den_host *host, const den_registrar *registrar);
  *
  * Load sequence: the host copies the plugin file to a new unique path, reads den_abi_version
@@ -349,6 +350,7 @@ typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar
 #define DEN_ABI_VERSION_SYMBOL "den_abi_version"
 #define DEN_TOOLCHAIN_SYMBOL "den_toolchain"
 #define DEN_ENTRY_SYMBOL "den_module_entry"
+#define DEN_MANIFEST_SYMBOL "den_manifest"
 
 /**
  * For plugins written in C: defines the ABI-version symbol. Put `DEN_DEFINE_ABI_VERSION();`
@@ -357,6 +359,30 @@ typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar
 #define DEN_DEFINE_ABI_VERSION() \
     DEN_EXPORT extern const uint32_t den_abi_version; \
     DEN_EXPORT const uint32_t den_abi_version = DEN_ABI_VERSION
+
+/**
+ * The manifest (optional, any revision): what the module is, readable from the file without
+ * running any of its code. A NUL-terminated UTF-8 JSON document of at most 64 KiB exported as
+ * `const char den_manifest[]` (docs/ABI.md "The manifest", docs/schema/v1/manifest.json):
+ *
+ *     {"v": 1, "id": "counter", "version": "1.0.0", "summary": "Counts",
+ *      "routes": [{"pattern": "counter/<int:start>"}, {"pattern": "vault", "requiresLogin": true}],
+ *      "settings": [...as in settings.declare...], "exports": [...]}
+ *
+ * The host reads it with den_abi_version and den_toolchain from the dynamic symbol table. With a
+ * manifest, a module is loaded lazily: den builds its route table from manifests (cached by path,
+ * size, mtime and inode) and dlopens the file only when one of its routes is first opened. At
+ * load the host checks that den_module_entry registered exactly the manifest's id, version,
+ * summary, routes (with their flags) and settings, and rejects the plugin, naming the difference,
+ * when it did not. A malformed manifest rejects the plugin too. Without one, the plugin loads at
+ * start as before. Put `DEN_DEFINE_MANIFEST("{...}");` in one source file, or, with clang,
+ * `DEN_EXPORT const char den_manifest[] = {
+ * #embed "module.json"
+ * , 0};` to keep the JSON in its own file.
+ */
+#define DEN_DEFINE_MANIFEST(json) \
+    DEN_EXPORT extern const char den_manifest[]; \
+    DEN_EXPORT const char den_manifest[] = json
 
 /* ---------------------------------------------------------------------------------------------
  * Helpers for either side.

@@ -20,6 +20,7 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
     /// Calls a route's builder with the matched parameters.
     static func build(_ target: RouteTarget, request: BuildRequest,
                       runner: ModuleCallRunner = ModuleCallRunner()) throws(ModuleCallError) -> ModuleInstanceHandle {
+        let target = try target.loaded() // a module installed from its manifest loads now
         func fail(_ status: den_status, _ message: String) -> ModuleCallError {
             ModuleCallError(moduleID: target.moduleID, status: Int32(status.rawValue), message: message)
         }

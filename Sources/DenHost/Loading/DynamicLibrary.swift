@@ -31,3 +31,10 @@ struct DynamicLibrary: @unchecked Sendable {
 struct DynamicLibraryError: Error {
     let message: String
 }
+
+extension DynamicLibrary {
+    /// The process's own image: stands in for a library not loaded yet (nothing is looked up in it).
+    static var processImage: DynamicLibrary {
+        DynamicLibrary(handle: dlopen(nil, RTLD_NOW))
+    }
+}

@@ -15,6 +15,9 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case invalidRegistration(String)
         case duplicateModule(id: String, existingFile: String)
         case routeConflict(String)
+        case invalidManifest(String)
+        case manifestMismatch([String])
+        case changedSinceStart(String)
     }
 
     /// The plugin file as the user named it (not the cache copy).
@@ -50,6 +53,10 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidRegistration(let detail): "it registered itself wrongly: \(detail)"
         case .duplicateModule(let id, let existing): "module id '\(id)' is already provided by \(existing)"
         case .routeConflict(let detail): detail
+        case .invalidManifest(let detail): "its manifest (`den_manifest`) is refused: \(detail)"
+        case .manifestMismatch(let differences):
+            "what it registered does not match its manifest (`den_manifest`): \(differences.joined(separator: "; "))"
+        case .changedSinceStart(let detail): "the file changed after den started: \(detail)"
         }
     }
 
@@ -81,6 +88,11 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidRegistration: "call describe once with a valid id and version, then add_route for each route"
         case .duplicateModule: "remove one of the two files, or give the new module another id"
         case .routeConflict: "change one of the two patterns, or drop one of the modules with --plugins"
+        case .invalidManifest:
+            "fix the module's manifest (module.json; docs/schema/v1/manifest.json) and rebuild it; `den plugins --inspect <file>` shows what the file holds"
+        case .manifestMismatch:
+            "make the manifest (module.json) and the module's registration say the same, then rebuild it; `den plugins --inspect <file>` prints the manifest"
+        case .changedSinceStart: "restart den to load the new version of the file"
         }
     }
 }

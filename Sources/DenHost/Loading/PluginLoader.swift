@@ -18,6 +18,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     public var settings: [SettingDefinition] = []
     /// What the module exported with `add_export` (ABI revision 2).
     public var exports: [PluginExport] = []
+    /// The file's `den_manifest`, which the registration was checked against (nil: it has none).
+    public var manifest: ModuleManifest?
     /// The `den_host` this plugin was given; its builders get the same pointer.
     let host: UnsafePointer<den_host>
     let endpoint: ServiceEndpoint
@@ -38,10 +40,16 @@ public struct PluginLoader: Sendable {
         self.logger = logger
     }
 
+    /// Loads `file`. `endpoint` is the `den_host` to hand the plugin when the registry already
+    /// gave one to its routes (a lazily loaded module); nil makes a new one.
     public func load(_ file: URL) throws(PluginLoadError) -> LoadedPlugin {
+        try load(file, endpoint: nil)
+    }
+
+    func load(_ file: URL, endpoint: ServiceEndpoint?) throws(PluginLoadError) -> LoadedPlugin {
         let staged = try cache.stageCopy(file)
         do {
-            var plugin = try load(file, from: staged.url)
+            var plugin = try load(file, from: staged.url, endpoint: endpoint)
             plugin.reusedCopy = staged.reused
             return plugin
         } catch {
@@ -51,7 +59,7 @@ public struct PluginLoader: Sendable {
         }
     }
 
-    private func load(_ file: URL, from copy: URL) throws(PluginLoadError) -> LoadedPlugin {
+    private func load(_ file: URL, from copy: URL, endpoint existing: ServiceEndpoint?) throws(PluginLoadError) -> LoadedPlugin {
         func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
 
         // Check the copy, the file dlopen will map: the original may be rewritten meanwhile (a
@@ -59,7 +67,7 @@ public struct PluginLoader: Sendable {
         try checkHeader(of: copy, reportedAs: file)
         // The ABI version and the toolchain are read from the file: dlopen would already run
         // the plugin's constructors and register its Swift types with the runtime for good.
-        let exportsChecked = try checkExports(of: copy, reportedAs: file)
+        let (exportsChecked, manifest) = try checkExports(of: copy, reportedAs: file)
         let library: DynamicLibrary
         do {
             library = try DynamicLibrary.open(copy.path)
@@ -78,7 +86,10 @@ public struct PluginLoader: Sendable {
         guard let entrySymbol = library.symbol(DEN_ENTRY_SYMBOL) else { throw fail(.missingSymbol(DEN_ENTRY_SYMBOL)) }
         let entry = unsafeBitCast(entrySymbol, to: den_module_entry_fn.self)
 
-        let endpoint = hub.makeEndpoint(file: file.lastPathComponent)
+        let endpoint = existing ?? hub.makeEndpoint(file: file.lastPathComponent)
+        // A lazily loaded module's endpoint was opened for its routes: during den_module_entry
+        // it gets only what any loading plugin gets (log, settings.declare).
+        endpoint.revoke()
         // Service calls count as the module's only once the registry has installed it.
         let recorder = RegistrationRecorder(file: file.lastPathComponent, logger: logger)
         let status = recorder.withRegistrar { entry(endpoint.host, $0) }
@@ -95,25 +106,39 @@ public struct PluginLoader: Sendable {
             endpoint.revoke()
             throw fail(.invalidRegistration(problem))
         }
-        return LoadedPlugin(file: file, loadedCopy: copy, id: id, version: version, summary: recorder.summary ?? "",
-                            routes: recorder.routes, settings: endpoint.settings.settings, exports: recorder.exports,
-                            host: endpoint.host, endpoint: endpoint, library: library)
+        var plugin = LoadedPlugin(file: file, loadedCopy: copy, id: id, version: version, summary: recorder.summary ?? "",
+                                  routes: recorder.routes, settings: endpoint.settings.settings, exports: recorder.exports,
+                                  host: endpoint.host,
+                                  endpoint: endpoint, library: library)
+        if let manifest {
+            let differences = manifest.differences(from: plugin.registeredManifest)
+            guard differences.isEmpty else {
+                endpoint.revoke()
+                throw fail(.manifestMismatch(differences))
+            }
+            plugin.manifest = manifest
+        }
+        return plugin
     }
 
-    /// Checks the ABI version and the toolchain from the file; false when the file has no
-    /// section headers to read them from.
-    private func checkExports(of copy: URL, reportedAs file: URL) throws(PluginLoadError) -> Bool {
-        guard let reader = ELFSymbolReader(path: copy.path) else { return false }
+    /// Checks the ABI version, the toolchain and the manifest from the file; false when the file
+    /// has no section headers to read them from (then the manifest is not read either).
+    private func checkExports(of copy: URL, reportedAs file: URL) throws(PluginLoadError) -> (Bool, ModuleManifest?) {
+        guard let reader = ELFSymbolReader(path: copy.path) else { return (false, nil) }
         defer { reader.finish() }
-        let values = reader.values(of: [DEN_ABI_VERSION_SYMBOL, DEN_TOOLCHAIN_SYMBOL], maximum: 512)
-        guard let abi = values[DEN_ABI_VERSION_SYMBOL], abi.count == 4 else {
+        let probe = ManifestProbe.read(reader)
+        guard let abi = probe.abiVersion else {
             throw PluginLoadError(file: file.path, cause: .missingSymbol(DEN_ABI_VERSION_SYMBOL))
         }
-        try check(abi: UInt32(abi[0]) | UInt32(abi[1]) << 8 | UInt32(abi[2]) << 16 | UInt32(abi[3]) << 24, file: file)
-        if let toolchain = values[DEN_TOOLCHAIN_SYMBOL] {
-            try check(toolchain: String(decoding: toolchain.prefix { $0 != 0 }, as: UTF8.self), file: file)
+        try check(abi: abi, file: file)
+        if let toolchain = probe.toolchain {
+            try check(toolchain: toolchain, file: file)
         }
-        return true
+        switch probe.manifest {
+        case nil: return (true, nil)
+        case .success(let manifest): return (true, manifest)
+        case .failure(let problem): throw PluginLoadError(file: file.path, cause: .invalidManifest(problem.description))
+        }
     }
 
     private func check(abi: UInt32, file: URL) throws(PluginLoadError) {
@@ -144,5 +169,15 @@ public struct PluginLoader: Sendable {
                                           expected: ELFHeader.architecture(of: host.machine, is64Bit: host.is64Bit)))
         }
         if header.requiredSize > fileSize { throw fail(.truncated(size: fileSize, required: header.requiredSize)) }
+    }
+}
+
+extension LoadedPlugin {
+    /// What the plugin registered, in the manifest's terms (exports are not registered before
+    /// ABI revision 2).
+    var registeredManifest: ModuleManifest {
+        ModuleManifest(id: id, version: version, summary: summary,
+                       routes: routes.map { ModuleManifest.Route($0.pattern, requiresLogin: $0.requiresLogin) },
+                       settings: settings)
     }
 }

@@ -10,6 +10,8 @@ public struct PluginRoute: @unchecked Sendable {
     public var requiresLogin = false
     var build: den_builder_fn
     var context: UnsafeMutableRawPointer?
+    /// Set while the route comes from a manifest and its file is not loaded yet (`LazyModule`).
+    var lazy: LazyModule? = nil
 }
 
 /// Records what a plugin's entry point registers through the `den_registrar` the host hands it.

@@ -15,6 +15,9 @@ public final class ModuleRegistry: @unchecked Sendable {
 
     /// Every live navigation session, for a hot swap to reach each instance (HotSwap/).
     public let liveSessions = LiveSessions()
+    /// The table changed since `router` was compiled: the next `resolve` compiles it once, so a
+    /// start that installs a hundred modules compiles once, not a hundred times.
+    private var routerIsStale = false
 
     public init() {}
 
@@ -60,7 +63,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                 }
             }
             table = candidate
-            router = candidate.compile()
+            routerIsStale = true
             plugin.endpoint.attribute(to: plugin.id)
             exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             records.append(record)
@@ -83,6 +86,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             table = candidateTable
             records = candidateRecords
             router = candidateTable.compile()
+            routerIsStale = false
             return result
         }
     }
@@ -90,9 +94,23 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// A copy of the route table, to try a change on without making it.
     var tableSnapshot: RouteTable<RouteTarget> { lock.withLock { table } }
 
+    /// Changes the record of the module `id` from `file` (a lazily loaded module that loaded or failed).
+    func updateRecord(file: URL, id: String, _ change: (inout PluginRecord) -> Void) {
+        lock.withLock {
+            guard let index = records.firstIndex(where: { $0.file == file && $0.id == id && $0.isActive }) else { return }
+            change(&records[index])
+        }
+    }
+
     /// Finds the module for a route. Pure: builds nothing, changes nothing.
     public func resolve(_ route: String) -> Result<RouteMatch<RouteTarget>, RouteResolutionError> {
-        let current = lock.withLock { self.router }
+        let current = lock.withLock {
+            if routerIsStale {
+                router = table.compile()
+                routerIsStale = false
+            }
+            return self.router
+        }
         return current.resolve(route)
     }
 }

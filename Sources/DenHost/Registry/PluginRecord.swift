@@ -28,6 +28,9 @@ public struct PluginRecord: Sendable {
     public var retainedBytes: Int64 = 0
     /// Why the latest hot swap of this module was refused (the version above keeps serving).
     public var swapError: String?
+    /// False while a module installed from its manifest waits for the first build of one of
+    /// its routes (lazy loading): its code has not run yet.
+    public var isLoaded = true
 
     public var isActive: Bool { status == .active }
 

@@ -1,0 +1,65 @@
+import DenKit
+import Foundation
+
+extension DenRuntime {
+    /// Installs the module of `file` from its manifest, without loading the file: true when it
+    /// was handled (installed, refused, or skipped because `--plugins` does not select it), false
+    /// when the file must be loaded now (no manifest, or one the host cannot trust without
+    /// loading; the loader then reports any problem).
+    func installFromManifest(_ file: URL, index: inout ManifestIndex, found: inout Set<String>) -> Bool {
+        let manifest: ModuleManifest
+        switch index.lazyManifest(for: file) {
+        case .success(let value): manifest = value
+        case .failure(let reason):
+            logger.debug("\(file.lastPathComponent): loaded at start (\(reason))")
+            return false
+        }
+        found.insert(manifest.id)
+        if let selected = configuration.selectedModules, !selected.contains(manifest.id) {
+            logger.debug("\(file.lastPathComponent): module \(manifest.id) is not selected by --plugins; not loaded")
+            return true
+        }
+        let endpoint = services.makeEndpoint(file: file.lastPathComponent)
+        let lazy = LazyModule(file: file, manifest: manifest, endpoint: endpoint, loader: loader) { [registry, logger] result in
+            switch result {
+            case .success(let plugin):
+                logger.debug("""
+                    loaded \(plugin.id) \(plugin.version) from \(file.path) on first use \
+                    (\(plugin.reusedCopy ? "reused cached copy" : "staged new copy") \(plugin.loadedCopy.lastPathComponent))
+                    """)
+                registry.updateRecord(file: file, id: manifest.id) { record in
+                    record.isLoaded = true
+                    record.settings = plugin.settings
+                }
+            case .failure(let error):
+                logger.error("\(error)")
+                registry.updateRecord(file: file, id: manifest.id) { record in
+                    record.isLoaded = true
+                    record.status = .failed(error)
+                }
+            }
+        }
+        let routes = manifest.routes.map {
+            PluginRoute(pattern: $0.pattern, requiresLogin: $0.requiresLogin, build: LazyModule.placeholderBuilder,
+                        context: nil, lazy: lazy)
+        }
+        let record = registry.install(LoadedPlugin(
+            file: file, loadedCopy: file, id: manifest.id, version: manifest.version, summary: manifest.summary,
+            routes: routes, settings: manifest.settings, manifest: manifest, host: endpoint.host, endpoint: endpoint,
+            library: .processImage))
+        if let error = record.error {
+            logger.error("\(error)")
+        } else {
+            registry.updateRecord(file: file, id: manifest.id) { $0.isLoaded = lazy.isSettled }
+            logger.debug("\(file.lastPathComponent): module \(manifest.id) installed from its manifest; loaded when first opened")
+        }
+        return true
+    }
+
+    /// Writes the registry cache back if it changed, saying at debug level how it was used.
+    func saveManifestIndex(_ index: inout ManifestIndex) {
+        if let problem = index.loadProblem { logger.debug("module registry cache \(index.file.path): \(problem)") }
+        logger.debug("module registry cache: \(index.hits) unchanged file(s), \(index.misses) read anew")
+        if let problem = index.save() { logger.warning("\(problem)") }
+    }
+}

@@ -1,0 +1,104 @@
+import CDenABI
+import DenKit
+import Foundation
+import Synchronization
+
+/// A module installed from its manifest whose file is not loaded yet: its routes are in the
+/// route table, but no code of it has run. The first build of one of its routes loads the file
+/// (copy, checks, `dlopen`, entry point, registration checked against the manifest) and every
+/// later build uses the loaded builders. Thread-safe: concurrent first builds wait for one load.
+final class LazyModule: Sendable {
+    let file: URL
+    let manifest: ModuleManifest
+    let endpoint: ServiceEndpoint
+    private let loader: PluginLoader
+    private let onLoad: @Sendable (Result<LoadedPlugin, PluginLoadError>) -> Void
+    private let state = Mutex<State>(.waiting)
+
+    private enum State: @unchecked Sendable {
+        case waiting
+        case loaded([String: PluginRoute])
+        case failed(PluginLoadError)
+    }
+
+    init(file: URL, manifest: ModuleManifest, endpoint: ServiceEndpoint, loader: PluginLoader,
+         onLoad: @escaping @Sendable (Result<LoadedPlugin, PluginLoadError>) -> Void) {
+        self.file = file
+        self.manifest = manifest
+        self.endpoint = endpoint
+        self.loader = loader
+        self.onLoad = onLoad
+    }
+
+    /// True once the file was loaded (or failed to load).
+    var isSettled: Bool {
+        state.withLock { if case .waiting = $0 { false } else { true } }
+    }
+
+    /// The loaded route for `pattern`, loading the file on the first call.
+    func route(_ pattern: String) -> Result<PluginRoute, PluginLoadError> {
+        state.withLock { state -> Result<PluginRoute, PluginLoadError> in
+            if case .waiting = state {
+                let result = load()
+                switch result {
+                case .success(let plugin): state = .loaded(Dictionary(plugin.routes.map { ($0.pattern, $0) }, uniquingKeysWith: { a, _ in a }))
+                case .failure(let error): state = .failed(error)
+                }
+                onLoad(result)
+            }
+            switch state {
+            case .waiting: return .failure(PluginLoadError(file: file.path, cause: .changedSinceStart("it was not loaded")))
+            case .failed(let error): return .failure(error)
+            case .loaded(let routes):
+                guard let route = routes[pattern] else {
+                    return .failure(PluginLoadError(file: file.path, cause: .changedSinceStart("it no longer registers '\(pattern)'")))
+                }
+                return .success(route)
+            }
+        }
+    }
+
+    private func load() -> Result<LoadedPlugin, PluginLoadError> {
+        let plugin: LoadedPlugin
+        do {
+            plugin = try loader.load(file, endpoint: endpoint)
+        } catch {
+            return .failure(error)
+        }
+        // The file may have been replaced since den read its manifest: the routes in the table
+        // are the old manifest's, so only the same manifest may serve them.
+        guard let loaded = plugin.manifest else {
+            endpoint.revoke()
+            return .failure(PluginLoadError(file: file.path, cause: .changedSinceStart("it no longer has a manifest")))
+        }
+        guard loaded == manifest else {
+            endpoint.revoke()
+            let differences = manifest.differences(from: loaded)
+            return .failure(PluginLoadError(file: file.path, cause: .changedSinceStart(
+                "its manifest is not the one den started with (\(differences.isEmpty ? "its exports changed" : differences.joined(separator: "; ")))")))
+        }
+        endpoint.attribute(to: plugin.id)
+        return .success(plugin)
+    }
+
+    /// Stands in for a builder until the file is loaded; never called (`RouteTarget.loaded()`).
+    nonisolated(unsafe) static let placeholderBuilder: den_builder_fn = { _, _, _, _, _, _ in Int32(DEN_ERR_INTERNAL.rawValue) }
+}
+
+extension RouteTarget {
+    /// This target with its module's real builder: loads a lazily installed module the first
+    /// time one of its routes is built. A module that cannot be loaded fails the build with the
+    /// loader's message (the file, what is wrong, what to do).
+    func loaded() throws(ModuleCallError) -> RouteTarget {
+        guard let lazy = route.lazy else { return self }
+        switch lazy.route(route.pattern) {
+        case .success(let real):
+            var target = self
+            target.route = real
+            return target
+        case .failure(let error):
+            throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),
+                                  message: "the module could not be loaded: \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import DenKit
+import Foundation
+
+/// Turns the bytes of a `den_manifest` symbol into a checked `ModuleManifest`, or says what is
+/// wrong with them in words a module author can act on. Nothing here trusts the bytes: they come
+/// from a file nobody has vetted.
+enum ManifestDecoding {
+    /// The checked manifest, or the first problem found.
+    static func decode(_ bytes: [UInt8]) -> Result<ModuleManifest, ManifestProblem> {
+        // A C string ends at its NUL; a Rust `[u8; N]` may carry none.
+        let text = bytes.prefix { $0 != 0 }
+        guard text.count <= ModuleManifest.maximumBytes else {
+            return .failure(ManifestProblem("it is longer than \(ModuleManifest.maximumBytes / 1024) KiB"))
+        }
+        guard !text.isEmpty else { return .failure(ManifestProblem("it is empty")) }
+        guard String(validating: text, as: UTF8.self) != nil else { return .failure(ManifestProblem("it is not valid UTF-8")) }
+        let data = Data(text)
+        let findings = JSONPreflight.scan(data)
+        if findings.tooDeep { return .failure(ManifestProblem(JSONPreflight.tooDeep("it is"))) }
+        if findings.hasNull { return .failure(ManifestProblem(JSONPreflight.holdsNull("it contains"))) }
+        let manifest: ModuleManifest
+        do {
+            manifest = try JSONDecoder().decode(ModuleManifest.self, from: data)
+        } catch {
+            return .failure(ManifestProblem("it is not a valid manifest document (\(WireFormat.describe(error)))"))
+        }
+        if let problem = problem(in: manifest) { return .failure(ManifestProblem(problem)) }
+        return .success(manifest)
+    }
+
+    /// The first rule the decoded manifest breaks (the same rules the registrar applies).
+    static func problem(in manifest: ModuleManifest) -> String? {
+        guard manifest.v == ModuleManifest.formatVersion else {
+            return "its format version \"v\": \(manifest.v) is not the \(ModuleManifest.formatVersion) this den reads"
+        }
+        guard ModuleIdentity.isValidID(manifest.id) else {
+            return "module id '\(ModuleText.singleLine(manifest.id, limit: 80))' is not valid (\(ModuleIdentity.idRule))"
+        }
+        guard ModuleIdentity.isValidVersion(manifest.version) else {
+            return "version '\(ModuleText.singleLine(manifest.version, limit: 80))' is not valid (\(ModuleIdentity.versionRule))"
+        }
+        var seen = Set<String>()
+        for route in manifest.routes {
+            do {
+                _ = try RoutePattern(route.pattern)
+            } catch {
+                return "route pattern '\(ModuleText.singleLine(route.pattern, limit: 200))': \(error)"
+            }
+            guard seen.insert(route.pattern).inserted else { return "route '\(ModuleText.singleLine(route.pattern, limit: 200))' is listed twice" }
+        }
+        if let problem = SettingsDeclaration(settings: manifest.settings).problem { return problem }
+        for export in manifest.exports where export.name.isEmpty || export.name.utf8.count > 128 {
+            return "an export has an empty name or one longer than 128 bytes"
+        }
+        return nil
+    }
+}
+
+/// What is wrong with a manifest; the loader wraps it in a `PluginLoadError`.
+struct ManifestProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

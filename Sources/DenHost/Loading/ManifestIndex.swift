@@ -1,0 +1,170 @@
+import CDenABI
+import DenKit
+import Foundation
+
+/// The registry cache (GStreamer's idea): what each plugin file's symbols said — ABI version,
+/// toolchain, manifest — keyed by the file's path, device, inode, size and modification time, so a
+/// start with many modules reads one small file instead of every library's symbol table. An entry
+/// whose key no longer matches the file (rebuilt, replaced, touched) is stale and read again from
+/// the file. The cache is only a shortcut: a missing, unreadable or damaged cache file is the same
+/// as an empty one, and the loader checks every module against its own file when it loads it.
+struct ManifestIndex {
+    /// The file's identity when it was read.
+    struct Key: Codable, Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modifiedSeconds: Int64
+        var modifiedNanoseconds: Int64
+
+        init?(_ file: URL) {
+            var info = stat()
+            guard stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modifiedSeconds = Int64(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+        }
+    }
+
+    struct Entry: Codable, Equatable {
+        var key: Key
+        var abiVersion: UInt32?
+        var toolchain: String?
+        var manifest: ModuleManifest?
+        /// Why the file cannot be installed from its manifest (none, a bad one, a bad header):
+        /// it is loaded at start, where the loader reports any problem properly.
+        var eagerBecause: String?
+    }
+
+    private struct Document: Codable {
+        var v: Int
+        var entries: [String: Entry]
+    }
+
+    static let fileName = "manifests-v1.json"
+    /// Enough for any real set of module folders, small enough to read in a millisecond or two.
+    static let maximumEntries = 2048
+    static let formatVersion = 1
+
+    let file: URL
+    private var entries: [String: Entry] = [:]
+    private var used: Set<String> = []
+    private var changed = false
+    /// How the last `entry(for:)` was answered, for `--log-level debug` and the tests.
+    private(set) var hits = 0
+    private(set) var misses = 0
+    /// Why the cache file could not be used, when it could not.
+    private(set) var loadProblem: String?
+
+    init(directory: URL) {
+        file = directory.appendingPathComponent(Self.fileName)
+        guard let data = FileManager.default.contents(atPath: file.path) else { return }
+        do {
+            let document = try JSONDecoder().decode(Document.self, from: data)
+            guard document.v == Self.formatVersion else {
+                loadProblem = "format \(document.v) is not \(Self.formatVersion)"
+                return
+            }
+            entries = document.entries
+        } catch {
+            loadProblem = "unreadable (\(WireFormat.describe(error))); it is rebuilt"
+            changed = true
+        }
+    }
+
+    /// What `file` says about itself: from the cache when the file is unchanged, else read from
+    /// the file (no plugin code runs either way). nil when the file cannot be read at all.
+    mutating func entry(for file: URL) -> Entry? {
+        guard let key = Key(file) else { return nil }
+        let path = file.path
+        used.insert(path)
+        if let cached = entries[path], cached.key == key {
+            hits += 1
+            return cached
+        }
+        misses += 1
+        let entry = Self.read(file, key: key)
+        entries[path] = entry
+        changed = true
+        return entry
+    }
+
+    /// The manifest to install `file` from without loading it, or why it must be loaded now.
+    mutating func lazyManifest(for file: URL) -> Result<ModuleManifest, LoadNow> {
+        guard let entry = entry(for: file) else { return .failure(LoadNow("the file cannot be read")) }
+        if let reason = entry.eagerBecause { return .failure(LoadNow(reason)) }
+        guard let manifest = entry.manifest else { return .failure(LoadNow("it has no manifest")) }
+        // The host's own rules, not the cache's word: the ABI, the toolchain, the manifest's content.
+        guard entry.abiVersion == DEN_ABI_VERSION else { return .failure(LoadNow("its ABI version is not this host's")) }
+        if let toolchain = entry.toolchain, toolchain != DenModule.toolchain {
+            return .failure(LoadNow("it was built by another toolchain"))
+        }
+        if let problem = ManifestDecoding.problem(in: manifest) { return .failure(LoadNow(problem)) }
+        return .success(manifest)
+    }
+
+    struct LoadNow: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Writes the cache when anything changed. It keeps the entries of files seen in this run and
+    /// of files that still exist (another run may name other folders), and drops those of removed
+    /// files; at most `maximumEntries`, this run's first. Atomic (a temporary file, then rename),
+    /// and best effort: a cache that cannot be written costs the next start time, never correctness.
+    mutating func save() -> String? {
+        guard changed else { return nil }
+        var kept = entries.filter { used.contains($0.key) }
+        for (path, entry) in entries where kept.count < Self.maximumEntries && kept[path] == nil
+            && FileManager.default.fileExists(atPath: path) {
+            kept[path] = entry
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let partial = file.deletingLastPathComponent().appendingPathComponent(".\(Self.fileName).\(getpid()).partial")
+        do {
+            let data = try encoder.encode(Document(v: Self.formatVersion, entries: kept))
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: partial)
+            guard rename(partial.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            return "could not write the module registry cache \(file.path): \(error.localizedDescription)"
+        }
+        entries = kept
+        changed = false
+        return nil
+    }
+
+    /// Reads a file's symbols: the ELF header first (a library for another CPU, or a truncated
+    /// one, is left to the loader, which says what is wrong with it).
+    private static func read(_ file: URL, key: Key) -> Entry {
+        var entry = Entry(key: key)
+        guard let read = try? ELFHeader.read(file), let header = read.header, header.isELF,
+              header.machine == ELFHeader.hostMachine.machine, header.is64Bit == ELFHeader.hostMachine.is64Bit,
+              header.requiredSize <= read.fileSize else {
+            entry.eagerBecause = "its ELF header is not a loadable library for this machine"
+            return entry
+        }
+        guard let probe = ManifestProbe.read(file) else {
+            entry.eagerBecause = "its symbols cannot be read without loading it (no section headers)"
+            return entry
+        }
+        entry.abiVersion = probe.abiVersion
+        entry.toolchain = probe.toolchain
+        switch probe.manifest {
+        case .success(let manifest): entry.manifest = manifest
+        case .failure(let problem): entry.eagerBecause = "its manifest is refused: \(problem)"
+        case nil: break
+        }
+        return entry
+    }
+}
+
+private extension ManifestIndex.Entry {
+    init(key: ManifestIndex.Key) {
+        self.init(key: key, abiVersion: nil, toolchain: nil, manifest: nil, eagerBecause: nil)
+    }
+}

@@ -1,0 +1,36 @@
+import CDenABI
+import DenKit
+import Foundation
+
+/// What a plugin file says about itself, read from its dynamic symbol table without loading it
+/// (no plugin code runs): `den_abi_version`, `den_toolchain` and `den_manifest`.
+struct ManifestProbe: Sendable, Equatable {
+    var abiVersion: UInt32?
+    var toolchain: String?
+    /// nil when the file defines no `den_manifest`.
+    var manifest: Result<ModuleManifest, ManifestProblem>?
+
+    /// Reads `file`; nil when it is not a 64-bit little-endian ELF file with section headers.
+    static func read(_ file: URL) -> ManifestProbe? {
+        guard let reader = ELFSymbolReader(path: file.path) else { return nil }
+        defer { reader.finish() }
+        return read(reader)
+    }
+
+    static func read(_ reader: ELFSymbolReader) -> ManifestProbe {
+        // One byte more than allowed, so an oversized manifest is told apart from one at the limit.
+        let values = reader.values(of: [DEN_ABI_VERSION_SYMBOL, DEN_TOOLCHAIN_SYMBOL, DEN_MANIFEST_SYMBOL],
+                                   maximum: ModuleManifest.maximumBytes + 1)
+        var probe = ManifestProbe()
+        if let abi = values[DEN_ABI_VERSION_SYMBOL], abi.count == 4 {
+            probe.abiVersion = UInt32(abi[0]) | UInt32(abi[1]) << 8 | UInt32(abi[2]) << 16 | UInt32(abi[3]) << 24
+        }
+        if let toolchain = values[DEN_TOOLCHAIN_SYMBOL] {
+            probe.toolchain = String(decoding: toolchain.prefix(512).prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if let manifest = values[DEN_MANIFEST_SYMBOL] {
+            probe.manifest = ManifestDecoding.decode(manifest)
+        }
+        return probe
+    }
+}

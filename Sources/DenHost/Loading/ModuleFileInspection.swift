@@ -1,0 +1,61 @@
+import CDenABI
+import DenKit
+import Foundation
+
+/// What a module file says about itself, read without loading it (`den plugins --inspect`,
+/// `den modules install`): its ABI version, toolchain and manifest, each judged against this host.
+public struct ModuleFileInspection: Sendable, Encodable {
+    public var file: String
+    public var abiVersion: UInt32?
+    public var toolchain: String?
+    public var manifest: ModuleManifest?
+    /// Why the manifest is refused (it is then nil).
+    public var manifestProblem: String?
+    /// What stops this host from loading the file, as far as can be told without loading it.
+    public var problems: [String]
+
+    /// The file's symbols; throws a `PluginLoadError` for a file that is no library for this machine.
+    public static func inspect(_ file: URL) throws(PluginLoadError) -> ModuleFileInspection {
+        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
+        let header: ELFHeader?, size: UInt64
+        do {
+            (header, size) = try ELFHeader.read(file)
+        } catch {
+            throw fail(.unreadable(error.description))
+        }
+        if size == 0 { throw fail(.emptyFile) }
+        guard let header, header.isELF else { throw fail(.notELF) }
+        let host = ELFHeader.hostMachine
+        if header.machine != host.machine || header.is64Bit != host.is64Bit {
+            throw fail(.wrongArchitecture(found: ELFHeader.architecture(of: header.machine, is64Bit: header.is64Bit),
+                                          expected: ELFHeader.hostMachineName))
+        }
+        if header.requiredSize > size { throw fail(.truncated(size: size, required: header.requiredSize)) }
+        guard let probe = ManifestProbe.read(file) else {
+            throw fail(.unreadable("it has no section headers, so its symbols cannot be read without loading it"))
+        }
+        var inspection = ModuleFileInspection(file: file.path, abiVersion: probe.abiVersion, toolchain: probe.toolchain,
+                                              manifest: nil, manifestProblem: nil, problems: [])
+        switch probe.manifest {
+        case .success(let manifest): inspection.manifest = manifest
+        case .failure(let problem): inspection.manifestProblem = problem.description
+        case nil: break
+        }
+        let errors: [PluginLoadError.Cause?] = [
+            probe.abiVersion == nil ? .missingSymbol(DEN_ABI_VERSION_SYMBOL) : nil,
+            probe.abiVersion.flatMap { abi -> PluginLoadError.Cause? in
+                abi == DEN_ABI_VERSION ? nil : .abiMismatch(found: abi, expected: DEN_ABI_VERSION)
+            },
+            probe.toolchain.flatMap { toolchain -> PluginLoadError.Cause? in
+                toolchain == DenModule.toolchain ? nil : .toolchainMismatch(found: toolchain, expected: DenModule.toolchain)
+            },
+            inspection.manifestProblem.map { .invalidManifest($0) },
+        ]
+        inspection.problems = errors.compactMap { $0.map { PluginLoadError(file: file.path, cause: $0).description } }
+        return inspection
+    }
+
+    /// This host's ABI version and toolchain, to print beside a file's.
+    public static var hostABIVersion: UInt32 { DEN_ABI_VERSION }
+    public static var hostToolchain: String { DenModule.toolchain }
+}

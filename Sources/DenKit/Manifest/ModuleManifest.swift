@@ -1,0 +1,142 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a module file says about itself before any of its code runs: its id, version, summary,
+/// routes (with their guards), declared settings and exports. A plugin exports it as the data
+/// symbol `den_manifest`, a NUL-terminated UTF-8 JSON document (den_module.h, docs/ABI.md "The
+/// manifest", docs/schema/v1/manifest.json), which the host reads from the file the way it reads
+/// `den_abi_version`: `den plugins --inspect`, lazy loading and `den modules install` use it, and
+/// the host checks at load that the module registered exactly what its manifest says.
+///
+/// The ABI version and the toolchain are not repeated here: they are the file's own
+/// `den_abi_version` and `den_toolchain` symbols, read beside it.
+public struct ModuleManifest: Codable, Sendable, Equatable {
+    /// The symbol's name.
+    public static let symbol = "den_manifest"
+    /// The format version this DenKit reads and writes.
+    public static let formatVersion = 1
+    /// The largest manifest a host reads (bytes, without the NUL).
+    public static let maximumBytes = 64 * 1024
+
+    public struct Route: Codable, Sendable, Equatable, Hashable {
+        public var pattern: String
+        /// The route needs a logged-in user (`DEN_ROUTE_REQUIRES_LOGIN`). Optional in JSON (false).
+        public var requiresLogin: Bool
+
+        public init(_ pattern: String, requiresLogin: Bool = false) {
+            self.pattern = pattern
+            self.requiresLogin = requiresLogin
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            pattern = try container.decode(String.self, forKey: .pattern)
+            requiresLogin = try container.decodeIfPresent(Bool.self, forKey: .requiresLogin) ?? false
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(pattern, forKey: .pattern)
+            if requiresLogin { try container.encode(true, forKey: .requiresLogin) }
+        }
+
+        private enum CodingKeys: String, CodingKey { case pattern, requiresLogin }
+    }
+
+    /// A function the module exports to other modules (ABI revision 2, `den call`). The host
+    /// lists them; it does not yet check them against the registration.
+    public struct Export: Codable, Sendable, Equatable {
+        public var name: String
+        /// The C signature as the module documents it, e.g. "double(double, double)".
+        public var signature: String?
+
+        public init(name: String, signature: String? = nil) {
+            self.name = name
+            self.signature = signature
+        }
+    }
+
+    public var v: Int
+    public var id: String
+    public var version: String
+    public var summary: String
+    public var routes: [Route]
+    public var settings: [SettingDefinition]
+    public var exports: [Export]
+
+    public init(id: String, version: String, summary: String = "", routes: [Route], settings: [SettingDefinition] = [],
+                exports: [Export] = []) {
+        self.v = ModuleManifest.formatVersion
+        self.id = id
+        self.version = version
+        self.summary = summary
+        self.routes = routes
+        self.settings = settings
+        self.exports = exports
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        v = try container.decode(Int.self, forKey: .v)
+        id = try container.decode(String.self, forKey: .id)
+        version = try container.decode(String.self, forKey: .version)
+        summary = try container.decodeIfPresent(String.self, forKey: .summary) ?? ""
+        routes = try container.decode([Route].self, forKey: .routes)
+        settings = try container.decodeIfPresent([SettingDefinition].self, forKey: .settings) ?? []
+        exports = try container.decodeIfPresent([Export].self, forKey: .exports) ?? []
+    }
+
+    private enum CodingKeys: String, CodingKey { case v, id, version, summary, routes, settings, exports }
+
+    /// The manifest of a Swift module definition: what its `den_manifest` must say.
+    public init(_ definition: ModuleDefinition) {
+        self.init(id: definition.id, version: definition.version, summary: definition.summary,
+                  routes: definition.routes.map { Route($0.pattern, requiresLogin: $0.requiresLogin) },
+                  settings: definition.settings)
+    }
+
+    /// Pretty, key-sorted JSON, as `den plugins --inspect --json` prints it and a module's
+    /// `module.json` can hold it.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// How `registered` (what a module registered at load, or a module definition) differs from
+    /// this manifest, one phrase per difference; empty when they agree. Route and setting order
+    /// does not matter; exports are not compared (the registrar has no exports before revision 2).
+    public func differences(from registered: ModuleManifest) -> [String] {
+        var found: [String] = []
+        if id != registered.id { found.append("the manifest says id '\(id)', the module registered '\(registered.id)'") }
+        if version != registered.version {
+            found.append("the manifest says version \(version), the module registered \(registered.version)")
+        }
+        if summary != registered.summary {
+            found.append("the manifest's summary \"\(summary)\" differs from the registered \"\(registered.summary)\"")
+        }
+        let declared = Set(routes), actual = Set(registered.routes)
+        for route in routes where !actual.contains(route) {
+            let sameShape = registered.routes.contains { $0.pattern == route.pattern }
+            found.append(sameShape
+                ? "route '\(route.pattern)' is \(route.requiresLogin ? "guarded" : "open") in the manifest but \(route.requiresLogin ? "open" : "guarded") when registered"
+                : "route '\(route.pattern)' is in the manifest but was not registered")
+        }
+        for route in registered.routes where !declared.contains(route) && !routes.contains(where: { $0.pattern == route.pattern }) {
+            found.append("route '\(route.pattern)' was registered but is not in the manifest")
+        }
+        let mine = Dictionary(settings.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let theirs = Dictionary(registered.settings.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for name in mine.keys.sorted() {
+            guard let other = theirs[name] else { found.append("setting '\(name)' is in the manifest but was not declared"); continue }
+            if other != mine[name] { found.append("setting '\(name)' differs between the manifest and the declaration") }
+        }
+        for name in theirs.keys.sorted() where mine[name] == nil {
+            found.append("setting '\(name)' was declared but is not in the manifest")
+        }
+        return found
+    }
+}

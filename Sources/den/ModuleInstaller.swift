@@ -1,0 +1,147 @@
+import DenHost
+import DenKit
+import Foundation
+import Logging
+
+/// Installs module files into the user's modules folder and removes them, checking first that
+/// the result loads: what `den modules install|remove` do.
+struct ModuleInstaller {
+    let userFolder: URL
+    let bundledFolder: URL?
+    let cacheDirectory: URL
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(environment: [String: String], cacheDirectory: URL?) {
+        userFolder = InstallLayout.userModulesDirectory(environment: environment)
+        bundledFolder = InstallLayout.current?.bundledModulesDirectory
+        self.cacheDirectory = cacheDirectory ?? PluginCache.defaultDirectory(environment: environment)
+    }
+
+    /// Checks `file` and copies it into the user folder; returns what to tell the user.
+    func install(_ file: URL) throws -> String {
+        let inspection: ModuleFileInspection
+        do {
+            inspection = try ModuleFileInspection.inspect(file)
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+        guard inspection.problems.isEmpty else {
+            throw Failure(description: "\(file.path) cannot be installed:\n" + inspection.problems.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        guard file.pathExtension == "so" else {
+            throw Failure(description: "\(file.lastPathComponent) does not end in .so, so den would not load it from a modules folder; rename it (e.g. lib<Name>Module.so)")
+        }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // The installed modules, less the ones this file replaces: same file name, or same id.
+        let installed = try installedFiles(dataDirectory: scratch.url.appendingPathComponent("data-installed"))
+        let replaced = installed.filter { entry in
+            entry.file.lastPathComponent == file.lastPathComponent || (inspection.manifest != nil && entry.id == inspection.manifest?.id)
+        }
+        let kept = try scratch.folder("installed")
+        for entry in installed where !replaced.contains(where: { $0.file == entry.file }) {
+            try FileManager.default.createSymbolicLink(at: kept.appendingPathComponent(entry.file.lastPathComponent), withDestinationURL: entry.file)
+        }
+        let candidateFolder = try scratch.folder("candidate")
+        let candidate = candidateFolder.appendingPathComponent(file.lastPathComponent)
+        try FileManager.default.copyItem(at: file, to: candidate)
+
+        // Load everything, as `den plugins` does: the new module's registration is checked
+        // against its manifest, and against every module it would live beside.
+        var configuration = HostConfiguration(pluginDirectories: [kept, candidateFolder], bundledDirectory: bundledFolder,
+                                              cacheDirectory: cacheDirectory, dataDirectory: scratch.url.appendingPathComponent("data"),
+                                              logLevel: .critical)
+        configuration.loadsLazily = false
+        let runtime = DenRuntime(configuration: configuration)
+        runtime.loadPlugins()
+        guard let record = runtime.registry.plugins.first(where: { $0.file.path == candidate.path }) else {
+            throw Failure(description: "\(file.path) was not taken for a module (is it a .so file?)")
+        }
+        if let error = record.error {
+            throw Failure(description: "\(file.lastPathComponent) cannot be installed: \(error.reason) — \(error.fix)")
+        }
+        let id = record.id ?? "?"
+        if let other = replaced.first(where: { $0.id != nil && $0.id != id && $0.file.lastPathComponent == file.lastPathComponent }) {
+            throw Failure(description: "\(userFolder.path) already has \(file.lastPathComponent) for module '\(other.id ?? "?")', not '\(id)'; rename the new file, or remove that module first with `den modules remove \(other.id ?? "?")`")
+        }
+        let target = userFolder.appendingPathComponent(file.lastPathComponent)
+        try copyAtomically(file, to: target)
+        for old in replaced where old.file.path != target.path {
+            try? FileManager.default.removeItem(at: old.file)
+        }
+        let verb = replaced.isEmpty ? "Installed" : "Replaced"
+        let routes = record.routes.isEmpty ? "no routes" : "routes: " + record.routes.joined(separator: ", ")
+        return "\(verb) \(id) \(record.version ?? "") as \(target.path) (\(ModuleText.singleLine(routes))). Every den started from now on loads it."
+    }
+
+    /// Removes the user folder's file(s) of module `id`; returns what to tell the user.
+    func remove(id: String) throws -> String {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let installed = try installedFiles(dataDirectory: scratch.url.appendingPathComponent("data"))
+        let matching = installed.filter { $0.id == id }
+        guard !matching.isEmpty else {
+            let ids = installed.compactMap(\.id).sorted()
+            let bundled = bundledFolder.map { folder in
+                (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.compactMap(PluginDiscovery.moduleName(fromFile:)).map { $0.lowercased() } ?? []
+            } ?? []
+            if bundled.contains(where: { PluginDiscovery.hint($0, mayMatch: [id]) }) {
+                throw Failure(description: "'\(id)' is a module bundled with den, not one in your modules folder; leave it out of a run with --plugins instead")
+            }
+            throw Failure(description: "no module '\(id)' in \(userFolder.path)\(ids.isEmpty ? " (it holds none)" : "; it holds: \(ids.joined(separator: ", "))")")
+        }
+        for entry in matching {
+            do {
+                try FileManager.default.removeItem(at: entry.file)
+            } catch {
+                throw Failure(description: "cannot remove \(entry.file.path): \(error.localizedDescription)")
+            }
+        }
+        return "Removed \(id) (\(matching.map(\.file.lastPathComponent).joined(separator: ", "))) from \(userFolder.path). A running den keeps it until it stops; its data stays in storage."
+    }
+
+    /// The user folder's module files and their ids (from the manifest, else by loading the file).
+    private func installedFiles(dataDirectory: URL) throws -> [(file: URL, id: String?)] {
+        guard FileManager.default.fileExists(atPath: userFolder.path) else { return [] }
+        var configuration = HostConfiguration(pluginDirectories: [], bundledDirectory: nil, userDirectory: userFolder,
+                                              cacheDirectory: cacheDirectory, dataDirectory: dataDirectory,
+                                              logLevel: .critical)
+        configuration.loadsLazily = true // ids from manifests where there are some: no module code runs for them
+        let runtime = DenRuntime(configuration: configuration)
+        runtime.loadPlugins()
+        return runtime.registry.plugins.map { ($0.file, $0.id) }
+    }
+
+    private func copyAtomically(_ file: URL, to target: URL) throws {
+        let manager = FileManager.default
+        let partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).partial")
+        do {
+            try manager.createDirectory(at: userFolder, withIntermediateDirectories: true)
+            try? manager.removeItem(at: partial)
+            try manager.copyItem(at: file, to: partial)
+            // rename replaces an older version in one step; a running den keeps its own copy.
+            guard rename(partial.path, target.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? manager.removeItem(at: partial)
+            throw Failure(description: "cannot copy into \(userFolder.path): \(error.localizedDescription); make the folder writable (or set XDG_DATA_HOME)")
+        }
+    }
+
+    /// A private temporary folder.
+    private struct Scratch {
+        let url: URL
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("den-install-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+        func folder(_ name: String) throws -> URL {
+            let folder = url.appendingPathComponent(name, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return folder
+        }
+        func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+}

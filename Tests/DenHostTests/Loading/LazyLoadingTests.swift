@@ -1,0 +1,203 @@
+@testable import DenHost
+import DenKit
+import DenTestSupport
+import Foundation
+import Testing
+
+/// Lazy loading: modules with a manifest are installed from it and loaded when one of their
+/// routes is first built; the registry cache remembers manifests by path, size, mtime and inode.
+@Suite("Lazy loading and the module registry cache")
+struct LazyLoadingTests {
+    private func lazyRuntime(_ folder: PluginFolder, selecting modules: Set<String>? = nil) -> DenRuntime {
+        var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil, selectedModules: modules,
+                                              cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
+        configuration.loadsLazily = true
+        let runtime = DenRuntime(configuration: configuration)
+        runtime.loadPlugins()
+        return runtime
+    }
+
+    /// The plugin copies staged in the cache: one appears only when a file is really loaded.
+    private func stagedCopies(_ folder: PluginFolder) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.temp.path("cache").path)) ?? []
+        return names.filter { $0.hasSuffix(".so") }.sorted()
+    }
+
+    @Test("a module with a manifest is installed from it, and loaded when its route is first built")
+    func loadsOnFirstBuild() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        let runtime = lazyRuntime(folder)
+
+        let record = try #require(runtime.record("libAboutModule.so"))
+        #expect(record.isActive && !record.isLoaded)
+        #expect(record.id == "about" && record.version == "1.0.0")
+        #expect(runtime.registry.routes.map(\.pattern) == ["about"])
+        #expect(stagedCopies(folder) == [], "nothing was copied or loaded yet")
+        #expect((try? runtime.registry.resolve("about").get()) != nil, "resolving loads nothing")
+        #expect(stagedCopies(folder) == [])
+
+        let view = runtime.makeSession().open("about")
+        #expect(view.errors == [])
+        #expect(view.screen.title.contains("About"), "\(view.screen.title)")
+        #expect(runtime.record("libAboutModule.so")?.isLoaded == true)
+        #expect(stagedCopies(folder).count == 1)
+        // Later builds reuse the loaded builders.
+        #expect(runtime.makeSession().open("about").screen.title == view.screen.title)
+    }
+
+    @Test("a plugin without a manifest is loaded at start, as before")
+    func withoutManifest() throws {
+        let folder = try PluginFolder()
+        try folder.add("DenFixtureGuardedRoute")
+        let runtime = lazyRuntime(folder)
+        let record = try #require(runtime.record("libDenFixtureGuardedRoute.so"))
+        #expect(record.isActive && record.isLoaded)
+    }
+
+    @Test("--plugins skips a module by its manifest's id without running its code")
+    func selectionByManifest() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule", as: "about-renamed.so") // the file name gives no hint
+        let runtime = lazyRuntime(folder, selecting: ["main"])
+        #expect(runtime.registry.plugins.isEmpty)
+        #expect(runtime.foundModules == ["about"], "the id comes from the manifest")
+        #expect(stagedCopies(folder) == [])
+    }
+
+    @Test("conflicts and duplicate ids are found from manifests, before anything loads")
+    func duplicateFromManifest() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        try folder.add("AboutModule", as: "libAboutAgainModule.so")
+        let runtime = lazyRuntime(folder)
+        let records = runtime.registry.plugins
+        #expect(records.count == 2)
+        #expect(records.filter(\.isActive).count == 1)
+        let refused = try #require(records.first { !$0.isActive }?.error)
+        guard case .duplicateModule(let id, _) = refused.cause else {
+            Issue.record("expected a duplicate id, got \(refused)")
+            return
+        }
+        #expect(id == "about")
+        #expect(stagedCopies(folder) == [], "found without loading either file")
+    }
+
+    @Test("the second start reads manifests from the cache; a replaced file is noticed and read again")
+    func registryCache() throws {
+        let folder = try PluginFolder()
+        let file = try folder.add("AboutModule", as: "libThingModule.so")
+        let cacheFolder = folder.temp.path("cache")
+
+        var first = ManifestIndex(directory: cacheFolder)
+        #expect(first.entry(for: file)?.manifest?.id == "about")
+        #expect(first.misses == 1 && first.hits == 0)
+        #expect(first.save() == nil)
+
+        var second = ManifestIndex(directory: cacheFolder)
+        #expect(second.entry(for: file)?.manifest?.id == "about")
+        #expect(second.hits == 1 && second.misses == 0, "an unchanged file comes from the cache")
+
+        // Replace the file (another module under the same name): the stale entry must not be used.
+        try FileManager.default.removeItem(at: file)
+        try folder.add("LoginModule", as: "libThingModule.so")
+        var third = ManifestIndex(directory: cacheFolder)
+        #expect(third.entry(for: file)?.manifest?.id == "login")
+        #expect(third.misses == 1 && third.hits == 0)
+        _ = third.save()
+
+        // And the runtime installs the new module from the refreshed entry.
+        let runtime = lazyRuntime(folder)
+        #expect(runtime.record("libThingModule.so")?.id == "login")
+    }
+
+    @Test("a file rewritten in place (same inode, new size and time) is read again")
+    func rewrittenInPlace() throws {
+        let folder = try PluginFolder()
+        let file = try folder.add("AboutModule", as: "libThingModule.so")
+        var index = ManifestIndex(directory: folder.temp.path("cache"))
+        _ = index.entry(for: file)
+        _ = index.save()
+        let login = try Data(contentsOf: BuildProducts.library("LoginModule"))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: login)
+        try handle.close()
+        var again = ManifestIndex(directory: folder.temp.path("cache"))
+        #expect(again.entry(for: file)?.manifest?.id == "login")
+        #expect(again.misses == 1)
+    }
+
+    @Test("a run that names other folders keeps their files' entries; a removed file's entry goes")
+    func entriesOfOtherRuns() throws {
+        let folder = try PluginFolder()
+        let about = try folder.add("AboutModule")
+        let login = try folder.add("LoginModule")
+        let cacheFolder = folder.temp.path("cache")
+        var first = ManifestIndex(directory: cacheFolder)
+        _ = first.entry(for: about)
+        _ = first.save()
+        var second = ManifestIndex(directory: cacheFolder) // another run, another folder
+        _ = second.entry(for: login)
+        _ = second.save()
+        var third = ManifestIndex(directory: cacheFolder)
+        _ = third.entry(for: about)
+        _ = third.entry(for: login)
+        #expect(third.hits == 2 && third.misses == 0, "both entries were kept")
+
+        try FileManager.default.removeItem(at: login)
+        let other = try folder.add("JogsModule")
+        var fourth = ManifestIndex(directory: cacheFolder)
+        _ = fourth.entry(for: other)
+        _ = fourth.save()
+        let text = try String(contentsOf: fourth.file, encoding: .utf8)
+        #expect(!text.contains("libLoginModule.so"), "the removed file's entry went")
+        #expect(text.contains("libAboutModule.so") && text.contains("libJogsModule.so"))
+    }
+
+    @Test("a damaged cache file is ignored and rewritten")
+    func damagedCache() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        let cacheFolder = try folder.temp.folder("cache")
+        let cacheFile = cacheFolder.appendingPathComponent(ManifestIndex.fileName)
+        try Data("{not json".utf8).write(to: cacheFile)
+
+        let runtime = lazyRuntime(folder)
+        #expect(runtime.record("libAboutModule.so")?.isActive == true)
+        let rewritten = try JSONSerialization.jsonObject(with: Data(contentsOf: cacheFile)) as? [String: Any]
+        #expect(rewritten?["v"] as? Int == 1)
+    }
+
+    @Test("a cache entry that lies (a manifest the host refuses) is not trusted")
+    func lyingCache() throws {
+        let folder = try PluginFolder()
+        let file = try folder.add("AboutModule")
+        var index = ManifestIndex(directory: folder.temp.path("cache"))
+        _ = index.entry(for: file)
+        _ = index.save()
+        let cacheFile = index.file
+        let text = try String(contentsOf: cacheFile, encoding: .utf8).replacingOccurrences(of: "\"about\"", with: "\"../etc\"")
+        try text.write(to: cacheFile, atomically: true, encoding: .utf8)
+
+        let runtime = lazyRuntime(folder)
+        let record = try #require(runtime.record("libAboutModule.so"))
+        #expect(record.isLoaded && record.id == "about", "loaded at start from the file itself")
+    }
+
+    @Test("a file replaced after start is refused at first build, saying so; nothing crashes")
+    func replacedAfterStart() throws {
+        let folder = try PluginFolder()
+        let file = try folder.add("AboutModule", as: "libThingModule.so")
+        let runtime = lazyRuntime(folder)
+        try FileManager.default.removeItem(at: file)
+        try folder.add("LoginModule", as: "libThingModule.so")
+
+        let view = runtime.makeSession().open("about")
+        #expect(view.screen.title == "Cannot open about")
+        let banner = "\(view.screen.elements)"
+        #expect(banner.contains("changed after den started"), "\(banner)")
+        let record = try #require(runtime.registry.plugins.first { $0.id == "about" })
+        #expect(record.error?.fix == "restart den to load the new version of the file")
+    }
+}

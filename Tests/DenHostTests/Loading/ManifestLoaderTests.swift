@@ -1,0 +1,156 @@
+@testable import DenHost
+import DenKit
+import DenTestSupport
+import Foundation
+import Testing
+
+/// The manifest (`den_manifest`) read from real .so files: readable without loading, and the
+/// registration checked against it at load.
+@Suite("Module manifests in real .so files")
+struct ManifestLoaderTests {
+    @Test("the bundled modules carry a manifest that is read from the file without loading it", arguments: ["About", "Main", "Login", "Jogs"])
+    func bundledManifest(name: String) throws {
+        let inspection = try ModuleFileInspection.inspect(BuildProducts.require(BuildProducts.library("\(name)Module")))
+        let manifest = try #require(inspection.manifest, "\(inspection)")
+        #expect(manifest.id == name.lowercased())
+        #expect(!manifest.routes.isEmpty)
+        #expect(inspection.abiVersion == 1)
+        #expect(inspection.toolchain == DenModule.toolchain)
+        #expect(inspection.problems == [])
+    }
+
+    @Test("inspecting a file whose constructor aborts runs none of its code")
+    func inspectsWithoutLoading() throws {
+        // Loading DenFixtureLazyAbort would kill this test process.
+        let inspection = try ModuleFileInspection.inspect(BuildProducts.require(BuildProducts.library("DenFixtureLazyAbort")))
+        #expect(inspection.manifest?.id == "lazy-abort")
+        #expect(inspection.manifest?.routes == [.init("boom")])
+    }
+
+    @Test("a plugin without a manifest has none, and nothing stops it")
+    func noManifest() throws {
+        let inspection = try ModuleFileInspection.inspect(BuildProducts.require(BuildProducts.library("DenFixtureGuardedRoute")))
+        #expect(inspection.manifest == nil && inspection.manifestProblem == nil)
+        #expect(inspection.problems == [])
+    }
+
+    @Test("a file that is no library is refused by the inspection, naming why")
+    func inspectsGarbage() throws {
+        let folder = try PluginFolder()
+        let text = try folder.write(Array("hello".utf8), as: "libText.so")
+        #expect(throws: PluginLoadError(file: text.path, cause: .notELF)) { try ModuleFileInspection.inspect(text) }
+    }
+
+    @Test("a registration that differs from the manifest is refused, naming every difference")
+    func mismatch() throws {
+        let folder = try PluginFolder()
+        try folder.add("DenFixtureManifestMismatch")
+        try folder.add("AboutModule")
+        let runtime = try folder.runtime()
+
+        let record = try #require(runtime.record("libDenFixtureManifestMismatch.so"))
+        guard case .manifestMismatch(let differences) = record.error?.cause else {
+            Issue.record("expected a manifest mismatch, got \(String(describing: record.error))")
+            return
+        }
+        #expect(differences.contains("the manifest says version 1.0.0, the module registered 1.0.1"))
+        #expect(differences.contains("route 'mismatch' is open in the manifest but guarded when registered"))
+        #expect(differences.contains("route 'mismatch/extra' is in the manifest but was not registered"))
+        #expect(differences.contains("route 'mismatch/other' was registered but is not in the manifest"))
+        #expect(record.error?.fix.contains("den plugins --inspect") == true)
+        #expect(!runtime.registry.routes.contains { $0.moduleID == "mismatch" }, "none of its routes is served")
+        #expect(runtime.record("libAboutModule.so")?.isActive == true, "the others load")
+    }
+
+    @Test("a malformed manifest is refused before any code of the plugin runs")
+    func badManifest() throws {
+        let folder = try PluginFolder()
+        try folder.add("DenFixtureBadManifest") // its constructor aborts: reaching dlopen kills the test
+        let runtime = try folder.runtime()
+
+        let error = try #require(runtime.record("libDenFixtureBadManifest.so")?.error)
+        guard case .invalidManifest(let detail) = error.cause else {
+            Issue.record("expected an invalid manifest, got \(error)")
+            return
+        }
+        #expect(detail.contains("routes"), "\(detail)")
+        #expect(error.description.contains("module.json"), "the fix says where to look")
+    }
+}
+
+@Suite("Manifest documents: every rule, every refusal")
+struct ManifestDecodingTests {
+    private func problem(_ json: String) -> String? {
+        if case .failure(let problem) = ManifestDecoding.decode(Array(json.utf8) + [0]) { return problem.description }
+        return nil
+    }
+
+    @Test("a good manifest decodes, stopping at the NUL")
+    func good() throws {
+        let bytes = Array(#"{"v":1,"id":"ok","version":"1.2.3","routes":[{"pattern":"ok/<int:n>","requiresLogin":true}]}"#.utf8) + [0, 0x41]
+        let manifest = try ManifestDecoding.decode(bytes).get()
+        #expect(manifest.routes == [.init("ok/<int:n>", requiresLogin: true)])
+    }
+
+    @Test("each broken rule is named", arguments: [
+        (#"{"v":2,"id":"x","version":"1.0.0","routes":[]}"#, "format version"),
+        (#"{"v":1,"id":"X Y","version":"1.0.0","routes":[]}"#, "module id 'X Y' is not valid"),
+        (#"{"v":1,"id":"x","version":"1","routes":[]}"#, "version '1' is not valid"),
+        (#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"a/../b"}]}"#, "route pattern 'a/../b'"),
+        (#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"a"},{"pattern":"a"}]}"#, "listed twice"),
+        (#"{"v":1,"id":"x","version":"1.0.0","routes":[],"settings":[{"name":"n","type":"integer","default":"a","help":"h"}]}"#, "default of setting 'n'"),
+        (#"{"v":1,"id":"x","version":"1.0.0","routes":[],"exports":[{"name":""}]}"#, "export"),
+        (#"{"v":1,"id":"x","version":"1.0.0","routes":[],"summary":null}"#, "null"),
+        (#"{"v":1,"id":"x""#, "not a valid manifest document"),
+        ("", "empty"),
+    ])
+    func refused(json: String, expected: String) throws {
+        let found = try #require(problem(json), "\(json) was accepted")
+        #expect(found.contains(expected), "\(found)")
+    }
+
+    @Test("bytes that are not UTF-8, and a manifest over 64 KiB, are refused")
+    func limits() {
+        if case .failure(let problem) = ManifestDecoding.decode([0x7B, 0xFF, 0xFE, 0x7D]) {
+            #expect(problem.description.contains("UTF-8"))
+        } else { Issue.record("accepted invalid UTF-8") }
+        let long = Array(repeating: UInt8(ascii: " "), count: ModuleManifest.maximumBytes + 1)
+        if case .failure(let problem) = ManifestDecoding.decode(long) {
+            #expect(problem.description.contains("64 KiB"))
+        } else { Issue.record("accepted an oversized manifest") }
+    }
+
+    @Test("nesting deeper than the wire limit is refused before decoding")
+    func deep() throws {
+        let json = #"{"v":1,"id":"x","version":"1.0.0","routes":[],"exports":[{"name":"a","signature":"#
+            + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}]}"
+        let found = try #require(problem(json))
+        #expect(found.contains("nest") || found.contains("deep"), "\(found)")
+    }
+}
+
+@Suite("The host reads manifests as docs/schema/v1/manifest.json describes them")
+struct ManifestCorpusTests {
+    static func files(_ validity: String) -> [URL] {
+        let folder = SchemaCorpusHostSpec.corpus.appendingPathComponent("\(validity)/manifest")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    @Test("the corpus has manifests both ways")
+    func present() {
+        #expect(Self.files("valid").count >= 3 && Self.files("invalid").count >= 5)
+    }
+
+    @Test("every manifest the schema accepts, the host accepts", arguments: files("valid"))
+    func valid(file: URL) throws {
+        let result = ManifestDecoding.decode(Array(try Data(contentsOf: file)))
+        if case .failure(let problem) = result { Issue.record("\(file.lastPathComponent): \(problem)") }
+    }
+
+    @Test("every manifest the schema refuses, the host refuses", arguments: files("invalid"))
+    func invalid(file: URL) throws {
+        let result = ManifestDecoding.decode(Array(try Data(contentsOf: file)))
+        if case .success = result { Issue.record("the host took \(file.lastPathComponent)") }
+    }
+}

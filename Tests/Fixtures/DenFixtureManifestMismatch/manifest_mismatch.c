@@ -1,0 +1,24 @@
+/* A module whose registration does not match its manifest: the manifest says version 1.0.0 and
+ * routes "mismatch" and "mismatch/extra"; den_module_entry registers version 1.0.1, route
+ * "mismatch" guarded, and a route "mismatch/other" the manifest lacks. The host must refuse it at
+ * load, naming each difference. */
+#include "den_module.h"
+
+DEN_DEFINE_ABI_VERSION();
+DEN_DEFINE_MANIFEST("{\"v\": 1, \"id\": \"mismatch\", \"version\": \"1.0.0\", \"summary\": \"Says one thing\", "
+                    "\"routes\": [{\"pattern\": \"mismatch\"}, {\"pattern\": \"mismatch/extra\"}]}");
+
+static int32_t build(void *ctx, const den_host *host, den_bytes params, void **self, const den_instance_api **api,
+                     den_owned *error) {
+    (void)ctx; (void)host; (void)params; (void)self; (void)api; (void)error;
+    return DEN_ERR_UNSUPPORTED;
+}
+
+DEN_EXPORT int32_t den_module_entry(const den_host *host, const den_registrar *registrar) {
+    (void)host;
+    int32_t status = registrar->describe(registrar->ctx, "mismatch", "1.0.1", "Says one thing");
+    if (status != DEN_OK) return status;
+    status = registrar->add_route_with_flags(registrar->ctx, "mismatch", DEN_ROUTE_REQUIRES_LOGIN, build, NULL);
+    if (status != DEN_OK) return status;
+    return registrar->add_route(registrar->ctx, "mismatch/other", build, NULL);
+}

@@ -1,0 +1,18 @@
+import MainModule
+import DenKit
+import Foundation
+import Testing
+
+/// The manifest built into libMainModule.so (Plugins/Main/Manifest/module.json) must say what the
+/// module registers: den refuses the library at load otherwise. This catches it before a build.
+@Suite("Main's manifest")
+struct MainManifestTests {
+    @Test("module.json describes exactly mainModule's id, version, summary, routes and settings")
+    func manifestMatchesDefinition() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Plugins/Main/Manifest/module.json").standardizedFileURL
+        let manifest = try JSONDecoder().decode(ModuleManifest.self, from: Data(contentsOf: file))
+        #expect(manifest.v == ModuleManifest.formatVersion)
+        #expect(manifest.differences(from: ModuleManifest(mainModule)) == [])
+    }
+}
