@@ -31,6 +31,7 @@ extension DenRuntime {
                     record.isLoaded = true
                     record.settings = plugin.settings
                 }
+                registry.exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             case .failure(let error):
                 logger.error("\(error)")
                 registry.updateRecord(file: file, id: manifest.id) { record in
@@ -51,6 +52,7 @@ extension DenRuntime {
             logger.error("\(error)")
         } else {
             registry.updateRecord(file: file, id: manifest.id) { $0.isLoaded = lazy.isSettled }
+            if !lazy.isSettled { registry.notePending(lazy, id: manifest.id) }
             logger.debug("\(file.lastPathComponent): module \(manifest.id) installed from its manifest; loaded when first opened")
         }
         return true

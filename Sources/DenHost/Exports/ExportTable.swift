@@ -7,17 +7,32 @@ import Foundation
 public final class ExportTable: @unchecked Sendable {
     private let lock = NSLock()
     private var byModule: [String: [ModuleExport]] = [:]
+    private var hooks: (loadModule: (@Sendable (String) -> Bool)?, loadEveryModule: (@Sendable () -> Void)?) = (nil, nil)
 
     public init() {}
+
+    /// Loads a module installed lazily (from its manifest) whose exports are asked for; true when
+    /// it loaded. Set by the registry.
+    var loadModule: (@Sendable (String) -> Bool)? {
+        get { lock.withLock { hooks.loadModule } }
+        set { lock.withLock { hooks.loadModule = newValue } }
+    }
+
+    /// Loads every module not loaded yet, before a listing of every export. Set by the registry.
+    var loadEveryModule: (@Sendable () -> Void)? {
+        get { lock.withLock { hooks.loadEveryModule } }
+        set { lock.withLock { hooks.loadEveryModule = newValue } }
+    }
 
     /// Makes `exports` the exports of `moduleID`, replacing what it exported before.
     func set(_ exports: [ModuleExport], of moduleID: String) {
         lock.withLock { byModule[moduleID] = exports.isEmpty ? nil : exports }
     }
 
-    /// Every export, sorted by name.
+    /// Every export, sorted by name (loading the modules not loaded yet first).
     public var all: [ModuleExport] {
-        lock.withLock { byModule.values.flatMap { $0 } }.sorted { $0.name < $1.name }
+        loadEveryModule?()
+        return lock.withLock { byModule.values.flatMap { $0 } }.sorted { $0.name < $1.name }
     }
 
     /// The export named `<module>.<function>`, or a failure that says what exists instead.
@@ -28,7 +43,9 @@ public final class ExportTable: @unchecked Sendable {
             return .failure(ExportCallFailure(.unknownExport, status: DEN_ERR_INVALID_ARGUMENT,
                                               "'\(shown)' is not an export name: write <module>.<function>, e.g. main.convert (den exports lists them)"))
         }
-        let exports = lock.withLock { byModule[parts[0]] }
+        var exports = lock.withLock { byModule[parts[0]] }
+        // A module installed from its manifest registers its exports when it loads: load it now.
+        if exports == nil, loadModule?(parts[0]) == true { exports = lock.withLock { byModule[parts[0]] } }
         if let export = exports?.first(where: { $0.function == parts[1] }) { return .success(export) }
         let message: String
         if let exports {

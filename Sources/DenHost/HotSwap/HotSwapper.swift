@@ -198,10 +198,14 @@ public final class HotSwapper: @unchecked Sendable {
                     record.retainedImages += 1
                     record.retainedBytes += imageCosts[moduleID] ?? 0
                     record.swapError = nil
+                    record.isLoaded = true
                     records[index] = record
+                    // Calls of the module's exports go to the new version from this step on.
+                    registry.exports.set(plugin.exports.map { $0.bound(to: moduleID, host: plugin.host) }, of: moduleID)
                     return record.generation
                 }
                 imageCosts[moduleID] = imageCost
+                registry.forgetPending(moduleID)
                 for plan in plans { plan.session.applySwap(plan) }
                 return Replacement(generation: generation, plans: plans)
             }

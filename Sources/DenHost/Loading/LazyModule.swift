@@ -35,17 +35,32 @@ final class LazyModule: Sendable {
         state.withLock { if case .waiting = $0 { false } else { true } }
     }
 
+    /// Loads the file unless that happened already (a call of one of its exports, or a listing of
+    /// every export, needs the module's code although none of its routes was opened); the load's
+    /// error, if it failed.
+    @discardableResult
+    func ensureLoaded() -> PluginLoadError? {
+        state.withLock { state -> PluginLoadError? in
+            loadIfWaiting(&state)
+            if case .failed(let error) = state { return error }
+            return nil
+        }
+    }
+
+    private func loadIfWaiting(_ state: inout State) {
+        guard case .waiting = state else { return }
+        let result = load()
+        switch result {
+        case .success(let plugin): state = .loaded(Dictionary(plugin.routes.map { ($0.pattern, $0) }, uniquingKeysWith: { a, _ in a }))
+        case .failure(let error): state = .failed(error)
+        }
+        onLoad(result)
+    }
+
     /// The loaded route for `pattern`, loading the file on the first call.
     func route(_ pattern: String) -> Result<PluginRoute, PluginLoadError> {
         state.withLock { state -> Result<PluginRoute, PluginLoadError> in
-            if case .waiting = state {
-                let result = load()
-                switch result {
-                case .success(let plugin): state = .loaded(Dictionary(plugin.routes.map { ($0.pattern, $0) }, uniquingKeysWith: { a, _ in a }))
-                case .failure(let error): state = .failed(error)
-                }
-                onLoad(result)
-            }
+            loadIfWaiting(&state)
             switch state {
             case .waiting: return .failure(PluginLoadError(file: file.path, cause: .changedSinceStart("it was not loaded")))
             case .failed(let error): return .failure(error)

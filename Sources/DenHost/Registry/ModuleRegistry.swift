@@ -19,7 +19,40 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// start that installs a hundred modules compiles once, not a hundred times.
     private var routerIsStale = false
 
-    public init() {}
+    /// Modules installed from their manifest whose file is not loaded yet, by id.
+    private var pending: [String: LazyModule] = [:]
+
+    public init() {
+        // An export of a module not loaded yet is known only once its code has registered it.
+        exports.loadModule = { [weak self] id in self?.loadPending(id) ?? false }
+        exports.loadEveryModule = { [weak self] in self?.loadAllPending() }
+    }
+
+    /// Remembers a module installed from its manifest, so a call of one of its exports can load it.
+    func notePending(_ module: LazyModule, id: String) {
+        lock.withLock { pending[id] = module }
+    }
+
+    /// Loads the not-yet-loaded module `id`; true when there was one to load and it loaded.
+    @discardableResult
+    func loadPending(_ id: String) -> Bool {
+        guard let module = lock.withLock({ pending.removeValue(forKey: id) }) else { return false }
+        return module.ensureLoaded() == nil
+    }
+
+    /// Forgets the not-yet-loaded module `id` (a hot swap installed a loaded version instead).
+    func forgetPending(_ id: String) {
+        lock.withLock { _ = pending.removeValue(forKey: id) }
+    }
+
+    /// Loads every module not loaded yet (a listing of every export needs them).
+    func loadAllPending() {
+        let modules = lock.withLock { () -> [LazyModule] in
+            defer { pending = [:] }
+            return Array(pending.values)
+        }
+        for module in modules { module.ensureLoaded() }
+    }
 
     public var plugins: [PluginRecord] {
         lock.withLock { records }
