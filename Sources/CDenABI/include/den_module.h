@@ -226,9 +226,11 @@ typedef enum den_route_flags {
 
 /**
  * An exported function as add_export takes it (revision 2). Its real C type follows from its
- * declared signature: see "Exports" below. Cast the function to this type to register it.
+ * declared signature: see "Exports" below. Cast the function to this type to register it; the
+ * host calls it with its real type. `void (*)(void)` is the type GCC and Clang accept a cast to
+ * from any function type without -Wcast-function-type (part of -Wextra) warning.
  */
-typedef int32_t (*den_export_fn)(void);
+typedef void (*den_export_fn)(void);
 
 /**
  * The registrar. Call describe first and exactly once, then add_route for each route, all during

@@ -42,7 +42,7 @@ final class FFICallInterface: @unchecked Sendable {
     func call(_ function: den_export_fn, _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> Int32 {
         // libffi widens an integer result to ffi_arg; the low 32 bits are the int32_t.
         var returned: ffi_arg = 0
-        ffi_call(cif, unsafeBitCast(function, to: (@convention(c) () -> Void).self), &returned, arguments)
+        ffi_call(cif, function, &returned, arguments)
         return Int32(truncatingIfNeeded: returned)
     }
 }
