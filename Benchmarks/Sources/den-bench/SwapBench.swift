@@ -22,6 +22,8 @@ import Glibc
 struct SwapBench {
     struct Result {
         var swap = Samples()
+        /// CPU time of the swapping thread per swap: less sensitive to other work on the machine.
+        var swapCPU = Samples()
         var plainLoad = Samples()
         var imageBytes: Int64 = 0
         var anonPerVersion: Double = 0
@@ -62,56 +64,10 @@ struct SwapBench {
             logLevel: .critical))
         runtime.loadPlugins()
         let swapper = HotSwapper(runtime: runtime)
-        var sessions: [NavigationSession] = []
-        for index in 0..<liveInstances {
-            let session = runtime.makeSession()
-            session.open("convert/\(index + 1)/usd/eur")
-            sessions.append(session)
-        }
-
-        // Latency, with the plain load as the baseline, in turns.
-        let loads = workDirectory.appendingPathComponent("loads", isDirectory: true)
-        try fileManager.createDirectory(at: loads, withIntermediateDirectories: true)
-        let loader = PluginLoader(cache: PluginCache(directory: workDirectory.appendingPathComponent("cache-plain")), hub: ServiceHub())
-        for round in 0..<(rounds + 3) {
-            try install()
-            let started = nowNanoseconds()
-            let report = swapper.swap(file)
-            let swapTime = nowNanoseconds() - started
-            if report.outcome != .swapped || report.statesKept != liveInstances {
-                result.failures.append("swap \(round): \(report)")
-            }
-            let copy = loads.appendingPathComponent("plain\(round)-libMainModule.so")
-            try fileManager.copyItem(at: plugin, to: copy)
-            let loadStarted = nowNanoseconds()
-            do {
-                let loaded = try loader.load(copy)
-                ModuleRegistry().install(loaded)
-            } catch { result.failures.append("plain load: \(error)") }
-            let loadTime = nowNanoseconds() - loadStarted
-            if round >= 3 {
-                result.swap.add(swapTime)
-                result.plainLoad.add(loadTime)
-            }
-        }
-
-        // Memory per retained version: instances stay live, so every swap does the full work.
-        let retainedRounds = 40
-        let before = Self.memory()
-        for _ in 0..<retainedRounds {
-            try install()
-            _ = swapper.swap(file)
-        }
-        let after = Self.memory()
-        result.retainedRounds = retainedRounds
-        result.anonPerVersion = Double(after.anon - before.anon) / Double(retainedRounds)
-        result.filePerVersion = Double(after.file - before.file) / Double(retainedRounds)
-
-        // The first screen in a new image, as images pile up (no live instances: the swap itself
-        // then calls nothing in the new image but its entry point).
-        sessions.removeAll()
-        var retained = runtime.registry.plugins.first { $0.id == "main" }?.retainedImages ?? 0
-        for target in [10, 100, 500] where target > retained || target == 500 {
+        var retained = 0
+        /// Swaps until `target` images are retained, then times the first and second screen in
+        /// a few fresh images (no screen open, so a swap calls nothing in the new image but its entry point).
+        func firstOpen(at target: Int) throws {
             while retained < target - 1 {
                 try install()
                 _ = swapper.swap(file)
@@ -131,6 +87,59 @@ struct SwapBench {
             }
             result.firstOpen.append((retained, first.median, second.median))
         }
+        try firstOpen(at: 10)
+        var sessions: [NavigationSession] = []
+        for index in 0..<liveInstances {
+            let session = runtime.makeSession()
+            _ = session.open("convert/\(index + 1)/usd/eur")
+            sessions.append(session)
+        }
+
+        // Latency, with the plain load as the baseline, in turns.
+        let loads = workDirectory.appendingPathComponent("loads", isDirectory: true)
+        try fileManager.createDirectory(at: loads, withIntermediateDirectories: true)
+        let loader = PluginLoader(cache: PluginCache(directory: workDirectory.appendingPathComponent("cache-plain")), hub: ServiceHub())
+        for round in 0..<(rounds + 3) {
+            try install()
+            let cpuStarted = Self.threadCPU()
+            let started = nowNanoseconds()
+            let report = swapper.swap(file)
+            let swapTime = nowNanoseconds() - started
+            let swapCPU = Self.threadCPU() - cpuStarted
+            if report.outcome != .swapped || report.statesKept != liveInstances {
+                result.failures.append("swap \(round): \(report)")
+            }
+            let copy = loads.appendingPathComponent("plain\(round)-libMainModule.so")
+            try fileManager.copyItem(at: plugin, to: copy)
+            let loadStarted = nowNanoseconds()
+            do {
+                let loaded = try loader.load(copy)
+                ModuleRegistry().install(loaded)
+            } catch { result.failures.append("plain load: \(error)") }
+            let loadTime = nowNanoseconds() - loadStarted
+            if round >= 3 {
+                result.swap.add(swapTime)
+                result.swapCPU.add(swapCPU)
+                result.plainLoad.add(loadTime)
+            }
+        }
+
+        // Memory per retained version: instances stay live, so every swap does the full work.
+        let retainedRounds = 40
+        let before = Self.memory()
+        for _ in 0..<retainedRounds {
+            try install()
+            _ = swapper.swap(file)
+        }
+        let after = Self.memory()
+        result.retainedRounds = retainedRounds
+        result.anonPerVersion = Double(after.anon - before.anon) / Double(retainedRounds)
+        result.filePerVersion = Double(after.file - before.file) / Double(retainedRounds)
+
+        // The first screen in a new image, as images pile up.
+        sessions.removeAll()
+        retained = runtime.registry.plugins.first { $0.id == "main" }?.retainedImages ?? retained
+        for target in [100, 500] { try firstOpen(at: target) }
 
         // Noticing a change: inotify, then polling.
         for mode in [FileChangeWatcher.Mode.inotify, .polling] {
@@ -155,6 +164,13 @@ struct SwapBench {
             watcher.stop()
         }
         return result
+    }
+
+    /// This thread's CPU time, nanoseconds.
+    static func threadCPU() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// RssAnon and RssFile from /proc/self/status, in bytes.

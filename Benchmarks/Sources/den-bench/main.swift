@@ -227,6 +227,7 @@ if wanted("swap") {
                     goal: "(debounce 50 ms in both)", verdict: "info"))
     details.append("hot swap: libMainModule.so (release, \(r.imageBytes / 1024) KB), \(r.swap.count) swaps, medians (p90):")
     details.append("  swap, file stable → new version serving   \(milliseconds(r.swap.median, digits: 2)) (\(milliseconds(r.swap.p90, digits: 2)))")
+    details.append("  the same, CPU time of the swapping thread \(milliseconds(r.swapCPU.median, digits: 2)) (\(milliseconds(r.swapCPU.p90, digits: 2))) (its share of a busy machine aside)")
     details.append("  plain load + install of the same plugin   \(milliseconds(r.plainLoad.median, digits: 2)) (\(milliseconds(r.plainLoad.p90, digits: 2)))")
     details.append("  per retained version over \(r.retainedRounds) swaps: anonymous \(fixed(r.anonPerVersion / 1024, 1)) KB, file-backed (image pages touched) \(fixed(r.filePerVersion / 1024, 1)) KB")
     details.append("  change to report: inotify \(milliseconds(r.inotify.median, digits: 1)) (\(milliseconds(r.inotify.p90, digits: 1))), polling every 250 ms \(milliseconds(r.polling.median, digits: 1)) (\(milliseconds(r.polling.p90, digits: 1)))")

@@ -37,8 +37,16 @@ struct DevCommand: ParsableCommand {
     func run() throws {
         let events = DevEvents()
         // Build for the configuration den itself was built in, so the new library lands in the folder den watches.
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().lastPathComponent
-        let rebuilder = ModuleRebuilder(packageRoot: packageRoot, configuration: folder == "release" ? "release" : "debug", events: events)
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let binFolder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        let configuration = binFolder.lastPathComponent == "release" ? "release" : "debug"
+        let rebuilder = ModuleRebuilder(packageRoot: packageRoot, configuration: configuration, events: events)
+        // swift build puts the libraries in <checkout>/.build/<configuration>; only a den from that
+        // folder loads its bundled modules from there (an installed den loads <prefix>/lib/den/modules).
+        let buildFolder = packageRoot.appendingPathComponent(".build").appendingPathComponent(configuration).resolvingSymlinksInPath()
+        if binFolder.resolvingSymlinksInPath().standardizedFileURL.path != buildFolder.standardizedFileURL.path {
+            print("Warning: this den runs from \(binFolder.path), but rebuilt modules land in \(buildFolder.path), which it does not load from; run \(buildFolder.path)/den dev to see them swapped in")
+        }
         let mode = FileChangeWatcher.Mode(rawValue: serve.watching.watchMode) ?? .automatic
         try serve.serve(events: events, whenListening: { rebuilder.start(mode: mode) })
         rebuilder.stop()
