@@ -30,7 +30,7 @@ struct ExportsBench {
 
     typealias AddFunction = @convention(c) (UnsafeRawPointer?, Int64, Int64, UnsafeMutablePointer<Int64>?, UnsafeMutableRawPointer?) -> Int32
     /// den_owned is {ptr, len, release}: three words.
-    typealias GreetFunction = @convention(c) (UnsafeRawPointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<OwnedWords>?, UnsafeMutablePointer<OwnedWords>?) -> Int32
+    typealias GreetFunction = @convention(c) (UnsafeRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
 
     struct OwnedWords {
         var ptr: UnsafeMutablePointer<UInt8>?
@@ -79,7 +79,11 @@ struct ExportsBench {
             let directGreet = time {
                 var owned = OwnedWords(ptr: nil, len: 0, release: nil)
                 var error = OwnedWords(ptr: nil, len: 0, release: nil)
-                _ = "Ada".withCString { greetDirect(greet.moduleHost, $0, &owned, &error) }
+                withUnsafeMutablePointer(to: &owned) { ownedPointer in
+                    withUnsafeMutablePointer(to: &error) { errorPointer in
+                        _ = "Ada".withCString { greetDirect(greet.moduleHost, $0, UnsafeMutableRawPointer(ownedPointer), UnsafeMutableRawPointer(errorPointer)) }
+                    }
+                }
                 // The same work the host does with the result: copy it into a String, release it.
                 if let ptr = owned.ptr {
                     sink &+= Int64(String(decoding: UnsafeBufferPointer(start: ptr, count: owned.len), as: UTF8.self).utf8.count)

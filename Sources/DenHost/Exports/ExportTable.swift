@@ -37,16 +37,31 @@ public final class ExportTable: @unchecked Sendable {
 
     /// The export named `<module>.<function>`, or a failure that says what exists instead.
     public func find(_ name: String) -> Result<ModuleExport, ExportCallFailure> {
+        // The hot path (a call by a valid name) splits once and reads under the lock; the
+        // sanitised text for messages is only made when the name finds nothing.
+        if let dot = name.firstIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex {
+            let module = name[..<dot], function = name[name.index(after: dot)...]
+            let found = lock.withLock { byModule[String(module)]?.first { $0.function == function } }
+            if let found { return .success(found) }
+            // A module installed from its manifest registers its exports when it loads: load it
+            // now (outside the lock: loading installs them) and look again.
+            if lock.withLock({ byModule[String(module)] }) == nil, loadModule?(String(module)) == true {
+                let loaded = lock.withLock { byModule[String(module)]?.first { $0.function == function } }
+                if let loaded { return .success(loaded) }
+            }
+        }
+        return .failure(missing(name))
+    }
+
+    /// Why `name` finds no export, saying what exists instead.
+    private func missing(_ name: String) -> ExportCallFailure {
         let parts = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let shown = ModuleText.singleLine(name, limit: 140)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            return .failure(ExportCallFailure(.unknownExport, status: DEN_ERR_INVALID_ARGUMENT,
-                                              "'\(shown)' is not an export name: write <module>.<function>, e.g. main.convert (den exports lists them)"))
+            return ExportCallFailure(.unknownExport, status: DEN_ERR_INVALID_ARGUMENT,
+                                     "'\(shown)' is not an export name: write <module>.<function>, e.g. main.convert (den exports lists them)")
         }
-        var exports = lock.withLock { byModule[parts[0]] }
-        // A module installed from its manifest registers its exports when it loads: load it now.
-        if exports == nil, loadModule?(parts[0]) == true { exports = lock.withLock { byModule[parts[0]] } }
-        if let export = exports?.first(where: { $0.function == parts[1] }) { return .success(export) }
+        let exports = lock.withLock { byModule[parts[0]] }
         let message: String
         if let exports {
             message = "no export '\(shown)': module '\(parts[0])' exports \(exports.map(\.function).sorted().joined(separator: ", ")) (den exports lists them with their signatures)"
@@ -56,7 +71,7 @@ public final class ExportTable: @unchecked Sendable {
                 (modules.isEmpty ? "; no loaded module exports a function" : "; modules with exports: \(modules.joined(separator: ", "))") +
                 " (den plugins says whether a module failed to load)"
         }
-        return .failure(ExportCallFailure(.unknownExport, status: DEN_ERR_NOT_FOUND, message))
+        return ExportCallFailure(.unknownExport, status: DEN_ERR_NOT_FOUND, message)
     }
 }
 
