@@ -21,25 +21,29 @@ enum HTMLEscaping {
     /// U+FFFD, so a module cannot reorder or hide what the reader sees (as `ModuleText` does
     /// for the terminal). The zero-width joiner stays: emoji sequences need it.
     static func visible(_ text: String) -> String {
-        // Most text is printable ASCII, which holds no format character: nothing to change.
+        // Most text is printable ASCII, or holds nothing to replace: return it as it is.
         if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x09 || $0 == 0x0A }) { return text }
+        if !text.unicodeScalars.contains(where: hidden) { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x09, 0x0A: result.unicodeScalars.append(scalar)
-            case 0x0D: break
-            case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: result.unicodeScalars.append("\u{FFFD}")
-            case 0x200D: result.unicodeScalars.append(scalar)
-            default:
-                if scalar.properties.generalCategory == .format {
-                    result.unicodeScalars.append("\u{FFFD}")
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
+            if scalar == "\r" { continue }
+            result.unicodeScalars.append(hidden(scalar) ? "\u{FFFD}" : scalar)
         }
         return result
+    }
+
+    /// A scalar `visible` replaces (or, for a carriage return, drops).
+    private static func hidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x200D: false
+        case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: true
+        // Below U+0600 the soft hyphen is the only format character: no table look-up needed
+        // for Latin, Greek, Cyrillic or the punctuation (·, …) pages are full of.
+        case 0xAD: true
+        case 0xA0..<0x0600: false
+        default: scalar.properties.generalCategory == .format
+        }
     }
 
     private static func escape(_ text: String, quotes: Bool) -> String {

@@ -161,3 +161,27 @@ struct ASCIIBoundaryTests {
                 == written.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " "))
     }
 }
+
+/// Text that is not ASCII: kept as written unless a character would hide or reorder what the
+/// reader sees.
+@Suite("Escaping: text beyond ASCII")
+struct NonASCIITextTests {
+    static let cases: [(written: String, read: String)] = [
+        ("about · generation 1", "about · generation 1"),
+        ("Grüße, Ελληνικά, Кириллица…", "Grüße, Ελληνικά, Кириллица…"),
+        ("👩‍💻 joined", "👩‍💻 joined"),
+        ("soft\u{AD}hyphen", "soft\u{FFFD}hyphen"),
+        ("a\u{202E}b", "a\u{FFFD}b"),
+        ("zero\u{200B}width", "zero\u{FFFD}width"),
+        ("c1\u{85}control", "c1\u{FFFD}control"),
+        ("line\u{2028}separator", "line\u{FFFD}separator"),
+        ("carriage\r\nreturn", "carriage\nreturn"),
+    ]
+
+    @Test("each reads back as expected", arguments: cases.indices)
+    func text(_ index: Int) throws {
+        let (written, read) = Self.cases[index]
+        let tree = try Screens.main([.text(written, style: .body)])
+        #expect(try tree.texts("//p[@class='den-text']") == [read])
+    }
+}
