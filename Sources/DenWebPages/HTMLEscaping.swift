@@ -36,7 +36,7 @@ enum HTMLEscaping {
     /// A scalar `visible` replaces (or, for a carriage return, drops).
     private static func hidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x09, 0x0A, 0x200D: false
+        case 0x09, 0x0A, 0x20..<0x7F, 0x200D: false
         case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: true
         // Below U+0600 the soft hyphen is the only format character: no table look-up needed
         // for Latin, Greek, Cyrillic or the punctuation (·, …) pages are full of.
