@@ -178,8 +178,10 @@ typedef struct den_instance_api {
 
     /**
      * Restores state written by snapshot, possibly by an older version of the module: an
-     * instance that cannot read the bytes returns DEN_ERR_VERSION and keeps its fresh state.
-     * May be NULL (the instance is rebuilt from its route instead).
+     * instance that cannot read the bytes returns DEN_ERR_VERSION (any error does the same). In a
+     * hot swap the host then shows that screen freshly built from its route, with a banner saying
+     * its state was not kept, and the swap goes on (docs/HOT_SWAP.md). May be NULL (the instance
+     * is rebuilt from its route instead).
      */
     int32_t (*restore)(void *self, den_bytes state);
 
