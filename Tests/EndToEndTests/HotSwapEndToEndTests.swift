@@ -107,6 +107,70 @@ struct HotSwapEndToEndTests {
         #expect(!after.stdout.contains("A den running with --watch"))
     }
 
+    @Test("den dev: a saved source runs that module's build and the built library is swapped in; a failed build is reported and the old version keeps serving")
+    func devRebuilds() throws {
+        let den = try DenCommand()
+        // A checkout stand-in: den dev needs Package.swift and Plugins/<Name>/ to watch.
+        let checkout = try den.temp.folder("checkout")
+        try Data("// stand-in\n".utf8).write(to: checkout.appendingPathComponent("Package.swift"))
+        let sources = checkout.appendingPathComponent("Plugins/Swap")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        let source = sources.appendingPathComponent("SwapView.swift")
+        try Data("// v1\n".utf8).write(to: source)
+        let plugins = try den.temp.folder("plugins")
+        let fixture = try SwapFixture()
+        try fixture.install([], into: plugins)
+        let next = try fixture.library(["-DSWAP_VERSION=2"])
+        // `swift` on PATH stands in for the toolchain (a real build of a Swift module takes
+        // minutes): it logs its arguments and installs the prepared v2 the way a build writes
+        // its product, or fails like a compile error while the file `fail` exists.
+        let bin = try den.temp.folder("bin")
+        let log = den.temp.path("builds.log"), fail = den.temp.path("fail")
+        let stub = bin.appendingPathComponent("swift")
+        try Data("""
+            #!/bin/sh
+            echo "$@" >> "\(log.path)"
+            if [ -e "\(fail.path)" ]; then echo "Plugins/Swap/SwapView.swift:1:1: error: expected declaration"; exit 1; fi
+            cp "\(next.path)" "\(plugins.path)/.libSwapModule.so.part" && mv "\(plugins.path)/.libSwapModule.so.part" "\(plugins.path)/libSwapModule.so"
+            echo "Build of product 'SwapModule' complete!"
+
+            """.utf8).write(to: stub)
+        #expect(chmod(stub.path, 0o755) == 0)
+        let environment = ["DEN_CACHE_DIR": den.temp.path("cache").path, "DEN_DATA_DIR": den.temp.path("data").path,
+                           "DEN_PLUGIN_PATH": "", "NO_COLOR": "1",
+                           "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+        let live = try LiveDen(["dev", "--package-path", checkout.path, "--port", "0", "--no-default-modules",
+                                "--plugin-dir", plugins.path], environment: environment)
+        defer { if live.process.isRunning { live.process.terminate(); live.process.waitUntilExit() } }
+        #expect(live.wait(for: "a saved file rebuilds its module"), "\(live.text)")
+        let address = live.text.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression).map { String(live.text[$0]) }
+        let base = try #require(address, "\(live.text)")
+        let cookies = den.temp.path("cookies").path
+        func page(_ route: String) throws -> String {
+            try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", "-L", "-b", cookies, "-c", cookies, "\(base)/\(route)"]).stdout
+        }
+        let before = try page("swap/5")
+        #expect(before.contains("swap v1") && before.contains("count 5"), "\(before)")
+
+        var from = live.text.count
+        try Data("// v2\n".utf8).write(to: source)
+        #expect(live.wait(for: "changed; rebuilding SwapModule", after: from), "\(live.text)")
+        #expect(live.wait(for: "den dev: built SwapModule", after: from), "\(live.text)")
+        #expect(live.wait(for: "swapped to generation 2", after: from), "\(live.text)")
+        let after = try page("swap/5")
+        #expect(after.contains("swap v2") && after.contains("count 5"), "v2 serves the open screen with its state: \(after)")
+        let builds = try String(contentsOf: log, encoding: .utf8)
+        #expect(builds.contains("build --product SwapModule --package-path \(checkout.path)"), "\(builds)")
+
+        try Data().write(to: fail)
+        from = live.text.count
+        try Data("// broken\n".utf8).write(to: source)
+        #expect(live.wait(for: "Error: swift build --product SwapModule failed (exit 1); the old version keeps serving", after: from),
+                "\(live.text)")
+        #expect(live.text.dropFirst(from).contains("error: expected declaration"))
+        #expect(try page("swap/5").contains("swap v2"), "the last good version keeps serving")
+    }
+
     @Test("den dev outside a Den checkout says what to do instead")
     func devOutsideCheckout() throws {
         let den = try DenCommand()
