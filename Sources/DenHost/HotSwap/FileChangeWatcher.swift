@@ -60,7 +60,7 @@ public final class FileChangeWatcher: @unchecked Sendable {
 
     /// Starts watching; files as they are now count as seen (only later changes are reported).
     public func start() {
-        let inotify = options.mode == .polling ? nil : InotifyHandle(folders: allFolders())
+        let inotify = options.mode == .polling ? nil : InotifyHandle(folders: allFolders(), recursive: options.recursive)
         activeMode = inotify == nil ? .polling : .inotify
         let thread = Thread { [self] in run(inotify: inotify) }
         thread.name = "den file watcher"
@@ -145,14 +145,17 @@ private final class InotifyHandle: @unchecked Sendable {
     // Used by the watcher thread only, once made.
     private let descriptor: Int32
     private var folderByWatch: [Int32: URL] = [:]
+    /// Folders created (or moved in) under a watched one are watched too.
+    private let recursive: Bool
+    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_ATTRIB)
 
-    init?(folders: [URL]) {
+    init?(folders: [URL], recursive: Bool) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         descriptor = fd
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_ATTRIB)
+        self.recursive = recursive
         for folder in folders {
-            let watch = inotify_add_watch(fd, folder.path, mask)
+            let watch = inotify_add_watch(fd, folder.path, Self.mask)
             if watch >= 0 { folderByWatch[watch] = folder }
         }
         // No folder could be watched (none exists yet, or the limit is reached): poll instead.
@@ -170,6 +173,7 @@ private final class InotifyHandle: @unchecked Sendable {
         let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         guard poll(&poller, 1, max(1, milliseconds)) > 0 else { return [] }
         var files: [URL] = []
+        var newFolders: [URL] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -182,11 +186,33 @@ private final class InotifyHandle: @unchecked Sendable {
                     let nameLength = Int(event.len)
                     if nameLength > 0, let folder = folderByWatch[event.wd] {
                         let nameBytes = raw[nameStart ..< min(count, nameStart + nameLength)].prefix { $0 != 0 }
-                        files.append(folder.appendingPathComponent(String(decoding: nameBytes, as: UTF8.self)))
+                        let path = folder.appendingPathComponent(String(decoding: nameBytes, as: UTF8.self))
+                        if recursive, event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                            newFolders.append(path)
+                        } else {
+                            files.append(path)
+                        }
                     }
                     offset = nameStart + nameLength
                 }
             }
+        }
+        // A new folder (`mkdir -p Plugins/Jogs/Views`, a checkout): watch it, and report what was
+        // written into it before the watch was in place.
+        for folder in newFolders { files += watchTree(folder) }
+        return files
+    }
+
+    /// Watches `folder` and the folders under it; the files already there.
+    private func watchTree(_ folder: URL) -> [URL] {
+        let watch = inotify_add_watch(descriptor, folder.path, Self.mask)
+        if watch >= 0 { folderByWatch[watch] = folder }
+        var files: [URL] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            let url = folder.appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { continue }
+            if isFolder.boolValue { files += watchTree(url) } else { files.append(url) }
         }
         return files
     }

@@ -75,3 +75,25 @@ struct FileWatchTests {
         #expect(!PluginFolderWatch.isPluginFile(URL(fileURLWithPath: "/elsewhere/readme.txt"), bundledFolder: bundled))
     }
 }
+
+@Suite("Watching source folders recursively")
+struct RecursiveWatchTests {
+    @Test("a file in a folder created after the watch started is reported", arguments: [FileChangeWatcher.Mode.inotify, .polling])
+    func newSubfolder(mode: FileChangeWatcher.Mode) throws {
+        let temp = try TemporaryDirectory("den-watch-tree")
+        let root = try temp.folder("Plugins")
+        let reports = FileWatchTests.Reports()
+        let watcher = FileChangeWatcher(folders: [root], options: .init(mode: mode, debounce: .milliseconds(100), pollInterval: .milliseconds(20), recursive: true),
+                                        accept: { $0.pathExtension == "swift" }, onStable: { file in reports.files.withLock { $0.append(file) } })
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(watcher.activeMode == mode)
+        // A new module folder with a nested one, then a source saved into the nested one.
+        let nested = root.appendingPathComponent("Weather/View")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        Thread.sleep(forTimeInterval: 0.2)
+        try Data("// view\n".utf8).write(to: nested.appendingPathComponent("WeatherView.swift"))
+        let seen = reports.wait(for: 1)
+        #expect(seen.map(\.lastPathComponent) == ["WeatherView.swift"], "\(seen)")
+    }
+}
