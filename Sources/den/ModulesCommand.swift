@@ -30,15 +30,7 @@ struct ModulesInstallCommand: ParsableCommand {
     var cacheDirectory: String?
 
     func run() throws {
-        let installer = ModuleInstaller(environment: ProcessInfo.processInfo.environment,
-                                        cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
-        do {
-            let installed = try installer.install(URL(fileURLWithPath: file))
-            print(installed)
-        } catch let failure as ModuleInstaller.Failure {
-            FileHandle.standardError.write(Data("Error: \(failure)\n".utf8))
-            throw ExitCode(ExitStatus.failure)
-        }
+        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory) { try $0.install(URL(fileURLWithPath: file)) }
     }
 }
 
@@ -55,10 +47,18 @@ struct ModulesRemoveCommand: ParsableCommand {
     var cacheDirectory: String?
 
     func run() throws {
+        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory) { try $0.remove(id: id) }
+    }
+}
+
+extension ModuleInstaller {
+    /// Runs one installer step for the command line: prints what it did, or its failure on
+    /// standard error with exit status 1.
+    static func reporting(cacheDirectory: String?, _ step: (ModuleInstaller) throws -> String) throws {
         let installer = ModuleInstaller(environment: ProcessInfo.processInfo.environment,
                                         cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
         do {
-            print(try installer.remove(id: id))
+            print(try step(installer))
         } catch let failure as ModuleInstaller.Failure {
             FileHandle.standardError.write(Data("Error: \(failure)\n".utf8))
             throw ExitCode(ExitStatus.failure)

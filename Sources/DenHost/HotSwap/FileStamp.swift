@@ -1,13 +1,16 @@
 import Foundation
 
 /// A file's identity as the plugin cache names copies (device, inode, size, modification
-/// time): equal stamps mean the version already loaded, so there is nothing to swap.
+/// time): equal stamps mean the version already loaded, so there is nothing to swap. The
+/// registry cache keys its entries with the same stamp (`ManifestIndex.Key`).
 struct FileStamp: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
     let size: Int64
     let seconds: Int
     let nanoseconds: Int
+    /// A plain file (not a folder, device or socket).
+    let isRegularFile: Bool
 
     init?(_ path: String) {
         var info = stat()
@@ -17,5 +20,6 @@ struct FileStamp: Hashable, Sendable {
         size = Int64(info.st_size)
         seconds = info.st_mtim.tv_sec
         nanoseconds = info.st_mtim.tv_nsec
+        isRegularFile = info.st_mode & S_IFMT == S_IFREG
     }
 }

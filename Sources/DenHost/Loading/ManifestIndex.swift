@@ -18,13 +18,12 @@ struct ManifestIndex {
         var modifiedNanoseconds: Int64
 
         init?(_ file: URL) {
-            var info = stat()
-            guard stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            modifiedSeconds = Int64(info.st_mtim.tv_sec)
-            modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+            guard let stamp = FileStamp(file.path), stamp.isRegularFile else { return nil }
+            device = stamp.device
+            inode = stamp.inode
+            size = stamp.size
+            modifiedSeconds = Int64(stamp.seconds)
+            modifiedNanoseconds = Int64(stamp.nanoseconds)
         }
     }
 
