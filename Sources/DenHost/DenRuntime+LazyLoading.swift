@@ -29,6 +29,7 @@ extension DenRuntime {
                     """)
                 registry.updateRecord(file: file, id: manifest.id) { record in
                     record.isLoaded = true
+                    record.loadedAt = Date()
                     record.settings = plugin.settings
                 }
                 registry.exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)

@@ -12,16 +12,24 @@ enum TerminalText {
     /// starts with `firstIndent` (default: `indent`), the others with `indent`.
     static func wrap(_ text: String, width: Int, indent: String = "", firstIndent: String? = nil) -> [String] {
         var lines: [String] = []
+        // Lengths are kept as running counts: `String.count` walks the characters, and asking it
+        // for every word made a long screen (About with a hundred modules) quadratic.
+        let indentCount = indent.count
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var prefix = firstIndent ?? indent
+            var used = prefix.count
             var line = ""
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-                if !line.isEmpty, prefix.count + line.count + 1 + word.count > width {
+                let wordCount = word.count
+                if !line.isEmpty, used + 1 + wordCount > width {
                     lines.append(prefix + line)
                     prefix = indent
+                    used = indentCount
                     line = ""
                 }
-                line += (line.isEmpty ? "" : " ") + word
+                if !line.isEmpty { line += " "; used += 1 }
+                line += word
+                used += wordCount
             }
             lines.append(prefix + line)
         }

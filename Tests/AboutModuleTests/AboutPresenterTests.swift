@@ -112,4 +112,10 @@ struct AboutGenerationTests {
         #expect(AboutPresenter.detail(module) == "Currency converter · generation 3, loaded 2026-11-23 01:02:03 UTC")
         #expect(AboutPresenter.detail(LoadedModule(id: "x", version: "1", summary: "Old host")) == "Old host")
     }
+
+    @Test("a module the host knows from its manifest and has not loaded yet says so, with no load time")
+    func notLoadedYet() {
+        let module = LoadedModule(id: "jogs", version: "1.0.0", summary: "Jogging log", generation: 1, loadedAt: nil)
+        #expect(AboutPresenter.detail(module) == "Jogging log · generation 1, not loaded yet")
+    }
 }

@@ -49,10 +49,11 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
     }
 
     /// The summary, then (from hosts that tell) the generation and when it was loaded:
-    /// "… · generation 2, loaded 2026-11-23 01:02:03 UTC".
+    /// "… · generation 2, loaded 2026-11-23 01:02:03 UTC", or "… · generation 1, not loaded yet"
+    /// for a module the host knows from its manifest and loads when one of its routes is opened.
     static func detail(_ module: LoadedModule) -> String {
         guard let generation = module.generation else { return module.summary }
-        let loaded = module.loadedAt.map { ", loaded " + $0.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC") } ?? ""
+        let loaded = module.loadedAt.map { ", loaded " + $0.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC") } ?? ", not loaded yet"
         return "\(module.summary) · generation \(generation)\(loaded)"
     }
 

@@ -75,27 +75,27 @@ public final class ModuleRegistry: @unchecked Sendable {
             var record = PluginRecord(file: plugin.file, id: plugin.id, version: plugin.version, summary: plugin.summary,
                                       routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
             record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
-            if let existing = records.first(where: { $0.isActive && $0.id == plugin.id }) {
+            if let existing = records.first(where: { $0.id == plugin.id && $0.isActive }) {
                 record.status = .failed(PluginLoadError(file: plugin.file.path,
                                                         cause: .duplicateModule(id: plugin.id, existingFile: existing.file.path)))
                 plugin.endpoint.revoke()
                 records.append(record)
                 return record
             }
-            var candidate = table
+            // Added in place: a copy of the table per module made a start with many modules quadratic.
             let gate = BuilderGate()
-            for route in plugin.routes {
+            for (added, route) in plugin.routes.enumerated() {
                 do {
-                    try candidate.add(route.pattern, owner: plugin.id,
-                                      value: RouteTarget(moduleID: plugin.id, route: route, host: plugin.host, gate: gate))
+                    try table.add(route.pattern, owner: plugin.id,
+                                  value: RouteTarget(moduleID: plugin.id, route: route, host: plugin.host, gate: gate))
                 } catch {
+                    table.removeLast(added)
                     record.status = .failed(PluginLoadError(file: plugin.file.path, cause: .routeConflict("\(error)")))
                     plugin.endpoint.revoke()
                     records.append(record)
                     return record
                 }
             }
-            table = candidate
             routerIsStale = true
             plugin.endpoint.attribute(to: plugin.id)
             exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
@@ -130,7 +130,7 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// Changes the record of the module `id` from `file` (a lazily loaded module that loaded or failed).
     func updateRecord(file: URL, id: String, _ change: (inout PluginRecord) -> Void) {
         lock.withLock {
-            guard let index = records.firstIndex(where: { $0.file == file && $0.id == id && $0.isActive }) else { return }
+            guard let index = records.firstIndex(where: { $0.id == id && $0.file == file && $0.isActive }) else { return }
             change(&records[index])
         }
     }

@@ -32,7 +32,7 @@ public struct PluginRecord: Sendable {
     /// its routes (lazy loading): its code has not run yet.
     public var isLoaded = true
 
-    public var isActive: Bool { status == .active }
+    public var isActive: Bool { if case .active = status { true } else { false } }
 
     public var error: PluginLoadError? {
         if case .failed(let error) = status { error } else { nil }

@@ -85,6 +85,13 @@ public struct RouteTable<Value: Sendable>: Sendable {
         return before - routes.count
     }
 
+    /// Takes back the last `count` routes added (a module whose later route was refused), so a
+    /// caller can add in place instead of copying the table to try a change.
+    mutating func removeLast(_ count: Int) {
+        for route in routes.suffix(count) { indexByShape[Array(route.pattern.shape.utf8)] = nil }
+        routes.removeLast(count)
+    }
+
     /// The routes registered by `owner`, in registration order.
     public func routes(ownedBy owner: String) -> [RegisteredRoute<Value>] {
         routes.filter { $0.owner == owner }

@@ -25,11 +25,16 @@ public enum ModuleText {
         switch scalar.value {
         case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: return true
         case 0x200D: return false
+        // Below U+0600 the only format character is the soft hyphen: no Unicode table look-up.
+        case 0xAD: return true
+        case 0xA0..<0x600: return false
         default: return scalar.properties.generalCategory == .format
         }
     }
 
     private static func render(_ text: String, keepNewlines: Bool) -> String {
+        // Printable ASCII (most text) comes back as it is, without a scalar-by-scalar copy.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

@@ -22,7 +22,8 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     public var error: String?
     /// Hot swap (docs/HOT_SWAP.md): 1 for the version loaded at start, one more per swap; nil from older hosts.
     public var generation: Int?
-    /// When the serving version was loaded, ISO 8601 (`2026-11-23T01:02:03Z`); nil from older hosts.
+    /// When the serving version was loaded, ISO 8601 (`2026-11-23T01:02:03Z`); nil while a module
+    /// installed from its manifest has not been opened yet (lazy loading), and from older hosts.
     public var loadedAt: String?
     /// Earlier versions of the module still mapped after hot swaps, and roughly their memory cost.
     public var retainedImages: Int?

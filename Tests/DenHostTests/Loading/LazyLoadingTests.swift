@@ -31,6 +31,7 @@ struct LazyLoadingTests {
 
         let record = try #require(runtime.record("libAboutModule.so"))
         #expect(record.isActive && !record.isLoaded)
+        #expect(record.summaryDocument.loadedAt == nil, "what modules see: no load time before the load")
         #expect(record.id == "about" && record.version == "1.0.0")
         #expect(runtime.registry.routes.map(\.pattern) == ["about"])
         #expect(stagedCopies(folder) == [], "nothing was copied or loaded yet")
@@ -41,6 +42,7 @@ struct LazyLoadingTests {
         #expect(view.errors == [])
         #expect(view.screen.title.contains("About"), "\(view.screen.title)")
         #expect(runtime.record("libAboutModule.so")?.isLoaded == true)
+        #expect(runtime.record("libAboutModule.so")?.summaryDocument.loadedAt != nil)
         #expect(stagedCopies(folder).count == 1)
         // Later builds reuse the loaded builders.
         #expect(runtime.makeSession().open("about").screen.title == view.screen.title)

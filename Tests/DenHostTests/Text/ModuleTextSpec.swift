@@ -1,0 +1,42 @@
+import DenHost
+import Testing
+
+@Suite("Module text: what a module says is printed so that it cannot steer the terminal or hide text")
+struct ModuleTextSpec {
+    @Test("printable ASCII, every character of it, comes back as it is")
+    func printableASCII() {
+        let all = String((0x20...0x7E).map { Character(Unicode.Scalar(UInt8($0))) })
+        #expect(ModuleText.sanitize(all) == all)
+        #expect(ModuleText.singleLine(all) == all)
+    }
+
+    @Test("control characters become visible: ESC as ^[, DEL as ^?, a tab as four spaces",
+          arguments: [("\u{1B}[2J", "^[[2J"), ("a\u{7F}b", "a^?b"), ("a\tb", "a    b"), ("\u{0}", "^@"), ("x\ry", "x^My")])
+    func controls(input: String, shown: String) {
+        #expect(ModuleText.sanitize(input) == shown)
+    }
+
+    @Test("line breaks stay in multi-line places and show as ^J in one-line places")
+    func lineBreaks() {
+        #expect(ModuleText.sanitize("one\ntwo") == "one\ntwo")
+        #expect(ModuleText.singleLine("one\ntwo") == "one^Jtwo")
+    }
+
+    @Test("C1 controls, bidi controls, zero-width spaces, the BOM and the soft hyphen become U+FFFD",
+          arguments: ["\u{85}", "\u{9B}", "\u{202E}", "\u{2066}", "\u{200B}", "\u{FEFF}", "\u{AD}", "\u{600}", "\u{2028}"])
+    func invisible(scalar: String) {
+        #expect(ModuleText.sanitize("a" + scalar + "b") == "a\u{FFFD}b")
+    }
+
+    @Test("letters beyond ASCII, and emoji joined with the zero-width joiner, are kept",
+          arguments: ["café", "Ελληνικά", "日本語", "👩‍💻", "\u{A0}", "ÿ", "\u{5FF}"])
+    func visibleBeyondASCII(text: String) {
+        #expect(ModuleText.sanitize(text) == text)
+    }
+
+    @Test("a one-line text longer than the limit is cut with an ellipsis")
+    func limit() {
+        #expect(ModuleText.singleLine("abcdef", limit: 4) == "abc…")
+        #expect(ModuleText.singleLine("abcd", limit: 4) == "abcd")
+    }
+}
