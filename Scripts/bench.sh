@@ -20,7 +20,7 @@
 #   Scripts/bench.sh --only login --logins 30
 #   Scripts/bench.sh --only web --web-rounds 9 --web-seconds 5 --connections 32
 #   Scripts/bench.sh --only exports --export-batch 2000 --export-samples 30
-#   Scripts/bench.sh --only swap --swaps 30 --live 10
+#   Scripts/bench.sh --only swap --swaps 30 --live 10 --retained-images 100,500
 #   Scripts/bench.sh --only startup --module-counts 1,10,100 --runs 20
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail

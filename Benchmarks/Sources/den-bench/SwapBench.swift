@@ -28,6 +28,13 @@ struct SwapBench {
         var imageBytes: Int64 = 0
         var anonPerVersion: Double = 0
         var filePerVersion: Double = 0
+        /// The part of `anonPerVersion` inside the images' own mappings: their writable segment's
+        /// pages once relocated or written (and the .bss pages touched) — the image itself.
+        var imageAnonPerVersion: Double = 0
+        /// What a version costs beyond its image: `anonPerVersion - imageAnonPerVersion`.
+        var beyondImagePerVersion: Double { anonPerVersion - imageAnonPerVersion }
+        /// One image's writable segment (file size and memory size of its RW PT_LOAD), for scale.
+        var writableSegmentBytes: Int64 = 0
         var retainedRounds = 0
         /// N → (first open, second open), nanoseconds.
         var firstOpen: [(retained: Int, first: Double, second: Double)] = []
@@ -39,6 +46,8 @@ struct SwapBench {
     let plugin: URL
     let rounds: Int
     let liveInstances: Int
+    /// N for "the first screen after N retained images" beyond the first (10).
+    var retainedTargets = [100, 500]
     let workDirectory: URL
 
     func run() throws -> Result {
@@ -127,19 +136,23 @@ struct SwapBench {
         // Memory per retained version: instances stay live, so every swap does the full work.
         let retainedRounds = 40
         let before = Self.memory()
+        let imageBefore = Self.imageAnonymousBytes(named: "libMainModule")
         for _ in 0..<retainedRounds {
             try install()
             _ = swapper.swap(file)
         }
         let after = Self.memory()
+        let imageAfter = Self.imageAnonymousBytes(named: "libMainModule")
         result.retainedRounds = retainedRounds
         result.anonPerVersion = Double(after.anon - before.anon) / Double(retainedRounds)
         result.filePerVersion = Double(after.file - before.file) / Double(retainedRounds)
+        result.imageAnonPerVersion = Double(imageAfter - imageBefore) / Double(retainedRounds)
+        result.writableSegmentBytes = Self.writableSegmentMemorySize(of: plugin)
 
         // The first screen in a new image, as images pile up.
         sessions.removeAll()
         retained = runtime.registry.plugins.first { $0.id == "main" }?.retainedImages ?? retained
-        for target in [100, 500] { try firstOpen(at: target) }
+        for target in retainedTargets { try firstOpen(at: target) }
 
         // Noticing a change: inotify, then polling.
         for mode in [FileChangeWatcher.Mode.inotify, .polling] {
@@ -171,6 +184,65 @@ struct SwapBench {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Anonymous pages inside the mappings of every loaded copy of the library whose file name
+    /// starts with `name`: its private file mappings' copied-on-write pages (relocations, written
+    /// data) and the anonymous mapping the dynamic loader places right after them for .bss.
+    /// From /proc/self/smaps, in bytes.
+    static func imageAnonymousBytes(named name: String) -> Int64 {
+        // Read to the end with read(2): smaps is large and reports a size of 0.
+        let descriptor = open("/proc/self/smaps", O_RDONLY)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        var total: Int64 = 0
+        var inImage = false
+        var previousImageEnd: UInt64?
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
+                // A mapping's header: "start-end perms offset dev inode [path]".
+                let bounds = range.split(separator: "-").compactMap { UInt64($0, radix: 16) }
+                guard bounds.count == 2 else { inImage = false; continue }
+                let path = fields.count >= 6 ? fields[5...].joined(separator: " ") : ""
+                let isImageFile = path.split(separator: "/").last?.hasPrefix(name) ?? false
+                let isBSSTail = path.isEmpty && previousImageEnd == bounds[0]
+                inImage = isImageFile || isBSSTail
+                previousImageEnd = isImageFile ? bounds[1] : nil
+                continue
+            }
+            if inImage, fields.first == "Anonymous:", fields.count >= 2, let kilobytes = Int64(fields[1]) {
+                total += kilobytes * 1024
+            }
+        }
+        return total
+    }
+
+    /// The memory size of the library's writable PT_LOAD segment (data, GOT, .bss), from its
+    /// program headers: the most a loaded copy's relocations and data can dirty.
+    static func writableSegmentMemorySize(of file: URL) -> Int64 {
+        guard let data = FileManager.default.contents(atPath: file.path), data.count > 64 else { return 0 }
+        return data.withUnsafeBytes { raw -> Int64 in
+            func read<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T { raw.loadUnaligned(fromByteOffset: offset, as: T.self) }
+            let programHeaders = Int(read(0x20, UInt64.self))
+            let entrySize = Int(read(0x36, UInt16.self)), count = Int(read(0x38, UInt16.self))
+            var size: Int64 = 0
+            for index in 0..<count {
+                let header = programHeaders + index * entrySize
+                guard header + 56 <= raw.count else { break }
+                let type = read(header, UInt32.self), flags = read(header + 4, UInt32.self)
+                if type == 1 /* PT_LOAD */ && flags & 2 != 0 /* PF_W */ { size += Int64(read(header + 40, UInt64.self)) }
+            }
+            return size
+        }
     }
 
     /// RssAnon and RssFile from /proc/self/status, in bytes.
