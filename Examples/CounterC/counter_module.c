@@ -26,7 +26,8 @@ DEN_DEFINE_ABI_VERSION();
  * registers exactly this (docs/ABI.md, "The manifest"). */
 DEN_DEFINE_MANIFEST("{\"v\": 1, \"id\": \"counter\", \"version\": \"1.1.0\", "
                     "\"summary\": \"A counter written in plain C\", "
-                    "\"routes\": [{\"pattern\": \"counter\"}, {\"pattern\": \"counter/<int:start>\"}]}");
+                    "\"routes\": [{\"pattern\": \"counter\"}, {\"pattern\": \"counter/<int:start>\"}], "
+                    "\"exports\": [{\"name\": \"add\", \"signature\": \"(i64 value, i64 step) -> i64\"}]}");
 
 /* The largest start a route may ask for: a builder refuses more, with a message for the user. */
 #define COUNTER_MAX 1000000000L

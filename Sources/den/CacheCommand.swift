@@ -42,14 +42,15 @@ struct CacheCommand: ParsableCommand {
     struct Clean: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "clean",
-            abstract: "Remove every cached copy; the next start copies its plugins again.",
+            abstract: "Remove every cached copy and the module registry cache; the next start copies its plugins again.",
             discussion: "Only files den made are removed. A running den keeps the plugins it has loaded.")
         @OptionGroup var location: Location
 
         func run() throws {
             let cache = location.cache
             let report = cache.clean()
-            print("Removed \(report.removed) \(report.removed == 1 ? "copy" : "copies") (\(ByteText.format(report.bytes))) from \(cache.directory.path).")
+            let registry = report.removedRegistryCache ? " and the module registry cache" : ""
+            print("Removed \(report.removed) \(report.removed == 1 ? "copy" : "copies") (\(ByteText.format(report.bytes)))\(registry) from \(cache.directory.path).")
             guard report.failures.isEmpty else {
                 for failure in report.failures { print("Could not remove \(failure)") }
                 print("Check that you may write to \(cache.directory.path), then run den cache clean again.")

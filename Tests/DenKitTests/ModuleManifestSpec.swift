@@ -58,6 +58,36 @@ struct ModuleManifestSpec {
         #expect(found.count == 8, "\(found)")
     }
 
+    @Test("a manifest without an exports key says nothing about them; one with the key is checked")
+    func exportsDeclaredOrNot() throws {
+        let registered = ModuleManifest(id: "x", version: "1.0.0", routes: [.init("x")],
+                                        exports: [.init(name: "add", signature: "(i64 a, i64 b) -> i64")])
+        let silent = try JSONDecoder().decode(ModuleManifest.self, from: Data(#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"x"}]}"#.utf8))
+        #expect(!silent.declaresExports)
+        #expect(silent.differences(from: registered) == [])
+        let none = try JSONDecoder().decode(ModuleManifest.self, from: Data(#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"x"}],"exports":[]}"#.utf8))
+        #expect(none.declaresExports)
+        #expect(none.differences(from: registered) == ["export 'add' was registered but is not in the manifest"])
+        #expect(!(try silent.json()).contains("exports"), "re-encoding keeps the key out")
+        #expect(try none.json().contains("\"exports\" : ["))
+    }
+
+    @Test("exports: parameter names may differ, types may not; a signature-less entry checks the name only")
+    func exportTypes() {
+        let manifest = ModuleManifest(id: "x", version: "1.0.0", routes: [], exports: [
+            .init(name: "add", signature: "(i64 a, i64 b) -> i64"), .init(name: "greet", signature: "(string who) -> string"),
+            .init(name: "any"), .init(name: "broken", signature: "(int a) -> i64"),
+        ])
+        let registered = ModuleManifest(id: "x", version: "1.0.0", routes: [], exports: [
+            .init(name: "add", signature: "(i64 value, i64 step) -> i64"), .init(name: "greet", signature: "(string who) -> void"),
+            .init(name: "any", signature: "(f64) -> bool"), .init(name: "broken", signature: "(i64 a) -> i64"),
+        ])
+        let found = manifest.differences(from: registered)
+        #expect(found.contains("export 'greet' is (string who) -> string in the manifest but was registered as (string who) -> void"))
+        #expect(found.contains { $0.hasPrefix("export 'broken': the manifest's signature is not valid:") && $0.contains("int") })
+        #expect(found.count == 2, "\(found)")
+    }
+
     @Test("a module definition's manifest carries its routes' guards and its settings")
     func fromDefinition() {
         let definition = ModuleDefinition(id: "demo", version: "1.0.0", summary: "Demo", routes: [

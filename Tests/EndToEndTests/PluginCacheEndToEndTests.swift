@@ -35,10 +35,16 @@ struct PluginCacheEndToEndTests {
         #expect(show.status == 0)
         #expect(show.stdout.contains("Plugin cache: \(den.temp.path("cache").path)"))
         #expect(show.stdout.contains("\(bundled) copies"))
+        // A lazy start writes the module registry cache (lazy loading's manifests) beside the copies.
+        #expect(try den.run(["render", "about"]).status == 0)
+        let registryCache = den.temp.path("cache").appendingPathComponent("manifests-v1.json").path
+        #expect(FileManager.default.fileExists(atPath: registryCache))
         let clean = try den.run(["cache", "clean"])
         #expect(clean.status == 0)
         #expect(clean.stdout.hasPrefix("Removed \(bundled) copies"))
+        #expect(clean.stdout.contains("and the module registry cache"))
         #expect(cacheFiles(den) == ["notes.so"])
+        #expect(!FileManager.default.fileExists(atPath: registryCache), "den cache clean removes the registry cache too")
         #expect(try den.run(["render", "about", "--eager"]).status == 0)
         #expect(cacheFiles(den).count == bundled + 1)
         let empty = try den.run(["cache", "clean", "--cache-dir", ""])

@@ -371,14 +371,16 @@ typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar
  *
  *     {"v": 1, "id": "counter", "version": "1.0.0", "summary": "Counts",
  *      "routes": [{"pattern": "counter/<int:start>"}, {"pattern": "vault", "requiresLogin": true}],
- *      "settings": [...as in settings.declare...], "exports": [...]}
+ *      "settings": [...as in settings.declare...],
+ *      "exports": [{"name": "add", "signature": "(i64 value, i64 step) -> i64"}]}
  *
  * The host reads it with den_abi_version and den_toolchain from the dynamic symbol table. With a
  * manifest, a module is loaded lazily: den builds its route table from manifests (cached by path,
  * size, mtime and inode) and dlopens the file only when one of its routes is first opened. At
  * load the host checks that den_module_entry registered exactly the manifest's id, version,
- * summary, routes (with their flags) and settings, and rejects the plugin, naming the difference,
- * when it did not. A malformed manifest rejects the plugin too. Without one, the plugin loads at
+ * summary, routes (with their flags) and settings — and, when the manifest has an "exports" key
+ * (even []), exactly those export names, with the same parameter and result types where a
+ * signature is given — and rejects the plugin, naming the difference, when it did not. A malformed manifest rejects the plugin too. Without one, the plugin loads at
  * start as before. Put `DEN_DEFINE_MANIFEST("{...}");` in one source file, or, with clang,
  * `DEN_EXPORT const char den_manifest[] = {
  * #embed "module.json"

@@ -49,8 +49,15 @@ enum ManifestDecoding {
             guard seen.insert(route.pattern).inserted else { return "route '\(ModuleText.singleLine(route.pattern, limit: 200))' is listed twice" }
         }
         if let problem = SettingsDeclaration(settings: manifest.settings).problem { return problem }
-        for export in manifest.exports where export.name.isEmpty || export.name.utf8.count > 128 {
-            return "an export has an empty name or one longer than 128 bytes"
+        var exportNames = Set<String>()
+        for export in manifest.exports {
+            guard ExportName.isValid(export.name) else {
+                return "export name '\(ModuleText.singleLine(export.name, limit: 80))' is not valid (\(ExportName.rule))"
+            }
+            guard exportNames.insert(export.name).inserted else { return "export '\(export.name)' is listed twice" }
+            if let signature = export.signature {
+                do { _ = try ExportSignature(parsing: signature) } catch { return "export '\(export.name)': \(error)" }
+            }
         }
         return nil
     }

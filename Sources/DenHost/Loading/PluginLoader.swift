@@ -173,11 +173,12 @@ public struct PluginLoader: Sendable {
 }
 
 extension LoadedPlugin {
-    /// What the plugin registered, in the manifest's terms (exports are not registered before
-    /// ABI revision 2).
+    /// What the plugin registered, in the manifest's terms (a module built before ABI revision 2
+    /// registers no exports).
     var registeredManifest: ModuleManifest {
         ModuleManifest(id: id, version: version, summary: summary,
                        routes: routes.map { ModuleManifest.Route($0.pattern, requiresLogin: $0.requiresLogin) },
-                       settings: settings)
+                       settings: settings,
+                       exports: exports.map { ModuleManifest.Export(name: $0.function, signature: $0.signature.description) })
     }
 }

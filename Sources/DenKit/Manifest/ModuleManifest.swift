@@ -46,8 +46,9 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         private enum CodingKeys: String, CodingKey { case pattern, requiresLogin }
     }
 
-    /// A function the module exports to other modules (ABI revision 2, `den call`). The host
-    /// lists them; it does not yet check them against the registration.
+    /// A function the module exports to other modules (ABI revision 2, `den call`). When a
+    /// manifest has an `exports` list, the host checks at load that the module registered exactly
+    /// these names, with the same parameter and result types where a signature is given.
     public struct Export: Codable, Sendable, Equatable {
         public var name: String
         /// The C signature as the module documents it, e.g. "double(double, double)".
@@ -66,16 +67,20 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
     public var routes: [Route]
     public var settings: [SettingDefinition]
     public var exports: [Export]
+    /// Whether the manifest lists its exports (an `exports` key, even an empty one). A manifest
+    /// without the key says nothing about exports, and they are not checked.
+    public var declaresExports: Bool
 
     public init(id: String, version: String, summary: String = "", routes: [Route], settings: [SettingDefinition] = [],
-                exports: [Export] = []) {
+                exports: [Export]? = nil) {
         self.v = ModuleManifest.formatVersion
         self.id = id
         self.version = version
         self.summary = summary
         self.routes = routes
         self.settings = settings
-        self.exports = exports
+        self.exports = exports ?? []
+        declaresExports = exports != nil
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,7 +91,20 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         summary = try container.decodeIfPresent(String.self, forKey: .summary) ?? ""
         routes = try container.decode([Route].self, forKey: .routes)
         settings = try container.decodeIfPresent([SettingDefinition].self, forKey: .settings) ?? []
-        exports = try container.decodeIfPresent([Export].self, forKey: .exports) ?? []
+        let exports = try container.decodeIfPresent([Export].self, forKey: .exports)
+        self.exports = exports ?? []
+        declaresExports = exports != nil
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(v, forKey: .v)
+        try container.encode(id, forKey: .id)
+        try container.encode(version, forKey: .version)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(routes, forKey: .routes)
+        try container.encode(settings, forKey: .settings)
+        if declaresExports { try container.encode(exports, forKey: .exports) }
     }
 
     private enum CodingKeys: String, CodingKey { case v, id, version, summary, routes, settings, exports }
@@ -95,7 +113,8 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
     public init(_ definition: ModuleDefinition) {
         self.init(id: definition.id, version: definition.version, summary: definition.summary,
                   routes: definition.routes.map { Route($0.pattern, requiresLogin: $0.requiresLogin) },
-                  settings: definition.settings)
+                  settings: definition.settings,
+                  exports: definition.exports.isEmpty ? nil : definition.exports.map { Export(name: $0.name, signature: $0.signature) })
     }
 
     /// Pretty, key-sorted JSON, as `den plugins --inspect --json` prints it and a module's
@@ -108,7 +127,9 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
 
     /// How `registered` (what a module registered at load, or a module definition) differs from
     /// this manifest, one phrase per difference; empty when they agree. Route and setting order
-    /// does not matter; exports are not compared (the registrar has no exports before revision 2).
+    /// does not matter. Exports are compared when this manifest lists them: the same names, and
+    /// where this manifest gives a signature, the same parameter and result types (names of
+    /// parameters are documentation and may differ).
     public func differences(from registered: ModuleManifest) -> [String] {
         var found: [String] = []
         if id != registered.id { found.append("the manifest says id '\(id)', the module registered '\(registered.id)'") }
@@ -136,6 +157,36 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         }
         for name in theirs.keys.sorted() where mine[name] == nil {
             found.append("setting '\(name)' was declared but is not in the manifest")
+        }
+        if declaresExports { found += exportDifferences(from: registered.exports) }
+        return found
+    }
+}
+
+extension ModuleManifest {
+    /// How the registered exports differ from the listed ones (see `differences(from:)`).
+    func exportDifferences(from registered: [Export]) -> [String] {
+        var found: [String] = []
+        let theirs = Dictionary(registered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let listed = Set(exports.map(\.name))
+        for export in exports {
+            guard let other = theirs[export.name] else {
+                found.append("export '\(export.name)' is in the manifest but was not registered")
+                continue
+            }
+            guard let text = export.signature else { continue }
+            let mine: ExportSignature
+            do { mine = try ExportSignature(parsing: text) } catch {
+                found.append("export '\(export.name)': the manifest's signature is not valid: \(error.problem)")
+                continue
+            }
+            guard let otherText = other.signature, let actual = try? ExportSignature(parsing: otherText) else { continue }
+            if mine.parameters.map(\.type) != actual.parameters.map(\.type) || mine.result != actual.result {
+                found.append("export '\(export.name)' is \(mine) in the manifest but was registered as \(actual)")
+            }
+        }
+        for export in registered where !listed.contains(export.name) {
+            found.append("export '\(export.name)' was registered but is not in the manifest")
         }
         return found
     }
