@@ -53,8 +53,14 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
     /// for a module the host knows from its manifest and loads when one of its routes is opened.
     static func detail(_ module: LoadedModule) -> String {
         guard let generation = module.generation else { return module.summary }
-        let loaded = module.loadedAt.map { ", loaded " + $0.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC") } ?? ", not loaded yet"
+        let loaded = module.loadedAt.map { ", loaded " + readable($0) } ?? ", not loaded yet"
         return "\(module.summary) · generation \(generation)\(loaded)"
+    }
+
+    /// `2026-11-23T01:02:03Z` → `2026-11-23 01:02:03 UTC`.
+    static func readable(_ timestamp: String) -> String {
+        let spaced = String(timestamp.map { $0 == "T" ? " " : $0 })
+        return spaced.hasSuffix("Z") ? spaced.dropLast() + " UTC" : spaced
     }
 
     func didFailToLoadModules(_ message: String) {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where to go after logging in: the `next` of `login?next=jogs`, which the host's route guard
 /// sets to the route the user asked for.
@@ -63,7 +67,7 @@ struct NextRoute: Equatable, Sendable {
         if segments.contains(where: \.isEmpty) { return "it has an empty path segment ('//' or a trailing '/')" }
         guard hasWellFormedEscapes(raw) else { return "it has a '%' that is not followed by two hex digits" }
         for segment in segments {
-            let decoded = String(segment).removingPercentEncoding ?? String(segment)
+            let decoded = PercentDecoding.decode(segment) ?? String(segment)
             if decoded == "." || decoded == ".." { return "it has a '.' or '..' segment" }
         }
         return nil
@@ -91,7 +95,7 @@ struct NextRoute: Equatable, Sendable {
     /// `login`, `login/register`, `login/reset` (any case, escaped or not), but not `login/password`.
     private static func isLoginForm(_ raw: String) -> Bool {
         let path = raw.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let segments = path.split(separator: "/").map { ($0.removingPercentEncoding ?? String($0)).lowercased() }
+        let segments = path.split(separator: "/").map { (PercentDecoding.decode($0) ?? String($0)).lowercased() }
         guard segments.first == "login" else { return false }
         return segments != ["login", "password"]
     }

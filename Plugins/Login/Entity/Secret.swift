@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A password or reset token as typed into a form.
 ///
@@ -30,7 +34,7 @@ struct Secret: Equatable, Sendable, ExpressibleByStringLiteral {
     /// Without surrounding white space: a pasted token often brings a newline or spaces along.
     /// (Passwords are never trimmed: a space may be part of one.)
     func trimmed() -> Secret {
-        Secret(value.trimmingCharacters(in: .whitespacesAndNewlines))
+        Secret(value.trimmingWhitespace())
     }
 }
 

@@ -1,5 +1,9 @@
 import DenKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The Login module's logic: checks each form against the rules, calls the host's `auth`
 /// service and reads the session's user. Knows nothing of display.
@@ -37,7 +41,7 @@ final class LoginInteractor: LoginInteractorInput {
     }
 
     func logIn(_ credentials: Credentials) {
-        let username = credentials.username.trimmingCharacters(in: .whitespaces)
+        let username = credentials.username.trimmingWhitespace()
         guard check(AccountFormRules.problems(Credentials(username: username, password: credentials.password))) else { return }
         do {
             let answer = try auth.logIn(username: username, password: credentials.password.revealed)
@@ -49,7 +53,7 @@ final class LoginInteractor: LoginInteractorInput {
     }
 
     func register(_ account: NewAccount) {
-        let username = account.username.trimmingCharacters(in: .whitespaces)
+        let username = account.username.trimmingWhitespace()
         guard check(AccountFormRules.problems(NewAccount(username: username, password: account.password,
                                                          repeated: account.repeated))) else { return }
         do {
@@ -167,7 +171,7 @@ final class LoginInteractor: LoginInteractorInput {
     }
 
     private static func nonEmpty(_ text: String?) -> String? {
-        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let text, !text.trimmingWhitespace().isEmpty else { return nil }
         return text
     }
 }

@@ -1,5 +1,9 @@
 import DenKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns who is logged in, and the outcome of each attempt, into `LoginViewObject`s; sends each
 /// action to the interactor (log in, create, reset, change, log out) or to the router (another
@@ -312,7 +316,7 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput {
 
     /// A service's message as a clause inside our sentence: without its closing period.
     static func clause(_ text: String) -> String {
-        var text = text.trimmingCharacters(in: .whitespaces)
+        var text = text.trimmingWhitespace()
         while text.hasSuffix(".") { text.removeLast() }
         return text
     }

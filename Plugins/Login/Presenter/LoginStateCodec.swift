@@ -1,5 +1,9 @@
 import DenKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Hot-swap state: the typed username and `next`, `{"v":1,"username":"alice","next":"jogs"}`
 /// (`next` left out when there is none). Never a password: the presenter keeps none.

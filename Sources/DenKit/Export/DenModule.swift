@@ -1,6 +1,10 @@
 import CDenABI
 import DenKitExports
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Exports a Swift module through the C ABI. A plugin needs only:
 ///

@@ -1,5 +1,9 @@
 import CDenABI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The `self` pointer of a live instance handed to the host.
 final class InstanceBox {

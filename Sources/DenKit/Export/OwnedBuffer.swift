@@ -1,5 +1,9 @@
 import CDenABI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Moving bytes across the C boundary: `den_owned` buffers are malloc'd and released with free,
 /// so either side can release what the other allocated.

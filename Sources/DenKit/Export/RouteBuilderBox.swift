@@ -1,5 +1,9 @@
 import CDenABI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The `builder_ctx` of one route: its Swift builder and the module's host services.
 final class RouteBuilderBox {

@@ -1,5 +1,9 @@
 import CDenABI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Helpers for the body of an exported `@_cdecl` function: they turn a Swift result or a thrown
 /// error into the calling convention of den_module.h (result pointer, error `den_owned`, status).

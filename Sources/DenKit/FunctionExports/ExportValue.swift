@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A value passed to or returned by an export. In JSON (`exports.call`) it is a plain JSON value:
 /// a number, true/false or a string; `void` has no value and is left out.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a builder gets for a matched route: the parameters and the host's services.
 public struct BuildContext: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The easy way to keep a screen's state across a hot swap: declare it as a `Codable` value with
 /// a state version, and DenKit does `snapshot` and `restore` (docs/HOT_SWAP.md).
@@ -63,12 +67,44 @@ public final class CodableState<State: Codable>: ModuleStateCodec {
                 throw ModuleError.invalidParameter("the saved state (version \(header.v)) does not decode: \(error)")
             }
         } else if header.v < version, let migrate {
-            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            let state = try object?["state"].map { try JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]) } ?? data
-            value = try migrate(header.v, state)
+            // The old state's own JSON, whatever its shape, for the module's migration.
+            let state = try JSONDecoder().decode(Envelope<AnyJSON>.self, from: data).state
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            value = try migrate(header.v, try encoder.encode(state))
         } else {
             throw ModuleError.invalidParameter("the saved state is version \(header.v); this version of the module reads version \(version)\(header.v < version ? " and has no migration from it" : "")")
         }
         try load(value)
+    }
+}
+
+/// Any JSON value, to carry an older state document through to a migration without knowing its
+/// shape (FoundationEssentials has no `JSONSerialization`). Whole numbers stay exact up to Int64.
+private enum AnyJSON: Codable {
+    case null, bool(Bool), integer(Int64), number(Double), string(String), array([AnyJSON]), object([String: AnyJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([AnyJSON].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: AnyJSON].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
     }
 }

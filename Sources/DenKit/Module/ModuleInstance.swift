@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One live module stack for one screen in one UI session, as the host sees it.
 public protocol ModuleInstance: AnyObject {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON used for every document that crosses the host/module line (docs/ABI.md).
 public enum WireFormat {

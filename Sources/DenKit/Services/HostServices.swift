@@ -1,5 +1,9 @@
 import CDenABI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The host's services as a module sees them: a thread-safe JSON request/response call.
 /// Modules use the typed clients (`HostLog`, `HostPluginCatalog`, ...) rather than this.

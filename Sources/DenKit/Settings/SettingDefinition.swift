@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One setting a module declares: its name, type, default, one line of help and its rule.
 /// The module declares its settings when it loads (`ModuleDefinition.settings`); the host
@@ -69,7 +73,7 @@ public struct SettingDefinition: Codable, Sendable, Equatable {
     /// A value as it is checked and stored: without surrounding spaces, tabs and line breaks
     /// (a URL pasted with a trailing space is still the URL).
     public static func normalize(_ value: String) -> String {
-        value.trimmingCharacters(in: .whitespacesAndNewlines)
+        value.trimmingWhitespace()
     }
 
     /// Why `value` is not allowed (naming what is), or nil when it is.

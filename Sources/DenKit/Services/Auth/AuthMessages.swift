@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The JSON documents of the `auth.*` host services (docs/ABI.md, docs/schema/v1/service/auth.*).
 // Both sides use these types: `HostAuthClient` encodes the requests, the host's `AuthService`

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The rules for usernames and passwords, shared by the host's `auth` service (which enforces
 /// them) and modules (which may check a form before calling). docs/ABI.md states the same rules.

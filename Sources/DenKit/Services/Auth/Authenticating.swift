@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The host's `auth` service as an interactor sees it. Interactors depend on this protocol; their
 /// tests use a mock. Refusals come back as `AuthAnswer`s to show; thrown errors are

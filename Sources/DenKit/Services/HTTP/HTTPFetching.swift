@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Outbound HTTP GET through the host (service `http.get`). An interactor or a rates provider
 /// depends on this protocol; its tests use `HTTPFetcherStub` or their own mock.

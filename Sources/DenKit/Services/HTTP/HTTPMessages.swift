@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The JSON documents of the `http.get` host service (docs/ABI.md), shared by both sides:
 //
@@ -60,6 +64,6 @@ public struct HTTPResponse: Codable, Sendable, Equatable {
 
     /// The value of header `name` (any case).
     public func header(_ name: String) -> String? {
-        headers[name.lowercased()] ?? headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers[name.lowercased()] ?? headers.first { $0.key.lowercased() == name.lowercased() }?.value
     }
 }

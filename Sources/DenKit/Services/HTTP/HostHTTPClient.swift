@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `HTTPFetching` over the host's `http.get` service. Errors are `HostServiceError`s.
 public struct HostHTTPClient: HTTPFetching {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The JSON documents of the `session.*` host services (docs/ABI.md): values that live as long as
 // one UI session (the terminal session; a browser's cookie session later), not on disk.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The current UI session's values (host service `session.*`), e.g. a half-filled form or the
 /// logged-in user. Interactors depend on this protocol; tests use `InMemorySessionValues`.
@@ -40,7 +44,7 @@ public struct HostSessionValues: SessionValues {
 
 /// `SessionValues` in memory, for tests and previews.
 public final class InMemorySessionValues: SessionValues, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var values: [String: String]
 
     public init(_ values: [String: String] = [:]) {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `KeyValueStore` over the host's `storage.*` services. Errors are `HostServiceError`s whose
 /// message says what was wrong (an oversize value, an unwritable data folder, ...).

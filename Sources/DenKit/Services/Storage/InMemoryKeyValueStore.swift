@@ -1,11 +1,15 @@
 import CDenABI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `KeyValueStore` in memory, for module tests and previews. It enforces the same limits as
 /// the host and throws the same `HostServiceError`s (status `DEN_ERR_INVALID_ARGUMENT`).
 public final class InMemoryKeyValueStore: KeyValueStore, @unchecked Sendable {
     // Guarded by `lock`. Keys compare byte-wise, as in SQLite.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var values: [Data: StorageEntry]
 
     public init(_ entries: [String: String] = [:]) {

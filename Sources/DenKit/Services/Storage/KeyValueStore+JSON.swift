@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension KeyValueStore {
     /// The value under `key` decoded from JSON, or nil when the key is absent. Throws

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The module's durable key-value store (host service `storage.*`). Keys belong to the calling
 /// module: no other module can read or change them. An interactor depends on this protocol; its

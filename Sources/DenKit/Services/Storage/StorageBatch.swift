@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The operations of one `KeyValueStore.write` block.
 public struct StorageBatch: Sendable, Equatable {

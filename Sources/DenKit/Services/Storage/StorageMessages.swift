@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The JSON documents of the `storage.*` host services (docs/ABI.md). Both sides use these types:
 // the module's `HostKeyValueStore` encodes the requests, the host's `StorageService` decodes them.
@@ -30,7 +34,7 @@ public enum StorageLimits {
             return "the key '\(key.prefix(40))…' is \(bytes) bytes long; keys are at most \(maxKeyBytes) bytes of UTF-8 — use a shorter key"
         }
         if key.utf8.contains(0) {
-            return "the key '\(key.replacingOccurrences(of: "\u{0}", with: "\\u0000"))' contains a NUL character (\\u0000); remove it"
+            return "the key '\(key.split(separator: "\u{0}", omittingEmptySubsequences: false).joined(separator: "\\u0000"))' contains a NUL character (\\u0000); remove it"
         }
         return nil
     }

@@ -1,0 +1,16 @@
+extension StringProtocol {
+    /// The text without leading and trailing white space and line breaks: what Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` returns, for modules that import only
+    /// FoundationEssentials (which has no trimming), as DenKit itself does.
+    public func trimmingWhitespace() -> String {
+        // Foundation's set is Unicode's White_Space (the Z categories, U+0009–U+000D, U+0085)
+        // plus the zero-width space U+200B; TrimmingSpec compares the two scalar by scalar.
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || scalar.value == 0x200B }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        var trimmed = String.UnicodeScalarView()
+        trimmed.append(contentsOf: scalars[first...last])
+        return String(trimmed)
+    }
+}
