@@ -73,7 +73,9 @@ public final class DenRuntime: Sendable {
         logger.debug("found \(candidates.count) plugin file(s) in \(PluginLoadTiming.format(ContinuousClock.now - started))")
         var seen = Set<FileIdentity>()
         var found = Set<String>()
-        var manifests: ManifestIndex? = configuration.loadsLazily ? ManifestIndex(directory: configuration.cacheDirectory) : nil
+        // The registry cache is read only when there is a file to look up in it.
+        var manifests: ManifestIndex? = configuration.loadsLazily && !candidates.isEmpty
+            ? ManifestIndex(directory: configuration.cacheDirectory) : nil
         for candidate in candidates {
             // The same file reached twice (a folder named twice, a link) is loaded once: a second
             // dlopen would return the loaded image and run its entry point again.

@@ -50,6 +50,30 @@ struct CodableStateSpec {
         #expect(holder.draft == Draft(title: "Evening", count: 0))
     }
 
+    @Test("a migration gets the old state's JSON whatever its shape: big integers exact, numbers, escapes, null, nesting")
+    func migrationSeesEveryValue() throws {
+        let state = #"{"big":9007199254740993,"n":-2.5,"s":"a\"b\\c\u00e9\n","t":true,"z":null,"list":[1,[2,{"k":[]}],{}]}"#
+        let old = Data(#"{"v":1,"state":"#.utf8 + Data(state.utf8) + Data("}".utf8))
+        let holder = Holder()
+        var seen: Data?
+        try codec(holder, migrate: { _, data in seen = data; return Draft(title: "m", count: 1) }).restore(old)
+        let expected = try JSONSerialization.jsonObject(with: Data(state.utf8)) as? NSDictionary
+        let given = try JSONSerialization.jsonObject(with: try #require(seen)) as? NSDictionary
+        #expect(given == expected)
+        #expect(String(decoding: try #require(seen), as: UTF8.self).contains("9007199254740993"), "no rounding through Double")
+    }
+
+    @Test("an older document without a \"state\" (a module's own format) reaches the migration as it is")
+    func migrationOfAFlatDocument() throws {
+        let old = Data(#"{"v":1,"title":"Flat","count":7}"#.utf8)
+        let holder = Holder()
+        try codec(holder, migrate: { _, data in
+            #expect(data == old)
+            return try JSONDecoder().decode(Draft.self, from: data)
+        }).restore(old)
+        #expect(holder.draft == Draft(title: "Flat", count: 7))
+    }
+
     @Test("bytes that are not a state document, or do not decode, are refused with a message")
     func garbageRefused() {
         let holder = Holder()

@@ -11,7 +11,10 @@ import Glibc
 ///
 /// Besides the two that make the figure, a few more commands are timed the same way to show where
 /// `den`'s time goes (printed as a breakdown, not judged): hello world with Foundation, with
-/// Foundation + FoundationNetworking, `den` loading no plugin, and `den` loading only About.
+/// Foundation + FoundationNetworking, `den` loading no plugin, and `den` loading only About; and
+/// a small C program (compiled here) that exits at once, or `dlopen`s the release About (built on
+/// DenKit, which imports FoundationEssentials only) or Main (Foundation and FoundationXML): what
+/// loading a module costs a host that has not loaded Foundation itself.
 struct ProcessBench {
     struct Command {
         var label: String
@@ -65,6 +68,17 @@ struct ProcessBench {
                         arguments: ["render", "about", "--plugins", "about"]),
             ]
         }
+        if breakdown {
+            let host = try Self.compileDlopenHost(in: workDirectory)
+            let folder = URL(fileURLWithPath: denPath).deletingLastPathComponent()
+            commands += [
+                Command(label: "C program, exits at once", path: host.path, arguments: []),
+                Command(label: "C program, dlopen libAboutModule.so", path: host.path,
+                        arguments: [folder.appendingPathComponent("libAboutModule.so").path]),
+                Command(label: "C program, dlopen libMainModule.so", path: host.path,
+                        arguments: [folder.appendingPathComponent("libMainModule.so").path]),
+            ]
+        }
         var result = Result()
 
         // Warm-ups: the first `den` run copies the plugins into its (fresh) cache; later runs reuse
@@ -91,6 +105,23 @@ struct ProcessBench {
         }
         result.commands = commands
         return result
+    }
+
+    /// A C program that `dlopen`s its argument (RTLD_NOW, as den does) and exits; 1 if it cannot.
+    static func compileDlopenHost(in folder: URL) throws -> URL {
+        let source = folder.appendingPathComponent("dlopen_host.c"), binary = folder.appendingPathComponent("dlopen-host")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("""
+            #include <dlfcn.h>
+            int main(int argc, char **argv) { return argc < 2 || dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) ? 0 : 1; }
+            """.utf8).write(to: source)
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        compiler.arguments = ["-O2", source.path, "-o", binary.path, "-ldl"]
+        try compiler.run()
+        compiler.waitUntilExit()
+        guard compiler.terminationStatus == 0 else { throw BenchError("cc could not build the dlopen host (exit \(compiler.terminationStatus))") }
+        return binary
     }
 
     /// Runs `path` to completion; returns its exit status and the nanoseconds it took.

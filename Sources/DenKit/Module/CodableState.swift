@@ -45,6 +45,11 @@ public final class CodableState<State: Codable>: ModuleStateCodec {
         var state: Value
     }
 
+    /// An older document's state, if it has one, whatever its shape.
+    private struct OldDocument: Decodable {
+        var state: AnyJSON?
+    }
+
     /// Only the version, to decide how to read the rest.
     private struct Header: Decodable {
         var v: Int
@@ -67,11 +72,12 @@ public final class CodableState<State: Codable>: ModuleStateCodec {
                 throw ModuleError.invalidParameter("the saved state (version \(header.v)) does not decode: \(error)")
             }
         } else if header.v < version, let migrate {
-            // The old state's own JSON, whatever its shape, for the module's migration.
-            let state = try JSONDecoder().decode(Envelope<AnyJSON>.self, from: data).state
+            // The old state's own JSON, whatever its shape, for the module's migration; a document
+            // without a "state" (a module's own format from before CodableState) goes as it is.
+            let old = try JSONDecoder().decode(OldDocument.self, from: data)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            value = try migrate(header.v, try encoder.encode(state))
+            value = try migrate(header.v, try old.state.map { try encoder.encode($0) } ?? data)
         } else {
             throw ModuleError.invalidParameter("the saved state is version \(header.v); this version of the module reads version \(version)\(header.v < version ? " and has no migration from it" : "")")
         }
