@@ -55,7 +55,7 @@ struct PluginsCommand: ParsableCommand {
                 print("        routes: \(ModuleText.singleLine(routes.joined(separator: ", ")))")
             }
             if plugin.isActive {
-                print("        generation \(plugin.generation), loaded \(plugin.summaryDocument.loadedAt ?? "?")")
+                print("        generation \(plugin.generation), " + (plugin.summaryDocument.loadedAt.map { "loaded \($0)" } ?? "not loaded yet"))
             }
             if let error = plugin.error {
                 print("        error: \(ModuleText.singleLine(error.reason))")

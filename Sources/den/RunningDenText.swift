@@ -12,7 +12,8 @@ enum RunningDenText {
         var lines = ["", "A den running with --watch (pid \(status.pid)) retains \(images) old image(s), about \(format(bytes)):"]
         for plugin in active {
             let name = ModuleText.singleLine("\(plugin.id ?? "?") \(plugin.version ?? "")")
-            var line = "  \(name): generation \(plugin.generation ?? 1), loaded \(plugin.loadedAt ?? "?")"
+            // No load time: known from its manifest, loaded when one of its routes is first opened.
+            var line = "  \(name): generation \(plugin.generation ?? 1), " + (plugin.loadedAt.map { "loaded \($0)" } ?? "not loaded yet")
             if let retained = plugin.retainedImages, retained > 0 {
                 line += ", \(retained) old image(s) retained (~\(format(plugin.retainedBytes ?? 0)))"
             }

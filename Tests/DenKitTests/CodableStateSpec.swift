@@ -52,7 +52,7 @@ struct CodableStateSpec {
 
     @Test("a migration gets the old state's JSON whatever its shape: big integers exact, numbers, escapes, null, nesting")
     func migrationSeesEveryValue() throws {
-        let state = #"{"big":9007199254740993,"n":-2.5,"s":"a\"b\\c\u00e9\n","t":true,"z":null,"list":[1,[2,{"k":[]}],{}]}"#
+        let state = #"{"big":9007199254740993,"u":18446744073709551615,"m":-9223372036854775808,"n":-2.5,"s":"a\"b\\c\u00e9\n","t":true,"z":null,"list":[1,[2,{"k":[]}],{}]}"#
         let old = Data(#"{"v":1,"state":"#.utf8 + Data(state.utf8) + Data("}".utf8))
         let holder = Holder()
         var seen: Data?
@@ -60,7 +60,20 @@ struct CodableStateSpec {
         let expected = try JSONSerialization.jsonObject(with: Data(state.utf8)) as? NSDictionary
         let given = try JSONSerialization.jsonObject(with: try #require(seen)) as? NSDictionary
         #expect(given == expected)
-        #expect(String(decoding: try #require(seen), as: UTF8.self).contains("9007199254740993"), "no rounding through Double")
+        let text = String(decoding: try #require(seen), as: UTF8.self)
+        for exact in ["9007199254740993", "18446744073709551615", "-9223372036854775808"] {
+            #expect(text.contains(exact), "\(exact): no rounding through Double")
+        }
+    }
+
+    @Test("an older document whose state is null gives the migration null, not the whole document")
+    func migrationOfNull() throws {
+        let holder = Holder()
+        try codec(holder, migrate: { _, data in
+            #expect(String(decoding: data, as: UTF8.self) == "null")
+            return Draft(title: "none", count: 0)
+        }).restore(Data(#"{"v":1,"state":null}"#.utf8))
+        #expect(holder.draft.title == "none")
     }
 
     @Test("an older document without a \"state\" (a module's own format) reaches the migration as it is")

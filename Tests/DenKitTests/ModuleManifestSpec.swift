@@ -72,7 +72,7 @@ struct ModuleManifestSpec {
         #expect(try none.json().contains("\"exports\" : ["))
     }
 
-    @Test("exports: parameter names may differ, types may not; a signature-less entry checks the name only")
+    @Test("exports: parameter names may differ, types may not; without a signature in the notation, the name only")
     func exportTypes() {
         let manifest = ModuleManifest(id: "x", version: "1.0.0", routes: [], exports: [
             .init(name: "add", signature: "(i64 a, i64 b) -> i64"), .init(name: "greet", signature: "(string who) -> string"),
@@ -84,8 +84,7 @@ struct ModuleManifestSpec {
         ])
         let found = manifest.differences(from: registered)
         #expect(found.contains("export 'greet' is (string who) -> string in the manifest but was registered as (string who) -> void"))
-        #expect(found.contains { $0.hasPrefix("export 'broken': the manifest's signature is not valid:") && $0.contains("int") })
-        #expect(found.count == 2, "\(found)")
+        #expect(found.count == 1, "a signature outside the notation ('broken') is documentation, compared by name only: \(found)")
     }
 
     @Test("a module definition's manifest carries its routes' guards and its settings")

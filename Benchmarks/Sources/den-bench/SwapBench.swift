@@ -186,44 +186,47 @@ struct SwapBench {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// Anonymous pages inside the mappings of every loaded copy of the library whose file name
-    /// starts with `name`: its private file mappings' copied-on-write pages (relocations, written
-    /// data) and the anonymous mapping the dynamic loader places right after them for .bss.
-    /// From /proc/self/smaps, in bytes.
+    /// Anonymous pages inside the writable segment (data, GOT, relocated read-only data, .bss) of
+    /// every loaded copy of the library whose file name starts with `name`: the segments' address
+    /// ranges come from `dl_iterate_phdr`, and each page's state from /proc/self/pagemap (present,
+    /// and not a file page: copied on write by a relocation or a store, or a touched .bss page).
+    /// Page by page, so a neighbouring mapping the kernel merged with a .bss mapping is not
+    /// counted. In bytes.
     static func imageAnonymousBytes(named name: String) -> Int64 {
-        // Read to the end with read(2): smaps is large and reports a size of 0.
-        let descriptor = open("/proc/self/smaps", O_RDONLY)
+        let pageSize = UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        let descriptor = open("/proc/self/pagemap", O_RDONLY)
         guard descriptor >= 0 else { return 0 }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes += chunk[0..<count]
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
         var total: Int64 = 0
-        var inImage = false
-        var previousImageEnd: UInt64?
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
-                // A mapping's header: "start-end perms offset dev inode [path]".
-                let bounds = range.split(separator: "-").compactMap { UInt64($0, radix: 16) }
-                guard bounds.count == 2 else { inImage = false; continue }
-                let path = fields.count >= 6 ? fields[5...].joined(separator: " ") : ""
-                let isImageFile = path.split(separator: "/").last?.hasPrefix(name) ?? false
-                let isBSSTail = path.isEmpty && previousImageEnd == bounds[0]
-                inImage = isImageFile || isBSSTail
-                previousImageEnd = isImageFile ? bounds[1] : nil
-                continue
-            }
-            if inImage, fields.first == "Anonymous:", fields.count >= 2, let kilobytes = Int64(fields[1]) {
-                total += kilobytes * 1024
-            }
+        for range in writableSegments(named: name) {
+            let first = range.lowerBound / pageSize, last = (range.upperBound + pageSize - 1) / pageSize
+            var entries = [UInt64](repeating: 0, count: Int(last - first))
+            let wanted = entries.count * 8
+            let got = entries.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(first * 8)) }
+            guard got == wanted else { continue }
+            // Bit 63: present; bit 61: a file page or shared anonymous memory.
+            total += Int64(entries.filter { $0 >> 63 & 1 == 1 && $0 >> 61 & 1 == 0 }.count) * Int64(pageSize)
         }
         return total
+    }
+
+    /// The address ranges of the writable PT_LOAD segments of the loaded copies of a library.
+    static func writableSegments(named name: String) -> [Range<UInt64>] {
+        final class Found { let name: String; var ranges: [Range<UInt64>] = []; init(_ name: String) { self.name = name } }
+        let found = Found(name)
+        withExtendedLifetime(found) {
+            _ = dl_iterate_phdr({ info, _, context in
+                guard let info, let context, let path = info.pointee.dlpi_name, let headers = info.pointee.dlpi_phdr else { return 0 }
+                let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
+                guard String(cString: path).split(separator: "/").last?.hasPrefix(found.name) == true else { return 0 }
+                for index in 0..<Int(info.pointee.dlpi_phnum) where headers[index].p_type == UInt32(PT_LOAD) && headers[index].p_flags & UInt32(PF_W) != 0 {
+                    let start = UInt64(info.pointee.dlpi_addr) + headers[index].p_vaddr
+                    found.ranges.append(start..<(start + headers[index].p_memsz))
+                }
+                return 0
+            }, Unmanaged.passUnretained(found).toOpaque())
+        }
+        return found.ranges
     }
 
     /// The memory size of the library's writable PT_LOAD segment (data, GOT, .bss), from its

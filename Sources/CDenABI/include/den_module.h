@@ -380,7 +380,8 @@ typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar
  * load the host checks that den_module_entry registered exactly the manifest's id, version,
  * summary, routes (with their flags) and settings — and, when the manifest has an "exports" key
  * (even []), exactly those export names, with the same parameter and result types where a
- * signature is given — and rejects the plugin, naming the difference, when it did not. A malformed manifest rejects the plugin too. Without one, the plugin loads at
+ * signature in the notation of add_export is given (other text there is documentation) — and
+ * rejects the plugin, naming the difference, when it did not. A malformed manifest rejects the plugin too. Without one, the plugin loads at
  * start as before. Put `DEN_DEFINE_MANIFEST("{...}");` in one source file, or, with clang,
  * `DEN_EXPORT const char den_manifest[] = {
  * #embed "module.json"

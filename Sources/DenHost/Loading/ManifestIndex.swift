@@ -42,10 +42,14 @@ struct ManifestIndex {
         var entries: [String: Entry]
     }
 
-    static let fileName = "manifests-v1.json"
+    /// Version 2 keeps whether a manifest lists its exports (version 1 wrote `"exports": []` for
+    /// every manifest, which a manifest without the key must not be confused with).
+    static let fileName = "manifests-v2.json"
+    /// Files of earlier formats: never read, removed by the next save and by `den cache clean`.
+    static let olderFileNames = ["manifests-v1.json"]
     /// Enough for any real set of module folders, small enough to read in a millisecond or two.
     static let maximumEntries = 2048
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     let file: URL
     private var entries: [String: Entry] = [:]
@@ -131,6 +135,9 @@ struct ManifestIndex {
         } catch {
             try? FileManager.default.removeItem(at: partial)
             return "could not write the module registry cache \(file.path): \(error.localizedDescription)"
+        }
+        for older in Self.olderFileNames {
+            unlink(file.deletingLastPathComponent().appendingPathComponent(older).path)
         }
         entries = kept
         changed = false

@@ -38,7 +38,7 @@ public struct PluginCacheReport: Sendable, Equatable {
     public var removed = 0
     public var bytes: Int64 = 0
     public var failures: [String] = []
-    /// `clean` also removed the module registry cache (lazy loading's manifests, `manifests-v1.json`).
+    /// `clean` also removed the module registry cache (lazy loading's manifests, `manifests-v2.json`).
     public var removedRegistryCache = false
 }
 
@@ -97,11 +97,12 @@ extension PluginCache {
         for entry in entries() { remove(entry, into: &report) }
         try? FileManager.default.removeItem(at: stamp)
         // The registry cache goes too: a clean cache means the next start reads every module file.
-        let registry = directory.appendingPathComponent(ManifestIndex.fileName)
-        if unlink(registry.path) == 0 {
-            report.removedRegistryCache = true
-        } else if errno != ENOENT {
-            report.failures.append("\(ManifestIndex.fileName): \(String(cString: strerror(errno)))")
+        for name in [ManifestIndex.fileName] + ManifestIndex.olderFileNames {
+            if unlink(directory.appendingPathComponent(name).path) == 0 {
+                report.removedRegistryCache = true
+            } else if errno != ENOENT {
+                report.failures.append("\(name): \(String(cString: strerror(errno)))")
+            }
         }
         return report
     }

@@ -3,8 +3,9 @@
 ///
 /// Why two types: registration changes rarely (module load, unload, hot swap) and must check
 /// every new pattern; resolution is the hot path and must be lock-free and side-effect free.
-/// The host edits a `RouteTable` (a value: copy it, add all of a module's routes, and keep the
-/// copy only if every `add` succeeded), then `compile()`s and publishes the router in one step.
+/// The host edits a `RouteTable` under its lock (adding a module's routes one by one and, if one
+/// is refused, taking back the ones just added with `removeLast`; a hot swap edits a copy), then
+/// `compile()`s and publishes the router in one step.
 public struct RouteTable<Value: Sendable>: Sendable {
     /// Every route, in registration order (which decides nothing about matching).
     public private(set) var routes: [RegisteredRoute<Value>] = []

@@ -45,9 +45,17 @@ public final class CodableState<State: Codable>: ModuleStateCodec {
         var state: Value
     }
 
-    /// An older document's state, if it has one, whatever its shape.
+    /// An older document's state, if it has one, whatever its shape (an explicit `null` too).
     private struct OldDocument: Decodable {
         var state: AnyJSON?
+
+        private enum CodingKeys: String, CodingKey { case state }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard container.contains(.state) else { state = nil; return }
+            state = try container.decodeNil(forKey: .state) ? .null : container.decode(AnyJSON.self, forKey: .state)
+        }
     }
 
     /// Only the version, to decide how to read the rest.
@@ -86,15 +94,17 @@ public final class CodableState<State: Codable>: ModuleStateCodec {
 }
 
 /// Any JSON value, to carry an older state document through to a migration without knowing its
-/// shape (FoundationEssentials has no `JSONSerialization`). Whole numbers stay exact up to Int64.
+/// shape (FoundationEssentials has no `JSONSerialization`). Whole numbers stay exact from
+/// Int64.min to UInt64.max; beyond that, and with a fraction, they are Doubles.
 private enum AnyJSON: Codable {
-    case null, bool(Bool), integer(Int64), number(Double), string(String), array([AnyJSON]), object([String: AnyJSON])
+    case null, bool(Bool), integer(Int64), unsigned(UInt64), number(Double), string(String), array([AnyJSON]), object([String: AnyJSON])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode(Int64.self) { self = .integer(value) }
+        else if let value = try? container.decode(UInt64.self) { self = .unsigned(value) }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([AnyJSON].self) { self = .array(value) }
@@ -107,6 +117,7 @@ private enum AnyJSON: Codable {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
+        case .unsigned(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)

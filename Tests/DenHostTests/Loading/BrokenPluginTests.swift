@@ -244,6 +244,7 @@ struct BrokenPluginTests {
         // All or nothing: the squatter's other route was not installed either.
         #expect(runtime.registry.routes.map(\.pattern) == ["about"])
         #expect(try runtime.registry.resolve("about").get().owner == "about")
+        #expect((try? runtime.registry.resolve("squatter").get()) == nil, "the route table took the squatter's first route back")
     }
 
     @Test("every failure shows in the plugin list that modules see")

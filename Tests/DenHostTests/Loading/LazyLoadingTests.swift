@@ -168,7 +168,26 @@ struct LazyLoadingTests {
         let runtime = lazyRuntime(folder)
         #expect(runtime.record("libAboutModule.so")?.isActive == true)
         let rewritten = try JSONSerialization.jsonObject(with: Data(contentsOf: cacheFile)) as? [String: Any]
-        #expect(rewritten?["v"] as? Int == 1)
+        #expect(rewritten?["v"] as? Int == ManifestIndex.formatVersion)
+    }
+
+    @Test("a registry cache of an earlier format is never read, and is removed by the next save")
+    func earlierFormat() throws {
+        let folder = try PluginFolder()
+        let file = try folder.add("AboutModule")
+        // A current entry for the file, moved to the version 1 name: were it read, it would be a hit.
+        var index = ManifestIndex(directory: folder.temp.path("cache"))
+        _ = index.entry(for: file)
+        _ = index.save()
+        let older = folder.temp.path("cache").appendingPathComponent(try #require(ManifestIndex.olderFileNames.first))
+        try FileManager.default.moveItem(at: index.file, to: older)
+
+        var fresh = ManifestIndex(directory: folder.temp.path("cache"))
+        _ = fresh.entry(for: file)
+        #expect(fresh.hits == 0 && fresh.misses == 1, "the file was read again, not taken from the old cache")
+        _ = fresh.save()
+        #expect(FileManager.default.fileExists(atPath: fresh.file.path))
+        #expect(!FileManager.default.fileExists(atPath: older.path), "the old format's file is gone")
     }
 
     @Test("a cache entry that lies (a manifest the host refuses) is not trusted")
