@@ -136,13 +136,13 @@ struct SwapBench {
         // Memory per retained version: instances stay live, so every swap does the full work.
         let retainedRounds = 40
         let before = Self.memory()
-        let imageBefore = Self.imageAnonymousBytes(named: "libMainModule")
+        let imageBefore = Self.imageAnonymousBytes(of: plugin)
         for _ in 0..<retainedRounds {
             try install()
             _ = swapper.swap(file)
         }
         let after = Self.memory()
-        let imageAfter = Self.imageAnonymousBytes(named: "libMainModule")
+        let imageAfter = Self.imageAnonymousBytes(of: plugin)
         result.retainedRounds = retainedRounds
         result.anonPerVersion = Double(after.anon - before.anon) / Double(retainedRounds)
         result.filePerVersion = Double(after.file - before.file) / Double(retainedRounds)
@@ -187,65 +187,78 @@ struct SwapBench {
     }
 
     /// Anonymous pages inside the writable segment (data, GOT, relocated read-only data, .bss) of
-    /// every loaded copy of the library whose file name starts with `name`: the segments' address
-    /// ranges come from `dl_iterate_phdr`, and each page's state from /proc/self/pagemap (present,
-    /// and not a file page: copied on write by a relocation or a store, or a touched .bss page).
-    /// Page by page, so a neighbouring mapping the kernel merged with a .bss mapping is not
-    /// counted. In bytes.
-    static func imageAnonymousBytes(named name: String) -> Int64 {
+    /// every loaded copy of `library` (copies are named after it): each copy's load address from
+    /// /proc/self/maps (its mapping at file offset 0), the segment's place and size from the
+    /// library's program headers, and each page's state from /proc/self/pagemap (present and not
+    /// a file page: copied on write by a relocation or a store, or a touched .bss page). Page by
+    /// page, so a neighbouring mapping the kernel merged with a .bss mapping is not counted. Bytes.
+    static func imageAnonymousBytes(of library: URL) -> Int64 {
         let pageSize = UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        let segments = writableSegments(of: library)
+        let stem = library.deletingPathExtension().lastPathComponent
         let descriptor = open("/proc/self/pagemap", O_RDONLY)
-        guard descriptor >= 0 else { return 0 }
+        let maps = readToEnd("/proc/self/maps")
+        guard descriptor >= 0, !maps.isEmpty else { return 0 }
         defer { close(descriptor) }
         var total: Int64 = 0
-        for range in writableSegments(named: name) {
-            let first = range.lowerBound / pageSize, last = (range.upperBound + pageSize - 1) / pageSize
-            var entries = [UInt64](repeating: 0, count: Int(last - first))
-            let wanted = entries.count * 8
-            let got = entries.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(first * 8)) }
-            guard got == wanted else { continue }
-            // Bit 63: present; bit 61: a file page or shared anonymous memory.
-            total += Int64(entries.filter { $0 >> 63 & 1 == 1 && $0 >> 61 & 1 == 0 }.count) * Int64(pageSize)
+        for line in maps.split(separator: "\n") {
+            // "start-end perms offset dev inode path"
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[2] == "00000000", fields[5].split(separator: "/").last?.hasPrefix(stem) == true,
+                  let base = fields[0].split(separator: "-").first.flatMap({ UInt64($0, radix: 16) }) else { continue }
+            for segment in segments {
+                let first = (base + segment.lowerBound) / pageSize
+                let last = (base + segment.upperBound + pageSize - 1) / pageSize
+                var entries = [UInt64](repeating: 0, count: Int(last - first))
+                let wanted = entries.count * 8
+                let got = entries.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(first * 8)) }
+                guard got == wanted else { continue }
+                // Bit 63: present; bit 61: a file page or shared anonymous memory.
+                total += Int64(entries.filter { $0 >> 63 & 1 == 1 && $0 >> 61 & 1 == 0 }.count) * Int64(pageSize)
+            }
         }
         return total
     }
 
-    /// The address ranges of the writable PT_LOAD segments of the loaded copies of a library.
-    static func writableSegments(named name: String) -> [Range<UInt64>] {
-        final class Found { let name: String; var ranges: [Range<UInt64>] = []; init(_ name: String) { self.name = name } }
-        let found = Found(name)
-        withExtendedLifetime(found) {
-            _ = dl_iterate_phdr({ info, _, context in
-                guard let info, let context, let path = info.pointee.dlpi_name, let headers = info.pointee.dlpi_phdr else { return 0 }
-                let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
-                guard String(cString: path).split(separator: "/").last?.hasPrefix(found.name) == true else { return 0 }
-                for index in 0..<Int(info.pointee.dlpi_phnum) where headers[index].p_type == UInt32(PT_LOAD) && headers[index].p_flags & UInt32(PF_W) != 0 {
-                    let start = UInt64(info.pointee.dlpi_addr) + headers[index].p_vaddr
-                    found.ranges.append(start..<(start + headers[index].p_memsz))
-                }
-                return 0
-            }, Unmanaged.passUnretained(found).toOpaque())
+    /// A /proc file read with read(2) to its end: they report a size of 0.
+    static func readToEnd(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
         }
-        return found.ranges
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The memory size of the library's writable PT_LOAD segment (data, GOT, .bss), from its
-    /// program headers: the most a loaded copy's relocations and data can dirty.
-    static func writableSegmentMemorySize(of file: URL) -> Int64 {
-        guard let data = FileManager.default.contents(atPath: file.path), data.count > 64 else { return 0 }
-        return data.withUnsafeBytes { raw -> Int64 in
+    /// The library's writable PT_LOAD segments (data, GOT, .bss) as ranges of virtual addresses
+    /// relative to its load address, from its program headers.
+    static func writableSegments(of file: URL) -> [Range<UInt64>] {
+        guard let data = FileManager.default.contents(atPath: file.path), data.count > 64 else { return [] }
+        return data.withUnsafeBytes { raw -> [Range<UInt64>] in
             func read<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T { raw.loadUnaligned(fromByteOffset: offset, as: T.self) }
             let programHeaders = Int(read(0x20, UInt64.self))
             let entrySize = Int(read(0x36, UInt16.self)), count = Int(read(0x38, UInt16.self))
-            var size: Int64 = 0
+            var ranges: [Range<UInt64>] = []
             for index in 0..<count {
                 let header = programHeaders + index * entrySize
                 guard header + 56 <= raw.count else { break }
                 let type = read(header, UInt32.self), flags = read(header + 4, UInt32.self)
-                if type == 1 /* PT_LOAD */ && flags & 2 != 0 /* PF_W */ { size += Int64(read(header + 40, UInt64.self)) }
+                guard type == 1 /* PT_LOAD */, flags & 2 != 0 /* PF_W */ else { continue }
+                let address = read(header + 16, UInt64.self), size = read(header + 40, UInt64.self)
+                ranges.append(address..<(address + size))
             }
-            return size
+            return ranges
         }
+    }
+
+    /// The memory size of the library's writable segments: the most a loaded copy's relocations
+    /// and data can dirty.
+    static func writableSegmentMemorySize(of file: URL) -> Int64 {
+        Int64(writableSegments(of: file).reduce(0) { $0 + $1.count })
     }
 
     /// RssAnon and RssFile from /proc/self/status, in bytes.
