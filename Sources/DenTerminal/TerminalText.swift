@@ -20,7 +20,8 @@ enum TerminalText {
             var used = prefix.count
             var line = ""
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-                let wordCount = word.count
+                // ASCII (most words) counts by bytes; anything else by characters.
+                let wordCount = word.utf8.allSatisfy { $0 < 0x80 } ? word.utf8.count : word.count
                 if !line.isEmpty, used + 1 + wordCount > width {
                     lines.append(prefix + line)
                     prefix = indent

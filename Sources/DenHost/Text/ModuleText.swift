@@ -25,9 +25,10 @@ public enum ModuleText {
         switch scalar.value {
         case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: return true
         case 0x200D: return false
-        // Below U+0600 the only format character is the soft hyphen: no Unicode table look-up.
+        // Below U+0600 the only format character is the soft hyphen, and the general punctuation
+        // U+2010–U+2027 (dashes, quotes, bullets, the ellipsis) has none: no Unicode table look-up.
         case 0xAD: return true
-        case 0xA0..<0x600: return false
+        case 0xA0..<0x600, 0x2010...0x2027: return false
         default: return scalar.properties.generalCategory == .format
         }
     }

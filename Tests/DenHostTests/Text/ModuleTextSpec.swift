@@ -29,9 +29,21 @@ struct ModuleTextSpec {
     }
 
     @Test("letters beyond ASCII, and emoji joined with the zero-width joiner, are kept",
-          arguments: ["café", "Ελληνικά", "日本語", "👩‍💻", "\u{A0}", "ÿ", "\u{5FF}"])
+          arguments: ["café", "Ελληνικά", "日本語", "👩‍💻", "\u{A0}", "ÿ", "\u{5FF}", "a — b · c", "“quoted” ‘x’ …", "\u{2010}\u{2027}"])
     func visibleBeyondASCII(text: String) {
         #expect(ModuleText.sanitize(text) == text)
+    }
+
+    @Test("every scalar below U+3000 is kept or replaced exactly as its Unicode category says")
+    func everyScalarByCategory() {
+        for value in 0xA0..<0x3000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let isFormat = scalar.properties.generalCategory == .format && value != 0x200D
+            let expected = isFormat || value == 0x2028 || value == 0x2029 ? "\u{FFFD}" : String(Character(scalar))
+            if ModuleText.sanitize(String(Character(scalar))) != expected {
+                Issue.record("U+\(String(value, radix: 16)) is not sanitized as its category says")
+            }
+        }
     }
 
     @Test("a one-line text longer than the limit is cut with an ellipsis")
