@@ -37,8 +37,8 @@ struct AboutViewTests {
             .heading("Lair"),
             .text("Version 2.3.4", style: .caption),
             .text("A test host.", style: .body),
-            .list(ItemList(title: "Loaded modules", items: [.init(title: "about 1.0.0", detail: "About the app")],
-                           emptyText: "No modules are loaded.")),
+            .list(ItemList(title: "Installed modules", items: [.init(title: "about 1.0.0", detail: "About the app")],
+                           emptyText: "No modules are installed.")),
             .button(Button(id: "website", label: "Visit the project site", role: .secondary)),
             .button(Button(id: "close", label: "Close", role: .primary)),
         ]))
@@ -68,7 +68,7 @@ struct AboutViewTests {
         #expect(bannerIndex + 1 == listIndex)
         guard case .list(let list) = elements[listIndex] else { return }
         #expect(list.items.isEmpty)
-        #expect(list.emptyText == "No modules are loaded.")
+        #expect(list.emptyText == "No modules are installed.")
     }
 
     @Test("before anything is displayed the screen is the loading placeholder with no banner")

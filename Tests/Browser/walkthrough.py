@@ -114,7 +114,7 @@ def walkthrough(width, user):
         s = Step(driver, width)
         # About, then Main: 100 USD in EUR on the bundled ECB rates, then Info and Back.
         s.open("about")
-        s.expect("Loaded modules", "about")
+        s.expect("Installed modules", "about")
         s.open("main")
         s.expect("Convert", "main")
         s.fill("from", "USD")
@@ -126,7 +126,7 @@ def walkthrough(width, user):
         s.fill("amount", "250")
         s.expect("250 USD =", "converted while typing")
         s.press("Info")
-        s.expect("Loaded modules", "info")
+        s.expect("Installed modules", "info")
         s.back()
         s.expect("250 USD =", "back on main")
         # Jogs while logged out leads to login; create an account there and come back to jogs.

@@ -41,9 +41,9 @@ final class AboutView: AboutViewInput, ModuleView {
         if let error = viewObject.modulesError {
             elements.append(.banner(Banner(.warning, error)))
         }
-        elements.append(.list(ItemList(title: "Loaded modules",
+        elements.append(.list(ItemList(title: "Installed modules",
                                         items: viewObject.modules.map { .init(title: $0.title, detail: $0.detail) },
-                                        emptyText: "No modules are loaded.")))
+                                        emptyText: "No modules are installed.")))
         elements.append(.button(Button(id: Action.website, label: viewObject.websiteTitle, role: .secondary)))
         elements.append(.button(Button(id: Action.close, label: "Close", role: .primary)))
         return Screen(title: "About \(viewObject.name)", elements: elements)
