@@ -6,9 +6,9 @@ extension DenRuntime {
     /// was handled (installed, refused, or skipped because `--plugins` does not select it), false
     /// when the file must be loaded now (no manifest, or one the host cannot trust without
     /// loading; the loader then reports any problem).
-    func installFromManifest(_ file: URL, index: inout ManifestIndex, found: inout Set<String>) -> Bool {
+    func installFromManifest(_ file: URL, stamp: FileStamp?, index: inout ManifestIndex, found: inout Set<String>) -> Bool {
         let manifest: ModuleManifest
-        switch index.lazyManifest(for: file) {
+        switch index.lazyManifest(for: file, stamp: stamp) {
         case .success(let value): manifest = value
         case .failure(let reason):
             logger.debug("\(file.lastPathComponent): loaded at start (\(reason))")

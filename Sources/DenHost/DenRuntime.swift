@@ -78,8 +78,10 @@ public final class DenRuntime: Sendable {
             ? ManifestIndex(directory: configuration.cacheDirectory) : nil
         for candidate in candidates {
             // The same file reached twice (a folder named twice, a link) is loaded once: a second
-            // dlopen would return the loaded image and run its entry point again.
-            if let identity = FileIdentity(candidate.file), !seen.insert(identity).inserted {
+            // dlopen would return the loaded image and run its entry point again. One `stat` per
+            // file serves this and the registry cache's key.
+            let stamp = FileStamp(candidate.file.path)
+            if let stamp, !seen.insert(FileIdentity(stamp)).inserted {
                 logger.debug("\(candidate.file.path) is a file already loaded from another folder; skipped")
                 continue
             }
@@ -89,7 +91,7 @@ public final class DenRuntime: Sendable {
                 logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
                 continue
             }
-            if manifests != nil, installFromManifest(candidate.file, index: &manifests!, found: &found) { continue }
+            if manifests != nil, installFromManifest(candidate.file, stamp: stamp, index: &manifests!, found: &found) { continue }
             let loadStarted = ContinuousClock.now
             do {
                 let plugin = try loader.load(candidate.file)
@@ -152,10 +154,8 @@ private struct FileIdentity: Hashable {
     let device: UInt64
     let inode: UInt64
 
-    init?(_ file: URL) {
-        var info = stat()
-        guard stat(file.path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+    init(_ stamp: FileStamp) {
+        device = stamp.device
+        inode = stamp.inode
     }
 }

@@ -18,7 +18,12 @@ struct ManifestIndex {
         var modifiedNanoseconds: Int64
 
         init?(_ file: URL) {
-            guard let stamp = FileStamp(file.path), stamp.isRegularFile else { return nil }
+            guard let stamp = FileStamp(file.path) else { return nil }
+            self.init(stamp)
+        }
+
+        init?(_ stamp: FileStamp) {
+            guard stamp.isRegularFile else { return nil }
             device = stamp.device
             inode = stamp.inode
             size = stamp.size
@@ -79,8 +84,8 @@ struct ManifestIndex {
 
     /// What `file` says about itself: from the cache when the file is unchanged, else read from
     /// the file (no plugin code runs either way). nil when the file cannot be read at all.
-    mutating func entry(for file: URL) -> Entry? {
-        guard let key = Key(file) else { return nil }
+    mutating func entry(for file: URL, stamp: FileStamp? = nil) -> Entry? {
+        guard let key = stamp.map({ Key($0) }) ?? Key(file) else { return nil }
         let path = file.path
         used.insert(path)
         if let cached = entries[path], cached.key == key {
@@ -95,8 +100,8 @@ struct ManifestIndex {
     }
 
     /// The manifest to install `file` from without loading it, or why it must be loaded now.
-    mutating func lazyManifest(for file: URL) -> Result<ModuleManifest, LoadNow> {
-        guard let entry = entry(for: file) else { return .failure(LoadNow("the file cannot be read")) }
+    mutating func lazyManifest(for file: URL, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
+        guard let entry = entry(for: file, stamp: stamp) else { return .failure(LoadNow("the file cannot be read")) }
         if let reason = entry.eagerBecause { return .failure(LoadNow(reason)) }
         guard let manifest = entry.manifest else { return .failure(LoadNow("it has no manifest")) }
         // The host's own rules, not the cache's word: the ABI, the toolchain, the manifest's content.

@@ -94,7 +94,8 @@ public struct PluginDiscovery: Sendable {
     }
 
     private func candidate(_ directory: URL, _ name: String) -> Candidate {
-        Candidate(file: directory.appendingPathComponent(name),
+        // isDirectory: false spares a `stat` per file (URL would look whether it is a folder).
+        Candidate(file: directory.appendingPathComponent(name, isDirectory: false),
                   idHint: PluginDiscovery.moduleName(fromFile: name).map { $0.lowercased() })
     }
 
