@@ -10,12 +10,20 @@ import Foundation
 /// as an empty one, and the loader checks every module against its own file when it loads it.
 struct ManifestIndex {
     /// The file's identity when it was read.
-    struct Key: Codable, Equatable {
+    struct Key: Equatable {
         var device: UInt64
         var inode: UInt64
         var size: Int64
         var modifiedSeconds: Int64
         var modifiedNanoseconds: Int64
+
+        init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {
+            self.device = device
+            self.inode = inode
+            self.size = size
+            self.modifiedSeconds = modifiedSeconds
+            self.modifiedNanoseconds = modifiedNanoseconds
+        }
 
         init?(_ file: URL) {
             guard let stamp = FileStamp(file.path) else { return nil }
@@ -32,29 +40,32 @@ struct ManifestIndex {
         }
     }
 
-    struct Entry: Codable, Equatable {
+    struct Entry: Equatable {
         var key: Key
         var abiVersion: UInt32?
         var toolchain: String?
-        var manifest: ModuleManifest?
+        /// The manifest as compact JSON, decoded only when its file is installed.
+        var manifestJSON: String?
         /// Why the file cannot be installed from its manifest (none, a bad one, a bad header):
         /// it is loaded at start, where the loader reports any problem properly.
         var eagerBecause: String?
+
+        /// The manifest, decoded and checked as the file's own would be; nil without one or
+        /// when the cached text is refused.
+        var manifest: ModuleManifest? {
+            guard let manifestJSON else { return nil }
+            return try? ManifestDecoding.decode(Array(manifestJSON.utf8)).get()
+        }
     }
 
-    private struct Document: Codable {
-        var v: Int
-        var entries: [String: Entry]
-    }
-
-    /// Version 2 keeps whether a manifest lists its exports (version 1 wrote `"exports": []` for
-    /// every manifest, which a manifest without the key must not be confused with).
-    static let fileName = "manifests-v2.json"
+    /// Version 3 is a line per file (RegistryCacheFormat); version 2 was JSON, which cost a start
+    /// ≈ 15 µs per remembered file; version 1 also wrote `"exports": []` for every manifest,
+    /// which a manifest without the key must not be confused with.
+    static let fileName = "manifests-v3.tsv"
     /// Files of earlier formats: never read, removed by the next save and by `den cache clean`.
-    static let olderFileNames = ["manifests-v1.json"]
+    static let olderFileNames = ["manifests-v1.json", "manifests-v2.json"]
     /// Enough for any real set of module folders, small enough to read in a millisecond or two.
     static let maximumEntries = 2048
-    static let formatVersion = 2
 
     let file: URL
     private var entries: [String: Entry] = [:]
@@ -69,15 +80,14 @@ struct ManifestIndex {
     init(directory: URL) {
         file = directory.appendingPathComponent(Self.fileName)
         guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        do {
-            let document = try JSONDecoder().decode(Document.self, from: data)
-            guard document.v == Self.formatVersion else {
-                loadProblem = "format \(document.v) is not \(Self.formatVersion)"
-                return
-            }
-            entries = document.entries
-        } catch {
-            loadProblem = "unreadable (\(WireFormat.describe(error))); it is rebuilt"
+        guard let parsed = RegistryCacheFormat.parse(data) else {
+            loadProblem = "it does not start with \"\(RegistryCacheFormat.header)\"; it is rebuilt"
+            changed = true
+            return
+        }
+        entries = parsed.entries
+        if parsed.dropped > 0 {
+            loadProblem = "\(parsed.dropped) damaged line(s) dropped; those files are read again"
             changed = true
         }
     }
@@ -103,14 +113,17 @@ struct ManifestIndex {
     mutating func lazyManifest(for file: URL, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
         guard let entry = entry(for: file, stamp: stamp) else { return .failure(LoadNow("the file cannot be read")) }
         if let reason = entry.eagerBecause { return .failure(LoadNow(reason)) }
-        guard let manifest = entry.manifest else { return .failure(LoadNow("it has no manifest")) }
-        // The host's own rules, not the cache's word: the ABI, the toolchain, the manifest's content.
+        guard let text = entry.manifestJSON else { return .failure(LoadNow("it has no manifest")) }
+        // The host's own rules, not the cache's word: the ABI, the toolchain, and the manifest
+        // decoded and checked as the file's own would be.
         guard entry.abiVersion == DEN_ABI_VERSION else { return .failure(LoadNow("its ABI version is not this host's")) }
         if let toolchain = entry.toolchain, toolchain != DenModule.toolchain {
             return .failure(LoadNow("it was built by another toolchain"))
         }
-        if let problem = ManifestDecoding.problem(in: manifest) { return .failure(LoadNow(problem)) }
-        return .success(manifest)
+        switch ManifestDecoding.decode(Array(text.utf8)) {
+        case .success(let manifest): return .success(manifest)
+        case .failure(let problem): return .failure(LoadNow("its cached manifest is refused: \(problem)"))
+        }
     }
 
     struct LoadNow: Error, CustomStringConvertible {
@@ -129,11 +142,9 @@ struct ManifestIndex {
             && FileManager.default.fileExists(atPath: path) {
             kept[path] = entry
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         let partial = file.deletingLastPathComponent().appendingPathComponent(".\(Self.fileName).\(getpid()).partial")
         do {
-            let data = try encoder.encode(Document(v: Self.formatVersion, entries: kept))
+            let data = RegistryCacheFormat.render(kept)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: partial)
             guard rename(partial.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -166,7 +177,7 @@ struct ManifestIndex {
         entry.abiVersion = probe.abiVersion
         entry.toolchain = probe.toolchain
         switch probe.manifest {
-        case .success(let manifest): entry.manifest = manifest
+        case .success(let manifest): entry.manifestJSON = (try? JSONEncoder().encode(manifest)).map { String(decoding: $0, as: UTF8.self) }
         case .failure(let problem): entry.eagerBecause = "its manifest is refused: \(problem)"
         case nil: break
         }
@@ -176,6 +187,6 @@ struct ManifestIndex {
 
 private extension ManifestIndex.Entry {
     init(key: ManifestIndex.Key) {
-        self.init(key: key, abiVersion: nil, toolchain: nil, manifest: nil, eagerBecause: nil)
+        self.init(key: key, abiVersion: nil, toolchain: nil, manifestJSON: nil, eagerBecause: nil)
     }
 }

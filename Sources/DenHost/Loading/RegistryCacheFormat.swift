@@ -1,0 +1,95 @@
+import Foundation
+
+/// The registry cache's file format: a header line, then one line per module file with tab-
+/// separated fields — path, device, inode, size, modification seconds and nanoseconds, ABI
+/// version, toolchain, why the file must be loaded at start, and its manifest as compact JSON.
+/// Text fields escape `\`, tab, line feed and carriage return; an empty field is "none".
+///
+/// Not JSON: JSONDecoder spent ≈ 15 µs walking each entry, so a cache that remembers a hundred
+/// files cost a millisecond and a half at every start, whatever this start needed
+/// (docs/PERFORMANCE.md). Lines are split without decoding anything; a manifest is decoded only
+/// when its file is installed. A line that does not parse is dropped (its file is read again).
+enum RegistryCacheFormat {
+    static let header = "den-module-registry 3"
+
+    /// The entries, and how many lines were dropped; nil when the header is not this format's.
+    static func parse(_ data: Data) -> (entries: [String: ManifestIndex.Entry], dropped: Int)? {
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        guard let first = lines.first, String(decoding: first, as: UTF8.self) == header else { return nil }
+        var entries: [String: ManifestIndex.Entry] = [:]
+        var dropped = 0
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            guard fields.count == 10, let path = text(fields[0]), !path.isEmpty,
+                  let device = UInt64(ascii: fields[1]), let inode = UInt64(ascii: fields[2]),
+                  let size = Int64(ascii: fields[3]), let seconds = Int64(ascii: fields[4]),
+                  let nanoseconds = Int64(ascii: fields[5]) else { dropped += 1; continue }
+            let abi: UInt32?
+            if fields[6].isEmpty { abi = nil } else if let value = UInt32(ascii: fields[6]) { abi = value } else { dropped += 1; continue }
+            let key = ManifestIndex.Key(device: device, inode: inode, size: size,
+                                        modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds)
+            entries[path] = ManifestIndex.Entry(key: key, abiVersion: abi, toolchain: text(fields[7]),
+                                                manifestJSON: text(fields[9]), eagerBecause: text(fields[8]))
+        }
+        return (entries, dropped)
+    }
+
+    static func render(_ entries: [String: ManifestIndex.Entry]) -> Data {
+        var out = header + "\n"
+        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            let key = entry.key
+            let fields = [escape(path), "\(key.device)", "\(key.inode)", "\(key.size)", "\(key.modifiedSeconds)",
+                          "\(key.modifiedNanoseconds)", entry.abiVersion.map { "\($0)" } ?? "", escape(entry.toolchain),
+                          escape(entry.eagerBecause), escape(entry.manifestJSON)]
+            out += fields.joined(separator: "\t") + "\n"
+        }
+        return Data(out.utf8)
+    }
+
+    private static func escape(_ value: String?) -> String {
+        guard let value else { return "" }
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for character in value.unicodeScalars {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The field's text, unescaped; nil for an empty field (or bytes that are not UTF-8).
+    private static func text(_ field: Data.SubSequence) -> String? {
+        guard !field.isEmpty, let raw = String(validating: field, as: UTF8.self) else { return nil }
+        guard raw.utf8.contains(UInt8(ascii: "\\")) else { return raw }
+        var out = "", escaped = false
+        for character in raw.unicodeScalars {
+            if escaped {
+                switch character {
+                case "t": out += "\t"
+                case "n": out += "\n"
+                case "r": out += "\r"
+                default: out.unicodeScalars.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+}
+
+private extension FixedWidthInteger {
+    /// A decimal number from ASCII digits (an optional leading '-'), nothing else.
+    init?(ascii field: Data.SubSequence) {
+        guard !field.isEmpty, field.count <= 20, let text = String(validating: field, as: UTF8.self) else { return nil }
+        self.init(text, radix: 10)
+    }
+}
