@@ -1,3 +1,5 @@
+import DenKit
+
 /// Every string on its way into a page passes through here (`HTMLWriter` calls it for every
 /// text and attribute value): what a module wrote is what the reader sees, character for
 /// character, and it can never become markup. Unlike Plot 0.14, which this target used first,
@@ -36,13 +38,9 @@ enum HTMLEscaping {
     /// A scalar `visible` replaces (or, for a carriage return, drops).
     private static func hidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x09, 0x0A, 0x20..<0x7F, 0x200D: false
-        case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: true
-        // Below U+0600 the soft hyphen is the only format character: no table look-up needed
-        // for Latin, Greek, Cyrillic or the punctuation (·, …) pages are full of.
-        case 0xAD: true
-        case 0xA0..<0x0600: false
-        default: scalar.properties.generalCategory == .format
+        case 0x09, 0x0A, 0x20..<0x7F: false
+        case 0x00..<0x20, 0x7F..<0xA0: true
+        default: InvisibleCharacters.hides(scalar)
         }
     }
 

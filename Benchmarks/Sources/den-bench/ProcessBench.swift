@@ -85,7 +85,7 @@ struct ProcessBench {
         // the copies, as every start after the first does. All binaries get into the page cache.
         for _ in 0..<5 {
             for command in commands {
-                let (status, _) = try spawn(command.path, command.arguments, envp)
+                let (status, _) = try TimedSpawn.run(command.path, command.arguments, envp)
                 if status != command.expectedStatus {
                     result.failures.append("\(command.path) \(command.arguments.joined(separator: " ")) exited with \(status)")
                     result.commands = commands
@@ -96,7 +96,7 @@ struct ProcessBench {
         for run in 0..<runs {
             for offset in 0..<commands.count {
                 let index = (run + offset) % commands.count
-                let (status, elapsed) = try spawn(commands[index].path, commands[index].arguments, envp)
+                let (status, elapsed) = try TimedSpawn.run(commands[index].path, commands[index].arguments, envp)
                 if status != commands[index].expectedStatus {
                     result.failures.append("\(commands[index].label): run \(run) exited with \(status)")
                 }
@@ -115,41 +115,9 @@ struct ProcessBench {
             #include <dlfcn.h>
             int main(int argc, char **argv) { return argc < 2 || dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) ? 0 : 1; }
             """.utf8).write(to: source)
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        compiler.arguments = ["-O2", source.path, "-o", binary.path, "-ldl"]
-        try compiler.run()
-        compiler.waitUntilExit()
-        guard compiler.terminationStatus == 0 else { throw BenchError("cc could not build the dlopen host (exit \(compiler.terminationStatus))") }
+        let (status, _) = try TimedSpawn.run("/usr/bin/cc", ["-O2", source.path, "-o", binary.path, "-ldl"])
+        guard status == 0 else { throw BenchError("cc could not build the dlopen host (exit \(status))") }
         return binary
-    }
-
-    /// Runs `path` to completion; returns its exit status and the nanoseconds it took.
-    private func spawn(_ path: String, _ arguments: [String], _ environment: [String]) throws -> (Int32, UInt64) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let start = nowNanoseconds()
-        let error = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard error == 0 else {
-            throw BenchError("cannot start \(path): \(String(cString: strerror(error)))")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let elapsed = nowNanoseconds() - start
-        // WIFEXITED / WEXITSTATUS by hand (the macros are not imported).
-        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, elapsed)
     }
 }
 

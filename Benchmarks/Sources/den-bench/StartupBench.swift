@@ -50,7 +50,7 @@ struct StartupBench {
         var modules: [URL] = []
         for index in 1..<max(maximum, 1) {
             let output = sources.appendingPathComponent("libBenchM\(index)Module.so")
-            let (status, _) = try spawn("/usr/bin/cc", ["-shared", "-fPIC", "-O1", "-I", headerFolder.path,
+            let (status, _) = try TimedSpawn.run("/usr/bin/cc", ["-shared", "-fPIC", "-O1", "-I", headerFolder.path,
                                                         "-DMODULE_ID=\"bench-m\(index)\"", source.path, "-o", output.path], [])
             guard status == 0 else { throw BenchError("cc could not build the bench module \(index) (exit \(status))") }
             modules.append(output)
@@ -80,7 +80,7 @@ struct StartupBench {
         }
         for _ in 0..<3 {
             for command in commands {
-                let (status, _) = try spawn(command.path, command.arguments, envp)
+                let (status, _) = try TimedSpawn.run(command.path, command.arguments, envp)
                 if status != 0 {
                     result.failures.append("\(command.label): \(command.path) \(command.arguments.joined(separator: " ")) exited with \(status)")
                     return result
@@ -90,7 +90,7 @@ struct StartupBench {
         for run in 0..<runs {
             for offset in 0..<commands.count {
                 let index = (run + offset) % commands.count
-                let (status, elapsed) = try spawn(commands[index].path, commands[index].arguments, envp)
+                let (status, elapsed) = try TimedSpawn.run(commands[index].path, commands[index].arguments, envp)
                 if status != 0 { result.failures.append("\(commands[index].label): run \(run) exited with \(status)") }
                 commands[index].samples.add(elapsed)
             }
@@ -101,30 +101,5 @@ struct StartupBench {
             else { result.lazy[command.count] = command.samples }
         }
         return result
-    }
-
-    /// Runs `path` to completion, output to /dev/null; its exit status and the nanoseconds it took.
-    private func spawn(_ path: String, _ arguments: [String], _ environment: [String]) throws -> (Int32, UInt64) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = (environment.isEmpty ? ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" } : environment)
-            .map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let start = nowNanoseconds()
-        let error = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard error == 0 else { throw BenchError("cannot start \(path): \(String(cString: strerror(error)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let elapsed = nowNanoseconds() - start
-        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, elapsed)
     }
 }

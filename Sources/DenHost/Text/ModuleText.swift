@@ -1,3 +1,5 @@
+import DenKit
+
 /// Text that came from a module (a summary, an id it tried, a log message, a screen string) is
 /// untrusted. Every path that prints it — terminal screens, `den plugins`, error messages, log
 /// lines — goes through here, so a module can never move the cursor, clear or retitle the user's
@@ -23,13 +25,8 @@ public enum ModuleText {
     /// The zero-width joiner stays allowed: emoji sequences need it.
     public static func isInvisibleOrControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: return true
-        case 0x200D: return false
-        // Below U+0600 the only format character is the soft hyphen, and the general punctuation
-        // U+2010–U+2027 (dashes, quotes, bullets, the ellipsis) has none: no Unicode table look-up.
-        case 0xAD: return true
-        case 0xA0..<0x600, 0x2010...0x2027: return false
-        default: return scalar.properties.generalCategory == .format
+        case 0x00..<0x20, 0x7F..<0xA0: true
+        default: InvisibleCharacters.hides(scalar)
         }
     }
 
