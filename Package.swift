@@ -63,6 +63,8 @@ let package = Package(
         .library(name: "JogsModule", type: .dynamic, targets: ["JogsModuleEntry"]),
         // The `http` service's network I/O, loaded by the host on the first fetch.
         .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
+        // SQLite storage (GRDB, which imports Foundation), loaded by the host on the first storage call.
+        .library(name: "DenSQLiteStorage", type: .dynamic, targets: ["DenSQLiteStorageLibrary"]),
     ] + fixtures.map { .library(name: $0, type: .dynamic, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -89,10 +91,18 @@ let package = Package(
         .target(name: "DenHost", dependencies: [
             "CDenABI", "DenKit", "DenHTTPWire", "CFFI",
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ]),
+        // The `storage` service's SQLite engine and its maintenance (`den data`, `den users`), on GRDB.
+        .target(name: "DenSQLiteStorage", dependencies: ["DenHost", "DenKit", .product(name: "GRDB", package: "GRDB.swift")]),
+        // `libDenSQLiteStorage.so`: DenSQLiteStorage behind two C functions (StorageLibraryWire.swift).
+        // Exports only those, bound to itself: its copy of DenHost never meets den's.
+        .target(name: "DenSQLiteStorageLibrary", dependencies: ["DenSQLiteStorage", "DenHost", "DenKit", "CDenABI"],
+                exclude: ["exports.map"],
+                linkerSettings: pluginLinkerFlags + [
+                    .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenSQLiteStorageLibrary/exports.map"]),
+                ]),
         // libffi (Debian libffi-dev, installed by Scripts/setup.sh): calls module exports (DenHost/Exports).
         .systemLibrary(name: "CFFI", providers: [.apt(["libffi-dev"])]),
         // What the host's `http` service and its transport library exchange.
@@ -113,7 +123,7 @@ let package = Package(
                                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .executableTarget(name: "den", dependencies: [
-            "DenHost", "DenTerminal", "DenWeb", "DenKit",
+            "DenHost", "DenSQLiteStorage", "DenTerminal", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Mustache", package: "swift-mustache"),
@@ -124,7 +134,7 @@ let package = Package(
         // Finds the built `den` and plugins, makes temp folders, runs processes.
         .target(name: "DenTestSupport", path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
-        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenKit", "DenTestSupport",
+        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteStorage", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenKit", "DenTestSupport",

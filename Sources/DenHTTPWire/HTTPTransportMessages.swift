@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The documents between the host's `http` service and `libDenHTTPTransport.so`, the library that
 // does the network I/O. The transport is a separate library so that FoundationNetworking (libcurl
@@ -39,6 +39,30 @@ public enum TransportFailure: Codable, Sendable, Equatable, Error {
     case timedOut
     /// The answer passed `maxBytes`; `declared` is its announced Content-Length, if any.
     case tooLarge(declared: Int64?)
-    /// A network failure: `code` is a `URLError.Code` raw value.
+    /// A network failure: `code` is a `URLError.Code` raw value (`TransportErrorCode`).
     case transport(code: Int, description: String)
+}
+
+/// The `URLError.Code` values the host explains, by their documented raw values: the host itself
+/// imports FoundationEssentials only, which has no `URLError`.
+public enum TransportErrorCode: Int, Sendable {
+    case cancelled = -999
+    case badURL = -1000
+    case timedOut = -1001
+    case cannotFindHost = -1003
+    case cannotConnectToHost = -1004
+    case networkConnectionLost = -1005
+    case dnsLookupFailed = -1006
+    case httpTooManyRedirects = -1007
+    case notConnectedToInternet = -1009
+    case redirectToNonExistentLocation = -1010
+    case badServerResponse = -1011
+    case cannotParseResponse = -1017
+    case secureConnectionFailed = -1200
+    case serverCertificateHasBadDate = -1201
+    case serverCertificateUntrusted = -1202
+    case serverCertificateHasUnknownRoot = -1203
+    case serverCertificateNotYetValid = -1204
+    case clientCertificateRejected = -1205
+    case clientCertificateRequired = -1206
 }

@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 extension DenRuntime {
     /// Installs the module of `file` from its manifest, without loading the file: true when it

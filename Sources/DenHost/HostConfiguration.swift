@@ -1,4 +1,5 @@
-import Foundation
+import DenKit
+import FoundationEssentials
 import Logging
 
 /// Everything a `DenRuntime` needs to know, gathered by the command line.
@@ -24,7 +25,7 @@ public struct HostConfiguration: Sendable {
     public var callPolicy: ModuleCallPolicy = .default
     /// Makes the engine behind the `storage` service for a data folder: SQLite by default; a
     /// server database can take its place by conforming to `StorageEngine`.
-    public var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { SQLiteStorageEngine(directory: $0) }
+    public var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { LibraryStorageEngine(directory: $0) }
     /// The `auth` service: lockout, reset-token lifetime, scrypt parameters, clock (docs/ABI.md
     /// "Accounts"). Tests lower the scrypt parameters and inject a clock here.
     public var auth: AuthSettings = .default
@@ -48,7 +49,7 @@ public struct HostConfiguration: Sendable {
     /// The folder a `--data-dir` value names; refuses '' (which would put `storage.sqlite` in
     /// whatever folder den happens to be started from).
     public static func dataDirectory(option value: String) throws(ServiceFailure) -> URL {
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !value.trimmingWhitespace().isEmpty else {
             throw .invalid("--data-dir is empty; name the folder where den keeps its data (e.g. --data-dir ~/.local/share/den), or leave the option out to use the default")
         }
         return URL(fileURLWithPath: value, isDirectory: true)
@@ -57,7 +58,7 @@ public struct HostConfiguration: Sendable {
     /// `$DEN_DATA_DIR`, else `$XDG_DATA_HOME/den`, else `~/.local/share/den`.
     public static func defaultDataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         // A blank DEN_DATA_DIR counts as unset: it must never become a folder named " " here.
-        if let explicit = environment["DEN_DATA_DIR"], !explicit.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let explicit = environment["DEN_DATA_DIR"], !explicit.trimmingWhitespace().isEmpty {
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
         return InstallLayout.dataHome(environment).appendingPathComponent("den", isDirectory: true)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DenHost
+import DenSQLiteStorage
 import Foundation
 
 /// `den data backup` and `den data check`: the storage file, looked after without loading any

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DenHost
+import DenSQLiteStorage
 import DenTerminal
 import Foundation
 

@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 extension DenRuntime {
     /// The exports of the active modules (`den exports`).

@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Turns what a caller gave — words from the command line, or JSON values from `exports.call` —
 /// into values of the export's declared types, refusing the wrong count or type with a message

@@ -1,6 +1,9 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Makes one call of an export through libffi (`ffi_call` with the interface prepared at
 /// registration), after its arguments were checked against the signature. Every out-parameter is

@@ -1,11 +1,11 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// The exports of the installed modules, by `<module>.<function>`. A module's exports are set in
 /// one step when it is installed (and replaced whole when a new version is). Thread-safe.
 public final class ExportTable: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var byModule: [String: [ModuleExport]] = [:]
     private var hooks: (loadModule: (@Sendable (String) -> Bool)?, loadEveryModule: (@Sendable () -> Void)?) = (nil, nil)
 

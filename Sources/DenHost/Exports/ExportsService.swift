@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// `exports.call` and `exports.list`: one module calls another's export by name, without linking
 /// it (docs/ABI.md, "Exports"). The export runs on the calling thread, so it belongs to the same

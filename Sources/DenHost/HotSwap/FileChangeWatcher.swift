@@ -1,4 +1,5 @@
-import Foundation
+import DenKit
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,9 +40,8 @@ public final class FileChangeWatcher: @unchecked Sendable {
     private let accept: @Sendable (URL) -> Bool
     private let onStable: @Sendable (URL) -> Void
     // `state` is only touched by the watcher thread, except `stopped` (atomic enough under the lock).
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stopped = false
-    private var thread: Thread?
     /// The mode actually running (automatic resolves to one of the two).
     public private(set) var activeMode: Mode = .polling
 
@@ -62,10 +62,7 @@ public final class FileChangeWatcher: @unchecked Sendable {
     public func start() {
         let inotify = options.mode == .polling ? nil : InotifyHandle(folders: allFolders(), recursive: options.recursive)
         activeMode = inotify == nil ? .polling : .inotify
-        let thread = Thread { [self] in run(inotify: inotify) }
-        thread.name = "den file watcher"
-        lock.withLock { self.thread = thread }
-        thread.start()
+        HostThread.start { [self] in run(inotify: inotify) }
     }
 
     public func stop() {
@@ -79,9 +76,10 @@ public final class FileChangeWatcher: @unchecked Sendable {
         var result: [URL] = []
         for folder in folders {
             result.append(folder)
-            let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
-            while let url = walker?.nextObject() as? URL {
-                if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true { result.append(url) }
+            for path in (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? [] {
+                let url = folder.appendingPathComponent(path)
+                var isFolder = false
+                if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder { result.append(url) }
             }
         }
         return result
@@ -110,7 +108,7 @@ public final class FileChangeWatcher: @unchecked Sendable {
             if let inotify {
                 changed = inotify.wait(timeout: tick).filter(accept)
             } else {
-                Thread.sleep(forTimeInterval: Double(tick.components.attoseconds) / 1e18 + Double(tick.components.seconds))
+                HostThread.sleep(for: tick)
                 if ContinuousClock.now - lastPoll >= options.pollInterval {
                     lastPoll = .now
                     for file in files() where FileStamp(file.path) != known[file.path] { changed.append(file) }
@@ -210,9 +208,9 @@ private final class InotifyHandle: @unchecked Sendable {
         var files: [URL] = []
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
             let url = folder.appendingPathComponent(name)
-            var isFolder: ObjCBool = false
+            var isFolder = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { continue }
-            if isFolder.boolValue { files += watchTree(url) } else { files.append(url) }
+            if isFolder { files += watchTree(url) } else { files.append(url) }
         }
         return files
     }

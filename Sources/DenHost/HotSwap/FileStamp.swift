@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A file's identity as the plugin cache names copies (device, inode, size, modification
 /// time): equal stamps mean the version already loaded, so there is nothing to swap. The

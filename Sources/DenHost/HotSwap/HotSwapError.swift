@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a new version of a plugin was refused as a whole; the old version keeps serving. Like
 /// `PluginLoadError`, every message names the file, the cause and the fix.

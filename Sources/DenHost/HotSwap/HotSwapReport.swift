@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one changed plugin file led to; front-ends show it (terminal line, browser banner).
 public struct HotSwapReport: Sendable, CustomStringConvertible {
@@ -41,7 +41,7 @@ public struct HotSwapReport: Sendable, CustomStringConvertible {
 
     public var description: String {
         let name = moduleID.map { "module '\($0)'" } ?? file.lastPathComponent
-        let took = String(format: "%.1f ms", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000)
+        let took = NumberText.fixed(Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000, places: 1) + " ms"
         switch outcome {
         case .swapped:
             var parts = ["\(name) swapped to generation \(generation ?? 0) in \(took): \(instancesSwapped) live screen(s), \(statesKept) kept their state"]

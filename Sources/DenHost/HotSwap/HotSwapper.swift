@@ -1,5 +1,8 @@
 import DenKit
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// Swaps a new version of a plugin file into a running host (DESIGN §8, docs/HOT_SWAP.md).
@@ -21,7 +24,7 @@ public final class HotSwapper: @unchecked Sendable {
     private let cacheDirectory: URL
     public let policy: HotSwapPolicy
     // `lock` serialises swaps and guards `loadedStamps` and `retained`.
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The identity of each plugin file's loaded version, by standardized path.
     private var loadedStamps: [String: FileStamp] = [:]
     /// What the serving image of each module costs (file size plus the memory its load added):

@@ -1,4 +1,5 @@
-import Foundation
+import DenKit
+import FoundationEssentials
 
 /// Every navigation session alive in this process (browser and terminal alike), held weakly, so
 /// a hot swap can reach each live instance of a module. A session adds itself when it is made;
@@ -11,7 +12,7 @@ public final class LiveSessions: @unchecked Sendable {
 
     // `lock` guards `entries`; a swap holds it from start to end (`whileFrozen`), so no session
     // made meanwhile can build an instance of the old version that the swap would miss.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [Weak] = []
 
     public init() {}

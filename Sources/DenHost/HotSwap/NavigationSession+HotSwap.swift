@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// One session's part of a hot swap, prepared before the registry switches versions and
 /// applied right after, both under the session's lock (so no step of the session runs between).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `--watch`: watches the runtime's plugin folders and hot-swaps each plugin file that changes
 /// once it is stable. Every outcome — swapped, installed, refused — goes to `onReport`, on the

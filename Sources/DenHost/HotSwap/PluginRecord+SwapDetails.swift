@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 extension PluginSummary {
     /// Adds what a hot swap changes (generation, load time, retained images, a refused swap).
@@ -17,13 +17,6 @@ extension PluginSummary {
 }
 
 extension PluginRecord {
-    /// ISO 8601 in UTC, to the second (`2026-11-23T01:02:03Z`). Formatted from `gmtime_r`:
-    /// Foundation's `.iso8601` style cost a fresh `den render about` about a millisecond to set up.
-    static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return "" }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-    }
+    /// ISO 8601 in UTC, to the second (`2026-11-23T01:02:03Z`).
+    static func timestamp(_ date: Date) -> String { UTCTime.iso8601(date) }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// This process's resident memory, from `/proc/self/statm` (Linux); 0 where it cannot be read.
 enum ResidentMemory {

@@ -1,5 +1,8 @@
 import DenKit
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a den running with `--watch` has swapped, written beside the plugin cache after every
 /// swap (`<cache>/running/den-<pid>.json`), so that `den plugins` — another process — can show

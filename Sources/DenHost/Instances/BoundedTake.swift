@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Takes a module's `den_owned` buffer without copying more than the host will use: a module
 /// that hands over 2 GB costs the host a length check, not a 2 GB copy.

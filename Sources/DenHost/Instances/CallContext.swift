@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A UI session's identity inside the host (one `NavigationSession`).
 public struct UISessionID: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// How long the host waits for module code (a builder, `handle`) before giving up on it, and how

@@ -1,5 +1,6 @@
 import CDenABI
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// Runs module code on a thread of its own while the caller waits with a deadline, so a module
@@ -37,16 +38,14 @@ public struct ModuleCallRunner: Sendable {
                           _ body: @escaping @Sendable () -> T) -> Result<T, GiveUp> {
         let outcome = Outcome<T>()
         let session = session
-        let worker = Thread {
+        _ = interruption?.consume() // an interrupt pressed before this call is not for it
+        let clock = ContinuousClock()
+        let start = clock.now
+        HostThread.start {
             // Services called from inside `body` on this thread learn the UI session from here.
             let value = CallContext.$session.withValue(session) { body() }
             if !outcome.finish(value) { lateResult(value) }
         }
-        worker.name = "den: \(call)"
-        _ = interruption?.consume() // an interrupt pressed before this call is not for it
-        let clock = ContinuousClock()
-        let start = clock.now
-        worker.start()
         var noticed = false
         while true {
             // Wake up often enough to notice an interrupt; a finished call wakes us at once.
@@ -82,7 +81,7 @@ public struct ModuleCallRunner: Sendable {
     /// "2.0 s", "35 s".
     public static func format(_ duration: Duration) -> String {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return seconds < 10 ? String(format: "%.1f s", seconds) : "\(Int(seconds.rounded())) s"
+        return seconds < 10 ? NumberText.fixed(seconds, places: 1) + " s" : "\(Int(seconds.rounded())) s"
     }
 }
 

@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The host's side of one live module instance. Calls into it are serialised (den_module.h) and
@@ -11,7 +11,7 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
     public let moduleID: String
     private let pointer: UnsafeMutableRawPointer
     private let api: UnsafePointer<den_instance_api>
-    private let lock = NSLock()
+    private let lock = Lock()
     private let abandonedCall = Mutex<ModuleCall?>(nil)
 
     /// True once the host gave up on a call into this instance.

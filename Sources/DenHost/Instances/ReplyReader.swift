@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Reads a module's reply document, refusing — with a message that says what and why — one that
 /// is too large, nested too deeply, not JSON, of a document or screen version this host does not

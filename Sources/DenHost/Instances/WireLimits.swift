@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The sizes the host accepts from a module (docs/ABI.md, "Limits"). Each is checked before the
 /// bytes are parsed, so a module cannot make the host spend seconds and hundreds of MB on them.
@@ -15,7 +15,7 @@ public enum WireLimits {
     /// A size in binary units, as the limits are stated: "812 bytes", "4 KiB", "50 MiB", "4.5 MiB".
     static func describe(bytes: Int) -> String {
         func amount(_ value: Double, _ unit: String) -> String {
-            value == value.rounded() ? "\(Int(value)) \(unit)" : String(format: "%.1f", value) + " " + unit
+            value == value.rounded() ? "\(Int(value)) \(unit)" : NumberText.fixed(value, places: 1) + " " + unit
         }
         if bytes < 1024 { return "\(bytes) bytes" }
         if bytes < 1024 * 1024 { return amount(Double(bytes) / 1024, "KiB") }

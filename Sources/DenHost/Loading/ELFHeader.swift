@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The ELF headers of a plugin file, checked before `dlopen` so that an empty file, a text file,
 /// a library for another CPU or a truncated library gets a precise message. The dynamic loader's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where den's own files are, found from the running executable's resolved path, so den works
 /// however it is started (README "Installing"):
@@ -28,9 +28,9 @@ public struct InstallLayout: Sendable, Equatable {
 
     /// True when den runs from an installed prefix rather than a build folder.
     public var isInstalled: Bool {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         return FileManager.default.fileExists(atPath: modulesDirectoryWhenInstalled.path, isDirectory: &isDirectory)
-            && isDirectory.boolValue
+            && isDirectory
     }
 
     private var modulesDirectoryWhenInstalled: URL {

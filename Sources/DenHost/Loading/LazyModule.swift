@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A module installed from its manifest whose file is not loaded yet: its routes are in the

@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Turns the bytes of a `den_manifest` symbol into a checked `ModuleManifest`, or says what is
 /// wrong with them in words a module author can act on. Nothing here trusts the bytes: they come

@@ -1,6 +1,9 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The registry cache (GStreamer's idea): what each plugin file's symbols said — ABI version,
 /// toolchain, manifest — keyed by the file's path, device, inode, size and modification time, so a
@@ -150,7 +153,7 @@ struct ManifestIndex {
             guard rename(partial.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             try? FileManager.default.removeItem(at: partial)
-            return "could not write the module registry cache \(file.path): \(error.localizedDescription)"
+            return "could not write the module registry cache \(file.path): \(ErrorText.describe(error))"
         }
         for older in Self.olderFileNames {
             unlink(file.deletingLastPathComponent().appendingPathComponent(older).path)

@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// What a plugin file says about itself, read from its dynamic symbol table without loading it
 /// (no plugin code runs): `den_abi_version`, `den_toolchain` and `den_manifest`.

@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// What a module file says about itself, read without loading it (`den plugins --inspect`,
 /// `den modules install`): its ABI version, toolchain and manifest, each judged against this host.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The rules for a module's id and version (den_module.h and docs/ABI.md state them word for word).
 public enum ModuleIdentity {

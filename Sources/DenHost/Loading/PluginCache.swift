@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Gives every version of a plugin file its own path. `dlopen` of a path that is already loaded
 /// returns the old image even after the file was replaced, and overwriting a loaded image
@@ -85,11 +88,11 @@ public struct PluginCache: Sendable {
             try? FileManager.default.removeItem(at: partial)
             try FileManager.default.copyItem(at: file, to: partial)
             guard rename(partial.path, copy.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+                throw CocoaError(.fileWriteUnknown, userInfo: ["NSLocalizedDescription": String(cString: strerror(errno))])
             }
         } catch {
             try? FileManager.default.removeItem(at: partial)
-            throw fail(.cacheUnwritable(directory: directory.path, detail: error.localizedDescription))
+            throw fail(.cacheUnwritable(directory: directory.path, detail: ErrorText.describe(error)))
         }
         pruneOlderCopies(of: stem, keeping: name)
         // The cache just grew: keep it within its limits.

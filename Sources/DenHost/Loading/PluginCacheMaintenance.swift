@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One file in the plugin cache that den made: a copy (`<stem>-<dev>-<ino>-<size>-<mtime>.so`)
 /// or a copy being written (`.<copy name>.<pid>.partial`). Nothing else in the folder is ever

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds plugin files. Folders add up, in this order (README "Plugin folders"):
 /// 1. the bundled folder (`InstallLayout.bundledModulesDirectory`): only `lib<Name>Module.so`
@@ -100,19 +100,19 @@ public struct PluginDiscovery: Sendable {
     }
 
     private func files(in directory: URL, required: Bool) throws(DiscoveryError) -> [String] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
             if required { throw DiscoveryError(directory: directory.path, reason: "no such folder (or a parent folder cannot be searched)") }
             return []
         }
-        guard isDirectory.boolValue else {
+        guard isDirectory else {
             if required { throw DiscoveryError(directory: directory.path, reason: "it is a file, not a folder") }
             return []
         }
         do {
             return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         } catch {
-            throw DiscoveryError(directory: directory.path, reason: error.localizedDescription)
+            throw DiscoveryError(directory: directory.path, reason: ErrorText.describe(error))
         }
     }
 }

@@ -1,9 +1,9 @@
-import Foundation
+import FoundationEssentials
 
 /// Durations in debug logs: milliseconds with two decimals (a load takes 0.1–10 ms).
 enum PluginLoadTiming {
     static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        return String(format: "%.2f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        return NumberText.fixed(Double(seconds) * 1000 + Double(attoseconds) / 1e15, places: 2) + " ms"
     }
 }

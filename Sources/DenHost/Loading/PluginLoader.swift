@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// A plugin whose entry point ran and registered itself.
@@ -73,7 +73,7 @@ public struct PluginLoader: Sendable {
             library = try DynamicLibrary.open(copy.path)
         } catch {
             // dlerror names the copy; users know the original.
-            throw fail(.openFailed(error.message.replacingOccurrences(of: copy.path, with: file.lastPathComponent)))
+            throw fail(.openFailed(error.message.replacing(copy.path, with: file.lastPathComponent)))
         }
         if !exportsChecked {
             // A library stripped of section headers: check through the loader instead.

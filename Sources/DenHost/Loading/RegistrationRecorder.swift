@@ -1,5 +1,6 @@
 import CDenABI
-import Foundation
+import DenKit
+import FoundationEssentials
 import Logging
 
 /// A route a plugin added: its pattern, its flags and the C builder to call for it.
@@ -22,7 +23,7 @@ public struct PluginRoute: @unchecked Sendable {
 /// refused with `DEN_ERR_INVALID_ARGUMENT` and logged with the module's id: nothing freed is ever
 /// touched. Thread-safe, because a late call may come from any thread.
 final class RegistrationRecorder: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private let file: String
     private let logger: Logger?
     private var isOpen = true

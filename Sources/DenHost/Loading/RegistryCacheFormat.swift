@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The registry cache's file format: a header line, then one line per module file with tab-
 /// separated fields — path, device, inode, size, modification seconds and nanoseconds, ABI

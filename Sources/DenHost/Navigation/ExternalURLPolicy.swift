@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which URLs a module may ask a front-end to open (`open_url`). Anything else — `javascript:`,
 /// `data:`, `file:`, a custom scheme — would let a module run script in the browser front-end or

@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// One UI session's navigation: a stack of screens, each backed by a live module instance. The
@@ -34,7 +34,7 @@ public final class NavigationSession: @unchecked Sendable {
     public let id: UISessionID
     /// Where this session's values live; they are forgotten when the session ends.
     private let sessions: SessionStore?
-    let lock = NSLock()
+    let lock = Lock()
     var stack: [Entry] = []
     var openedURLs: [String] = []
     var notices: [String] = []

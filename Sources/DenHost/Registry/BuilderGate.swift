@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Serialises one plugin's builder calls (den_module.h: never two calls at once for one

@@ -1,11 +1,11 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// The plugins the host considered and the routes of the active ones. Installing a plugin is
 /// all or nothing: a duplicate id or a conflicting route rejects the whole plugin and leaves
 /// the modules already installed untouched. Thread-safe.
 public final class ModuleRegistry: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var records: [PluginRecord] = []
     private var table = RouteTable<RouteTarget>()
     /// Rebuilt whenever the table changes; resolution only reads it.

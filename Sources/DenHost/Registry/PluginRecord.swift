@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// What the host knows about one plugin file: the module it provides, or why it failed.
 public struct PluginRecord: Sendable {

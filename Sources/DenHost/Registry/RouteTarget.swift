@@ -1,5 +1,5 @@
 import CDenABI
-import Foundation
+import FoundationEssentials
 
 /// What a route resolves to: the module and the builder that serves it.
 public struct RouteTarget: @unchecked Sendable {

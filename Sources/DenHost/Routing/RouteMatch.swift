@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The result of resolving a route: which module serves it, and with which parameters.
 ///

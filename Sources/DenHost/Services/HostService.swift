@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// One host service reachable from modules through `den_host.call`. Requests and answers are
 /// JSON documents (docs/ABI.md); the `ServiceHub` routes each operation name to its service.
@@ -27,7 +27,7 @@ public struct ServiceCaller: Sendable, Hashable {
 /// A failed call, mapped onto a `den_status` code; `message` tells the module (and the user)
 /// what was wrong and what to do.
 public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, Equatable {
         case invalidArgument, notFound, unavailable, internalError
     }
     public var kind: Kind

@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// `log`: a module's log line, written through swift-log with the module's id as metadata.

@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// `plugins.list`: every plugin file the host considered, loaded or failed.
 public struct PluginsListService: HostService {

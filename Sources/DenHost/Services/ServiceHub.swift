@@ -1,11 +1,11 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Routes every `den_host.call` to the `HostService` that answers the operation, on behalf of
 /// the calling module. Thread-safe.
 public final class ServiceHub: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var services: [String: any HostService] = [:]
 
     public init(services: [any HostService] = []) {
@@ -75,7 +75,7 @@ public final class ServiceHub: @unchecked Sendable {
 /// the pointer (den_module.h), so neither is ever freed.
 final class ServiceEndpoint: @unchecked Sendable {
     private let hub: ServiceHub
-    private let lock = NSLock()
+    private let lock = Lock()
     /// nil until the registry installs the module, and again if the host rejects it.
     private var caller: ServiceCaller?
     let file: String

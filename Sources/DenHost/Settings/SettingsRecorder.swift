@@ -1,6 +1,6 @@
 import CDenABI
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Records the settings one plugin declares with `settings.declare` (docs/ABI.md) while its
 /// `den_module_entry` runs. The declaration is a service call, not a registrar function, so the
@@ -10,7 +10,7 @@ import Foundation
 /// Rules: one declaration, during `den_module_entry` only; a malformed one is refused and
 /// rejects the plugin (like a refused registrar call), naming the problem. Thread-safe.
 final class SettingsRecorder: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var isOpen = true
     private var _settings: [SettingDefinition] = []
     private var _problem: String?

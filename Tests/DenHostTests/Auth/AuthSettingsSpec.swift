@@ -1,4 +1,5 @@
 @testable import DenHost
+@testable import DenSQLiteStorage
 import DenKit
 import DenTestSupport
 import Foundation

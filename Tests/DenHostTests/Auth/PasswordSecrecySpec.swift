@@ -1,4 +1,5 @@
 @testable import DenHost
+@testable import DenSQLiteStorage
 @testable import DenKit
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import DenHost
+@testable import DenSQLiteStorage
 import DenKit
 import Foundation
 import GRDB

@@ -1,5 +1,6 @@
 import CDenABI
 @testable import DenHost
+@testable import DenSQLiteStorage
 @testable import DenKit
 import DenTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import DenHost
+@testable import DenSQLiteStorage
 import Foundation
 import GRDB
 import Testing

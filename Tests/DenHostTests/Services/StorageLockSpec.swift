@@ -1,4 +1,5 @@
 import DenHost
+@testable import DenSQLiteStorage
 import DenTestSupport
 import Foundation
 import GRDB

@@ -1,6 +1,6 @@
 import Crypto
 import DenKit
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The host's user accounts: register, log in, change and reset passwords, and the
@@ -16,7 +16,7 @@ import Synchronization
 public final class AccountBook: Sendable {
     let store: AccountStore
     /// Serialises read-modify-write of records in this process; hashing happens outside it.
-    private let lock = NSLock()
+    private let lock = Lock()
     private let resolved: Mutex<AuthSettings?> = Mutex(nil)
     private let resolve: @Sendable () -> AuthSettings
 
@@ -154,7 +154,7 @@ public final class AccountBook: Sendable {
     public func makeResetToken(for username: String) throws(ServiceFailure) -> (token: String, expires: Date) {
         let name = try Self.checkedUsername(username)
         var generator = SystemRandomNumberGenerator()
-        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        let token = NumberText.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         let tokenHash = Self.tokenHash(token)
         let expires = settings.now().addingTimeInterval(settings.resetTokenLifetime)
         try locked { () throws(ServiceFailure) in
@@ -226,8 +226,8 @@ public final class AccountBook: Sendable {
     }
 
     static func tokenHash(_ token: String) -> String {
-        let normalised = token.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        return SHA256.hash(data: Data(normalised.utf8)).map { String(format: "%02x", $0) }.joined()
+        let normalised = token.trimmingWhitespace().lowercased()
+        return NumberText.hex(SHA256.hash(data: Data(normalised.utf8)))
     }
 
     private func locked<T>(_ body: () throws(ServiceFailure) -> T) throws(ServiceFailure) -> T {

@@ -1,11 +1,11 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// One user as stored under `user/<username>` in the host's own namespace.
 struct UserRecord: Codable, Sendable, Equatable {
     static func newAccountID() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        return NumberText.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     /// What identifies this account across processes.

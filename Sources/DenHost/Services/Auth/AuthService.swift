@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// Host service `auth.*` (see `AuthCredentials` ... `AuthAnswer` in DenKit for the JSON): the

@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// The host's own auth settings, declared and checked exactly like a module's settings so an
 /// administrator changes them the same way: `den config set den.auth lockout_minutes 30`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The host's settings for the `auth` service (HostConfiguration.auth). docs/ABI.md lists them.
 public struct AuthSettings: Sendable {

@@ -1,19 +1,15 @@
-import Foundation
+import FoundationEssentials
 
 /// The words of the lockout message: when the user may try again, both as a clock time and as a
 /// wait, because the user and the host may not share a time zone.
 enum LockoutText {
     static func message(until: Date, now: Date) -> String {
         let minutes = max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up)))
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "HH:mm"
         let wait = minutes == 1 ? "1 minute" : "\(minutes) minutes"
-        return "Too many failed logins: this account is locked. Try again in \(wait) (after \(formatter.string(from: until)) UTC), or ask an administrator to run `den users unlock`."
+        return "Too many failed logins: this account is locked. Try again in \(wait) (after \(UTCTime.hoursAndMinutes(until)) UTC), or ask an administrator to run `den users unlock`."
     }
 
     static func iso(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        UTCTime.iso8601(date)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// scrypt's cost parameters (RFC 7914). They are stored beside every hash, so raising them later
 /// only needs a new configuration: a hash made with weaker ones is redone at its next login.

@@ -1,6 +1,6 @@
 import Crypto
 import CryptoExtras
-import Foundation
+import FoundationEssentials
 
 /// A stored password hash: scrypt's output with its salt and parameters. Never the password.
 public struct PasswordHash: Codable, Sendable, Equatable {

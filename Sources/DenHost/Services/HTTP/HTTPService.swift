@@ -1,6 +1,6 @@
 import DenHTTPWire
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Host service `http.get`: an outbound GET with a deadline and a size limit (see
 /// `HTTPGetRequest` / `HTTPResponse` in DenKit for the JSON).
@@ -67,8 +67,7 @@ public struct HTTPService: HostService {
     }
 
     static func problem(withHeader name: String, value: String) -> String? {
-        let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        if name.isEmpty || !name.unicodeScalars.allSatisfy(token.contains) {
+        if name.isEmpty || !name.utf8.allSatisfy(isTokenByte) {
             return "header name '\(name)' is not valid; use letters, digits and - (e.g. Accept)"
         }
         if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
@@ -77,8 +76,16 @@ public struct HTTPService: HostService {
         return nil
     }
 
+    /// RFC 9110's `tchar`: the bytes a header name may hold.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
     static func explain(_ failure: TransportFailure, url: URL, timeout: Int, maxBytes: Int) -> String {
-        if case .transport(let code, _) = failure, code == URLError.Code.timedOut.rawValue {
+        if case .transport(let code, _) = failure, code == TransportErrorCode.timedOut.rawValue {
             return explain(.timedOut, url: url, timeout: timeout, maxBytes: maxBytes)
         }
         switch failure {
@@ -88,7 +95,7 @@ public struct HTTPService: HostService {
             let said = declared.map { " (the server announced \($0) bytes)" } ?? ""
             return "the response is larger than \(maxBytes) bytes, the max_bytes limit\(said); the transfer was stopped. Raise max_bytes (at most \(HTTPLimits.maxMaxBytes)) or fetch a smaller resource."
         case .transport(let rawCode, let description):
-            let code = URLError.Code(rawValue: rawCode)
+            let code = TransportErrorCode(rawValue: rawCode)
             let place = "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")"
             switch code {
             case .cannotConnectToHost:

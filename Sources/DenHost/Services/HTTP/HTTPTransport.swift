@@ -1,7 +1,7 @@
 import CDenABI
 import DenHTTPWire
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// The network I/O of the `http` service, in `libDenHTTPTransport.so` (see `InstallLayout`), loaded
 /// on the first fetch: linking FoundationNetworking into the host would load libcurl and some

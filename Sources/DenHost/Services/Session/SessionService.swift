@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Host service `session.*`: values of the calling UI session (see `SessionStore`). The session
 /// is the one whose builder or `handle` call is running (`CallContext`); a call from elsewhere

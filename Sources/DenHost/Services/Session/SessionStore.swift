@@ -1,4 +1,5 @@
-import Foundation
+import DenKit
+import FoundationEssentials
 
 /// The values of every live UI session, in memory: they last as long as the session, never
 /// reach the disk, and a restart forgets them (so a restart logs everybody out).
@@ -21,7 +22,7 @@ public final class SessionStore: @unchecked Sendable {
     /// there is none; throws when storage cannot tell, and then the session stays as it is.
     public typealias AccountIdentity = @Sendable (_ username: String) throws -> String?
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var sessions: [UISessionID: Slot] = [:]
     private var nextID: UInt64 = 1
     private let accountIdentity: AccountIdentity?

@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Where `StorageService` keeps its entries: (namespace, key) → value. The namespace is the
 /// calling module's id. SQLite is the default (`SQLiteStorageEngine`); a server database can
@@ -41,7 +41,7 @@ extension StorageEngine {
 }
 
 /// One storage operation in a named namespace, for `StorageEngine.apply(across:)`.
-public struct NamespacedOperation: Sendable, Hashable {
+public struct NamespacedOperation: Codable, Sendable, Hashable {
     public var namespace: String
     public var operation: StorageOperation
 
@@ -59,7 +59,7 @@ public final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     // Guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var values: [Slot: StorageEntry] = [:]
 
     public init() {}

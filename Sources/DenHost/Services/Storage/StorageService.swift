@@ -1,5 +1,5 @@
 import DenKit
-import Foundation
+import FoundationEssentials
 
 /// Host service `storage.*`: a durable, transactional key-value store per module (see
 /// `StorageGetRequest` ... `StorageTransactionRequest` in DenKit for the JSON).
@@ -22,7 +22,7 @@ public struct StorageService: HostService {
 
     /// SQLite storage in `<dataDirectory>/storage.sqlite`, opened on first use.
     public init(dataDirectory: URL) {
-        self.init(engine: SQLiteStorageEngine(directory: dataDirectory))
+        self.init(engine: LibraryStorageEngine(directory: dataDirectory))
     }
 
     public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {

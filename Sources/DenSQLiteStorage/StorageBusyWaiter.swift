@@ -1,3 +1,4 @@
+import DenHost
 import Foundation
 import GRDB
 import Synchronization

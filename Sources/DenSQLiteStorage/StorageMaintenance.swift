@@ -1,3 +1,4 @@
+import DenHost
 import DenKit
 import Foundation
 import GRDB

@@ -1,4 +1,8 @@
-import Foundation
+import DenHost
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Closes every open SQLite engine when the process exits normally (`exit`, a return from main,

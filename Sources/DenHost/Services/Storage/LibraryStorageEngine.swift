@@ -1,0 +1,152 @@
+import CDenABI
+import DenKit
+import FoundationEssentials
+import Synchronization
+
+/// Den's SQLite storage (`<folder>/storage.sqlite`), reached through `libDenSQLiteStorage.so`,
+/// which is loaded on the first storage call (see `StorageLibraryWire.swift` for why). Every
+/// call is one JSON document each way; the engine behind it is `SQLiteStorageEngine`, with all
+/// of its guarantees (atomic transactions, waiting for other processes, read-only folders).
+public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
+    private typealias OpenFunction = @convention(c) (UnsafePointer<UInt8>?, Int, ReportFunction?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
+    private typealias CallFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<den_owned>?) -> Int32
+    typealias ReportFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Void
+
+    /// Where the wait notices go; kept for the process lifetime (the library may call it late).
+    private final class WaitListener: Sendable {
+        let report: Mutex<@Sendable (String) -> Void>
+        init(_ report: @escaping @Sendable (String) -> Void) { self.report = Mutex(report) }
+    }
+
+    private struct Opened: @unchecked Sendable {
+        let engine: UnsafeMutableRawPointer
+        let call: CallFunction
+    }
+
+    public let directory: URL
+    private let library: URL?
+    private let listener: WaitListener
+    private let opened = Mutex<Result<Opened, ServiceFailure>?>(nil)
+
+    /// - Parameters:
+    ///   - library: the library file; nil looks in `$DEN_STORAGE_LIBRARY`, then beside `den`
+    ///     (or in `<prefix>/lib/den` when installed).
+    ///   - onWait: hears "waiting for another process" notices (default: standard error).
+    public init(directory: URL, library: URL? = nil,
+                onWait: @escaping @Sendable (String) -> Void = LibraryStorageEngine.reportToStandardError) {
+        self.directory = directory
+        self.library = library ?? Self.defaultLibrary()
+        self.listener = WaitListener(onWait)
+    }
+
+    /// A line on standard error, where it never mixes with a screen on standard output.
+    public static let reportToStandardError: @Sendable (String) -> Void = { text in
+        StandardError.write("den: \(text)\n")
+    }
+
+    /// Sends later wait notices to `report` (the host's log).
+    public func reportWaits(to report: @escaping @Sendable (String) -> Void) {
+        listener.report.withLock { $0 = report }
+    }
+
+    static func defaultLibrary() -> URL? {
+        if let named = ProcessInfo.processInfo.environment["DEN_STORAGE_LIBRARY"], !named.isEmpty {
+            return URL(fileURLWithPath: named)
+        }
+        return InstallLayout.current?.helperLibrary(storageLibraryFile)
+    }
+
+    public func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
+        guard case .value(let value) = try perform(.get(namespace: namespace, key: key)) else { throw Self.unexpected }
+        return value
+    }
+
+    public func set(namespace: String, key: String, value: String) throws(ServiceFailure) {
+        guard case .done = try perform(.set(namespace: namespace, key: key, value: value)) else { throw Self.unexpected }
+    }
+
+    public func delete(namespace: String, key: String) throws(ServiceFailure) -> Bool {
+        guard case .existed(let existed) = try perform(.delete(namespace: namespace, key: key)) else { throw Self.unexpected }
+        return existed
+    }
+
+    public func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry] {
+        guard case .entries(let entries) = try perform(.list(namespace: namespace, prefix: prefix)) else { throw Self.unexpected }
+        return entries
+    }
+
+    public func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
+        guard case .done = try perform(.apply(namespace: namespace, operations: operations)) else { throw Self.unexpected }
+    }
+
+    public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
+        guard case .count(let count) = try perform(.increment(namespace: namespace, key: key)) else { throw Self.unexpected }
+        return count
+    }
+
+    public func namespaces() throws(ServiceFailure) -> [String] {
+        guard case .names(let names) = try perform(.namespaces) else { throw Self.unexpected }
+        return names
+    }
+
+    public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
+        guard case .done = try perform(.applyAcross(operations)) else { throw Self.unexpected }
+    }
+
+    private static let unexpected = ServiceFailure(.internalError, "storage: \(storageLibraryFile) answered a different call; rebuild Den with Scripts/build.sh so den and the library match")
+
+    private func perform(_ call: StorageLibraryCall) throws(ServiceFailure) -> StorageLibraryAnswer {
+        let opened = try open()
+        let document: Data
+        do { document = try JSONEncoder().encode(call) } catch {
+            throw ServiceFailure(.internalError, "storage: could not encode the call: \(error)")
+        }
+        var answer = den_owned(ptr: nil, len: 0, release: nil)
+        let status = document.withUnsafeBytes { raw in
+            opened.call(opened.engine, raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &answer)
+        }
+        let body = OwnedBuffer.take(&answer)
+        guard status == DEN_OK.rawValue, let decoded = try? JSONDecoder().decode(StorageLibraryAnswer.self, from: body) else {
+            throw Self.unexpected
+        }
+        if case .failed(let kind, let message) = decoded { throw ServiceFailure(kind, message) }
+        return decoded
+    }
+
+    /// Loads the library and opens the engine once; a failure is kept and given to every call.
+    private func open() throws(ServiceFailure) -> Opened {
+        try opened.withLock { state in
+            if let state { return state }
+            let result = load()
+            state = result
+            return result
+        }.get()
+    }
+
+    private func load() -> Result<Opened, ServiceFailure> {
+        let fix = "rebuild Den with Scripts/build.sh, which builds \(storageLibraryFile) beside den, or point DEN_STORAGE_LIBRARY at it"
+        guard let library else {
+            return .failure(.unavailable("storage: cannot find \(storageLibraryFile) (the executable's folder is unknown); \(fix)"))
+        }
+        let image: DynamicLibrary
+        do { image = try DynamicLibrary.open(library.path) } catch {
+            return .failure(.unavailable("storage: cannot load \(library.path) (\(error.message)); \(fix)"))
+        }
+        guard let openSymbol = image.symbol(storageLibraryOpenSymbol), let callSymbol = image.symbol(storageLibraryCallSymbol) else {
+            return .failure(.unavailable("storage: \(library.path) does not export \(storageLibraryOpenSymbol) and \(storageLibraryCallSymbol); \(fix)"))
+        }
+        let openEngine = unsafeBitCast(openSymbol, to: OpenFunction.self)
+        let context = Unmanaged.passRetained(listener).toOpaque() // the library may report at any time
+        let report: ReportFunction = { context, text, length in
+            guard let context, let text else { return }
+            let listener = Unmanaged<WaitListener>.fromOpaque(context).takeUnretainedValue()
+            let line = String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
+            listener.report.withLock { $0 }(line)
+        }
+        let path = Array(directory.path.utf8)
+        guard let engine = path.withUnsafeBufferPointer({ openEngine($0.baseAddress, $0.count, report, context) }) else {
+            return .failure(.unavailable("storage: \(library.path) could not make an engine for \(directory.path); \(fix)"))
+        }
+        return .success(Opened(engine: engine, call: unsafeBitCast(callSymbol, to: CallFunction.self)))
+    }
+}

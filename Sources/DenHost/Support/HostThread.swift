@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Starts a detached thread. The host imports FoundationEssentials only, which has no `Thread`;
+/// a module call or a file watcher needs a thread of its own (not a Dispatch worker) because it
+/// may block for as long as it likes.
+enum HostThread {
+    private final class Start {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    /// Runs `body` on a new thread.
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let start = Unmanaged.passRetained(Start(body)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { raw in
+            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            start.body()
+            return nil
+        }, start)
+        guard created == 0 else {
+            // Out of threads: nothing can run the body, and giving up silently would hang its caller.
+            fatalError("den: cannot start a thread (\(String(cString: strerror(created)))); the system is out of threads or memory")
+        }
+        pthread_detach(thread)
+    }
+
+    /// Sleeps the calling thread.
+    static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+}
