@@ -44,7 +44,7 @@ let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails
                 "DenFixtureExports", "DenFixtureBadExports",
                 "DenFixtureLazyAbort", "DenFixtureManifestMismatch", "DenFixtureBadManifest"]
 
-/// The files `den new-module` renders, built into `den` itself (`PackageResources.<name>_mustache`).
+/// The files `den new-module` renders, built into `den-full` itself (`PackageResources.<name>_mustache`).
 let newModuleTemplates = ["Package.swift", "README.md", "gitignore", "Module.swift", "Builder.swift", "Entity.swift",
                           "Interactor.swift", "Presenter.swift", "Router.swift", "View.swift", "ViewObject.swift",
                           "Settings.swift", "Services.swift", "Entry.swift", "manifest.c", "module.json", "Mocks.swift",
@@ -55,6 +55,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "den", targets: ["den"]),
+        .executable(name: "den-full", targets: ["den-full"]),
         .library(name: "DenKit", targets: ["DenKit"]),
         .library(name: "DenHost", targets: ["DenHost"]),
         .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),
@@ -70,7 +71,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
         // scrypt for the `auth` service's password hashes, SHA-256 for reset tokens (DESIGN §10).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // The browser front-end's HTTP server.
@@ -113,7 +113,7 @@ let package = Package(
         .target(name: "CDenSignals"),
         // Line editing and history for the terminal (Debian libedit-dev, installed by Scripts/setup.sh).
         .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
-        .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit", "CDenSignals", "CEditLine", "Rainbow"]),
+        .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit", "CDenSignals", "CEditLine"]),
         // Screens as HTML pages (HTML by construction: HTMLWriter), with the stylesheet and script;
         // knows no HTTP (docs/WEB.md, "Pages").
         .target(name: "DenWebPages", dependencies: ["DenKit"]),
@@ -122,12 +122,19 @@ let package = Package(
                                                .product(name: "Hummingbird", package: "hummingbird"),
                                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .executableTarget(name: "den", dependencies: [
-            "DenHost", "DenSQLiteStorage", "DenTerminal", "DenWeb", "DenKit",
+        // What `den` and `den-full` share: the host options, the exit statuses, `render`'s output.
+        .target(name: "DenCommandSupport", dependencies: ["DenHost", "DenKit", "DenTerminal",
+                                                          .product(name: "Logging", package: "swift-log")]),
+        // `den`: runs `den render` itself, without Foundation or ArgumentParser (a start within 2×
+        // a hello world, docs/PERFORMANCE.md), and hands every other command to `den-full`.
+        .executableTarget(name: "den", dependencies: ["DenCommandSupport", "DenHost"]),
+        // `den-full`: every command, parsed by swift-argument-parser.
+        .executableTarget(name: "den-full", dependencies: [
+            "DenCommandSupport", "DenHost", "DenSQLiteStorage", "DenTerminal", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Mustache", package: "swift-mustache"),
-        ], resources: newModuleTemplates.map { .embedInCode("Templates/\($0).mustache") }),
+        ], path: "Sources/DenFull", resources: newModuleTemplates.map { .embedInCode("Templates/\($0).mustache") }),
         .testTarget(name: "DenWebPagesTests", dependencies: ["DenWebPages", "DenKit"]),
 
     ] + module("About") + module("Main") + module("Login") + module("Jogs") + fixtures.map(fixture) + [

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs den for the current user (or anywhere with --prefix): builds in release, then copies
-#   <prefix>/bin/den                                  the executable
+#   <prefix>/bin/den                                  the executable (runs `den render` itself)
+#   <prefix>/bin/den-full                             every other command (den hands them over)
 #   <prefix>/lib/den/modules/lib<Name>Module.so       the bundled modules (only modules: den loads
 #                                                     every lib<Name>Module.so here)
 #   <prefix>/lib/den/libDenHTTPTransport.so           the http service's network library
+#   <prefix>/lib/den/libDenSQLiteStorage.so           the storage service's SQLite engine
 #   <prefix>/share/bash-completion/completions/den    shell completions (bash, zsh, fish)
 #   <prefix>/share/zsh/site-functions/_den
 #   <prefix>/share/fish/vendor_completions.d/den.fish
@@ -55,6 +57,8 @@ put() { # put SOURCE DEST MODE
     cp "$1" "$temp" && chmod "$3" "$temp" && mv -f "$temp" "$2"
 }
 
+[ -x "$from/den-full" ] || { echo "install: $from/den-full does not exist; build everything (swift build -c release)" >&2; exit 1; }
+put "$from/den-full" "$bin/den-full" 755
 put "$from/den" "$bin/den" 755
 shopt -s nullglob
 installed=()
@@ -69,6 +73,7 @@ for old in "$modules"/lib*Module.so; do
     [ $keep = 1 ] || rm -f "$old"
 done
 put "$from/libDenHTTPTransport.so" "$lib/libDenHTTPTransport.so" 644
+put "$from/libDenSQLiteStorage.so" "$lib/libDenSQLiteStorage.so" 644
 
 # Completions and the man page come from den itself (swift-argument-parser writes them).
 "$bin/den" --generate-completion-script bash > "$share/bash-completion/completions/den"

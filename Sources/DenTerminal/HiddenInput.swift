@@ -1,4 +1,8 @@
-import Foundation
+import DenHost
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a password at the terminal without showing it: echo is off while the user types (the
 /// Enter still moves to a new line), and is restored however the read ends.
@@ -12,7 +16,7 @@ enum HiddenInput {
     }
 
     private static func readQuietly(prompt: String, interrupts: InterruptForwarder) -> String? {
-        FileHandle.standardOutput.write(Data(prompt.utf8))
+        StandardStream.output.write(prompt)
         return interrupts.whileBusy { () -> String? in
             var bytes: [UInt8] = []
             var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
@@ -20,7 +24,7 @@ enum HiddenInput {
                 // Wake up now and then to notice Ctrl-C (poll is interrupted by it, too).
                 let ready = poll(&descriptor, 1, 100)
                 if interrupts.takeInterrupt() {
-                    FileHandle.standardOutput.write(Data("^C\n".utf8))
+                    StandardStream.output.write("^C\n")
                     return nil
                 }
                 guard ready > 0 else { continue }

@@ -1,5 +1,9 @@
 import CEditLine
-import Foundation
+import DenKit
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads the lines the user types at `den run`'s prompt. On a terminal, libedit gives line
 /// editing (arrows, Ctrl-A/Ctrl-E, ...) and history (↑/↓, this session only); otherwise (a
@@ -32,7 +36,7 @@ public final class LineEditor {
 
     /// Adds a line to the history (not blank ones, and not the same line twice in a row).
     public func remember(_ line: String) {
-        guard isInteractive, !line.trimmingCharacters(in: .whitespaces).isEmpty, line != last else { return }
+        guard isInteractive, !line.trimmingWhitespace().isEmpty, line != last else { return }
         last = line
         _ = add_history(line)
     }

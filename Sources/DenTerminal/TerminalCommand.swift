@@ -1,4 +1,5 @@
-import Foundation
+import DenKit
+import FoundationEssentials
 
 /// One line the user typed at `den run`'s prompt.
 ///
@@ -24,10 +25,10 @@ enum TerminalCommand: Equatable {
     static let commandWords: Set<String> = ["q", "quit", "exit", "h", "help", "?", "b", "back", "go", "set", "press"]
 
     init(_ line: String) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         let parts = trimmed.split(separator: " ", maxSplits: 1).map(String.init)
         let word = parts.first?.lowercased() ?? ""
-        let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        let rest = parts.count > 1 ? parts[1].trimmingWhitespace() : ""
         switch word {
         case "": self = .redraw
         case "q", "quit", "exit": self = .quit
@@ -51,7 +52,7 @@ enum TerminalCommand: Equatable {
 
     /// True when `label` cannot be pressed by typing it: it would be read as a command.
     static func isShadowed(_ label: String) -> Bool {
-        let trimmed = label.trimmingCharacters(in: .whitespaces)
+        let trimmed = label.trimmingWhitespace()
         return switch TerminalCommand(trimmed) {
         case .named: false
         default: true

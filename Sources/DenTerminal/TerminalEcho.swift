@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Echo off while a secret is typed (Enter still moves to a new line), restored however the
 /// read ends: the one place that touches the terminal's echo, for the session and `den users`.

@@ -152,7 +152,7 @@ public final class TerminalSession {
 
     /// A button by id or label, else a link by label: a button wins where both match.
     private func button(named name: String) -> NumberedButton? {
-        let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+        let wanted = name.trimmingWhitespace().lowercased()
         guard !wanted.isEmpty else { return nil }
         return buttons.first { $0.id.lowercased() == wanted || $0.label.lowercased() == wanted }
             ?? links.first { $0.label.lowercased() == wanted }
@@ -231,7 +231,7 @@ public final class TerminalSession {
         let width = renderer.width
         return TerminalCommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
             let text = String(line)
-            let column = text.hasPrefix("  ") ? (text.range(of: "  ", range: text.index(text.startIndex, offsetBy: 2)..<text.endIndex)
+            let column = text.hasPrefix("  ") ? (text[text.index(text.startIndex, offsetBy: 2)...].firstRange(of: "  ")
                 .map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0) : 0
             let descriptionStart = column > 0 ? text[text.index(text.startIndex, offsetBy: column)...].prefix { $0 == " " }.count + column : 0
             let indent = descriptionStart > 0 && descriptionStart <= width / 2 ? descriptionStart : 4

@@ -1,13 +1,17 @@
 import DenKit
-import Foundation
-@preconcurrency import Rainbow
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Colour and emphasis for the terminal. On a colour terminal Rainbow draws titles, headings and
-/// emphasis in bold, banners and errors in colour, and action numbers in cyan. Plain output (a
-/// pipe, `NO_COLOR`, `TERM=dumb`) keeps text markers instead: `*emphasis*`, `(caption)`.
+/// Colour and emphasis for the terminal. On a colour terminal titles, headings and emphasis are
+/// bold, banners and errors in colour, and action numbers cyan. Plain output (a pipe, `NO_COLOR`,
+/// `TERM=dumb`) keeps text markers instead: `*emphasis*`, `(caption)`.
 ///
 /// Styles are applied to whole lines after wrapping, so escape codes never count toward a line's
-/// width.
+/// width. They are eight fixed SGR sequences (ECMA-48), written here rather than with a colour
+/// library: Rainbow, used before, imports Foundation, which would load Foundation and ICU into
+/// every `den` start (docs/PERFORMANCE.md).
 public struct TerminalStyle: Sendable, Equatable {
     public var colour: Bool
 
@@ -17,9 +21,8 @@ public struct TerminalStyle: Sendable, Equatable {
 
     public static let plain = TerminalStyle(colour: false)
 
-    /// Colour exactly when Rainbow itself colours (its rules, re-stated because Swift 6 refuses to
-    /// read Rainbow's global switches): standard output is a terminal whose `TERM` is set and not
-    /// `dumb`, and `NO_COLOR` is unset or empty (or `FORCE_COLOR` is set).
+    /// Colour when standard output is a terminal whose `TERM` is set and not `dumb`, and
+    /// `NO_COLOR` is unset or empty (or `FORCE_COLOR` is set): the no-color.org convention.
     public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment,
                               outputIsTerminal: Bool = isatty(STDOUT_FILENO) == 1) -> TerminalStyle {
         func set(_ key: String) -> Bool { environment[key].map { !$0.isEmpty && $0 != "0" } ?? false }
@@ -28,22 +31,27 @@ public struct TerminalStyle: Sendable, Equatable {
         return TerminalStyle(colour: wanted && console)
     }
 
-    func title(_ text: String) -> String { colour ? text.bold : text }
-    func heading(_ text: String) -> String { colour ? text.bold.underline : text }
-    func emphasis(_ text: String) -> String { colour ? text.bold : text }
-    func caption(_ text: String) -> String { colour ? text.dim : text }
-    func number(_ text: String) -> String { colour ? text.cyan.bold : text }
-    func quiet(_ text: String) -> String { colour ? text.dim : text }
-    func error(_ text: String) -> String { colour ? text.red : text }
-    func notice(_ text: String) -> String { colour ? text.yellow : text }
+    func title(_ text: String) -> String { styled(text, "1") }
+    func heading(_ text: String) -> String { styled(text, "1;4") }
+    func emphasis(_ text: String) -> String { styled(text, "1") }
+    func caption(_ text: String) -> String { styled(text, "2") }
+    func number(_ text: String) -> String { styled(text, "36;1") }
+    func quiet(_ text: String) -> String { styled(text, "2") }
+    func error(_ text: String) -> String { styled(text, "31") }
+    func notice(_ text: String) -> String { styled(text, "33") }
 
     func banner(_ text: String, kind: Banner.Kind) -> String {
-        guard colour else { return text }
-        return switch kind {
-        case .info: text.blue
-        case .success: text.green
-        case .warning: text.yellow
-        case .error: text.red.bold
+        switch kind {
+        case .info: styled(text, "34")
+        case .success: styled(text, "32")
+        case .warning: styled(text, "33")
+        case .error: styled(text, "31;1")
         }
+    }
+
+    /// `text` between "select graphic rendition" `codes` (1 bold, 2 dim, 4 underline, 31–36
+    /// colours) and a reset; `text` itself as it is on plain output.
+    private func styled(_ text: String, _ codes: String) -> String {
+        colour ? "\u{1B}[\(codes)m\(text)\u{1B}[0m" : text
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+import DenKit
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How many columns the screen is drawn in: the terminal's real width, asked again before every
 /// draw so a resized window is followed.
@@ -16,7 +20,7 @@ public enum TerminalWidth {
     /// shell may have exported before the window was resized).
     static func resolve(windowColumns: Int?, columnsVariable: String?) -> Int {
         if let windowColumns, windowColumns > 0 { return windowColumns }
-        if let text = columnsVariable, let columns = Int(text.trimmingCharacters(in: .whitespaces)), columns > 0 { return columns }
+        if let text = columnsVariable, let columns = Int(text.trimmingWhitespace()), columns > 0 { return columns }
         return fallback
     }
 

@@ -1,5 +1,10 @@
 import DenHost
-import Foundation
+import DenKit
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// What the terminal shows while den waits for a slow module call: which module and call, that
@@ -64,7 +69,7 @@ public final class WaitNotice: Sendable {
         guard var saved else { return nil }
         let typed = Self.drainInput()
         tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-        let text = String(decoding: typed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: typed, as: UTF8.self).trimmingWhitespace()
         return text.isEmpty ? nil : text
     }
 
@@ -95,12 +100,7 @@ public final class WaitNotice: Sendable {
     }
 
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        StandardStream.error.write(text)
     }
 }
 
@@ -120,7 +120,7 @@ private final class Ticker: Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in
+        HostThread.start { [self] in
             var next = Ticker.every
             while !stopped.load(ordering: .acquiring) {
                 let elapsed = ContinuousClock.now - begin
@@ -128,12 +128,10 @@ private final class Ticker: Sendable {
                     WaitNotice.write(style.quiet("  still waiting: \(ModuleCallRunner.format(elapsed)) so far") + "\n")
                     next += Ticker.every
                 }
-                Thread.sleep(forTimeInterval: 0.1)
+                HostThread.sleep(for: .milliseconds(100))
             }
             finished.signal()
         }
-        thread.name = "den: wait notice"
-        thread.start()
     }
 
     /// Stops the updates and waits until the thread is done, so the next screen is not

@@ -7,14 +7,14 @@ import Musl
 /// Starts a detached thread. The host imports FoundationEssentials only, which has no `Thread`;
 /// a module call or a file watcher needs a thread of its own (not a Dispatch worker) because it
 /// may block for as long as it likes.
-enum HostThread {
+public enum HostThread {
     private final class Start {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
     /// Runs `body` on a new thread.
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    public static func start(_ body: @escaping @Sendable () -> Void) {
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { raw in
@@ -30,7 +30,7 @@ enum HostThread {
     }
 
     /// Sleeps the calling thread.
-    static func sleep(for duration: Duration) {
+    public static func sleep(for duration: Duration) {
         let (seconds, attoseconds) = duration.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()

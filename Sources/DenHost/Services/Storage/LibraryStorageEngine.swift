@@ -41,7 +41,7 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
 
     /// A line on standard error, where it never mixes with a screen on standard output.
     public static let reportToStandardError: @Sendable (String) -> Void = { text in
-        StandardError.write("den: \(text)\n")
+        StandardStream.error.write("den: \(text)\n")
     }
 
     /// Sends later wait notices to `report` (the host's log).

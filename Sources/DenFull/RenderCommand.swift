@@ -1,4 +1,5 @@
 import ArgumentParser
+import DenCommandSupport
 import DenHost
 import DenKit
 import DenTerminal
@@ -18,14 +19,7 @@ struct RenderCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let runtime = try host.makeRuntime()
-        let view = runtime.makeSession().open(route)
-        if json {
-            print(String(decoding: try WireFormat.encode(view.screen), as: UTF8.self))
-        } else {
-            print(TextRenderer().render(view.screen).text)
-            for url in view.openURLs { print("Open in your browser: \(ModuleText.singleLine(url))") }
-        }
-        if view.isHostScreen || !view.errors.isEmpty { throw ExitCode(1) }
+        let status = try RouteRendering.render(route, json: json, runtime: try host.makeRuntime())
+        if status != 0 { throw ExitCode(status) }
     }
 }

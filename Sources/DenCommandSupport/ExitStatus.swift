@@ -1,10 +1,10 @@
 /// den's exit statuses; README "Exit status" documents the same list.
-enum ExitStatus {
+public enum ExitStatus {
     /// The command ran and failed: a route no module serves, no working plugin, an unreadable folder.
-    static let failure: Int32 = 1
+    public static let failure: Int32 = 1
     /// A usage mistake (ArgumentParser's own code for bad options): an unknown command or option,
     /// a bad value, `--plugins` naming a module that no plugin provides.
-    static let usage: Int32 = 64
+    public static let usage: Int32 = 64
     /// Ctrl-C at the prompt (set by CDenSignals: 128 + SIGINT).
-    static let interrupted: Int32 = 130
+    public static let interrupted: Int32 = 130
 }

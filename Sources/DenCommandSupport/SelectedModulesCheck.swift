@@ -1,17 +1,20 @@
-import ArgumentParser
 import DenHost
-import Foundation
 
 /// `--plugins nosuch` used to say "No plugins found" and exit 0. An id that no plugin file
 /// provides is a usage mistake: say which ids exist and exit 64. An id whose plugin was found
 /// but failed to load was already reported with its cause; it gets a warning, and the command
 /// goes on so `den plugins` can still show the failure.
-struct SelectedModulesCheck {
+public struct SelectedModulesCheck {
     let runtime: DenRuntime
 
-    func run() throws {
+    public init(runtime: DenRuntime) {
+        self.runtime = runtime
+    }
+
+    /// The usage error for ids no plugin provides (after "Error: "), nil when there is none.
+    public func problem() -> String? {
         let missing = runtime.missingSelectedModules
-        guard !missing.isEmpty else { return }
+        guard !missing.isEmpty else { return nil }
         let failedHints = runtime.registry.plugins.filter { !$0.isActive }.compactMap { record in
             record.id ?? PluginDiscovery.moduleName(fromFile: record.file.lastPathComponent)?.lowercased()
         }
@@ -22,12 +25,11 @@ struct SelectedModulesCheck {
         for id in missing where !unknown.contains(id) {
             runtime.logger.warning("--plugins names '\(id)', whose plugin failed to load (the cause is above; see `den plugins`)")
         }
-        guard !unknown.isEmpty else { return }
+        guard !unknown.isEmpty else { return nil }
         let names = unknown.map { "'\($0)'" }.joined(separator: ", ")
         let available = found.isEmpty
             ? "No module was found at all: build them (Scripts/build.sh), install den (Scripts/install.sh) or name a folder with --plugin-dir."
             : "Modules found: \(found.joined(separator: ", ")). Use one of these (see `den plugins`), or add a folder with --plugin-dir."
-        FileHandle.standardError.write(Data("Error: --plugins names \(names), but no plugin provides \(unknown.count == 1 ? "it" : "them"). \(available)\n".utf8))
-        throw ExitCode(ExitStatus.usage)
+        return "--plugins names \(names), but no plugin provides \(unknown.count == 1 ? "it" : "them"). \(available)"
     }
 }

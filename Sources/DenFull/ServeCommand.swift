@@ -1,4 +1,5 @@
 import ArgumentParser
+import DenCommandSupport
 import DenHost
 import DenWeb
 import Foundation

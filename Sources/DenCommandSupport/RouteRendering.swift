@@ -1,0 +1,20 @@
+import DenHost
+import DenKit
+import DenTerminal
+
+/// `den render <route>`: opens the route in a new session and prints its screen, as text or as
+/// Screen JSON. `den-full`'s `RenderCommand` and `den`'s fast path both end here.
+public enum RouteRendering {
+    /// Prints the screen; the exit status is 1 when no module serves the route, the module cannot
+    /// build it, or its screen failed (a host screen or errors), else 0.
+    public static func render(_ route: String, json: Bool, runtime: DenRuntime) throws -> Int32 {
+        let view = runtime.makeSession().open(route)
+        if json {
+            print(String(decoding: try WireFormat.encode(view.screen), as: UTF8.self))
+        } else {
+            print(TextRenderer().render(view.screen).text)
+            for url in view.openURLs { print("Open in your browser: \(ModuleText.singleLine(url))") }
+        }
+        return view.isHostScreen || !view.errors.isEmpty ? ExitStatus.failure : 0
+    }
+}

@@ -1,0 +1,23 @@
+import DenCommandSupport
+import DenHost
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `den-full`: the same command line with every command, beside `den` (in a build folder and in
+/// `<prefix>/bin` alike).
+enum FullDen {
+    static let file = "den-full"
+
+    /// Runs `den-full` in this process's place with the same arguments (`arguments[0]` too, so
+    /// help and errors still say `den`); returns only if it cannot.
+    static func replaceProcess(_ arguments: [String]) -> Never {
+        let path = InstallLayout.current.map { $0.executableDirectory.appendingPathComponent(file).path } ?? file
+        var pointers = arguments.map { strdup($0) }
+        pointers.append(nil)
+        execv(path, pointers)
+        let reason = String(cString: strerror(errno))
+        StandardStream.error.write("den: cannot run \(path) (\(reason)). It carries every command but `den render`; build it with Scripts/build.sh (it goes beside den), or install den again with Scripts/install.sh.\n")
+        exit(ExitStatus.failure)
+    }
+}
