@@ -36,6 +36,11 @@ public enum BuildProducts {
         directory.appendingPathComponent("den")
     }
 
+    /// Every command but `den render`, which `den` hands over to it.
+    public static var denFull: URL {
+        directory.appendingPathComponent("den-full")
+    }
+
     /// A readable failure when the plugins were not built (plain `swift test` builds no .so).
     public static func require(_ file: URL) throws -> URL {
         guard FileManager.default.fileExists(atPath: file.path) else {

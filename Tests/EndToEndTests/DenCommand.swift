@@ -9,7 +9,8 @@ struct DenCommand {
         temp = try TemporaryDirectory("den-e2e")
     }
 
-    func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+    func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+             executable: URL = BuildProducts.den) throws -> ProcessResult {
         var environment = environment
         environment["DEN_CACHE_DIR"] = temp.path("cache").path
         environment["DEN_DATA_DIR"] = temp.path("data").path
@@ -17,7 +18,7 @@ struct DenCommand {
         environment["XDG_DATA_HOME"] = environment["XDG_DATA_HOME"] ?? temp.path("xdg-data").path
         environment["DEN_PLUGIN_PATH"] = environment["DEN_PLUGIN_PATH"] ?? ""
         environment["NO_COLOR"] = "1"
-        return try ProcessRunner.run(BuildProducts.require(BuildProducts.den), arguments, input: input, environment: environment)
+        return try ProcessRunner.run(BuildProducts.require(executable), arguments, input: input, environment: environment)
     }
 
     /// A plugin folder holding copies of the named build products.

@@ -29,7 +29,7 @@ struct SQLiteStorageEngineSpec {
         let root = try ServiceTestSupport.temporaryDirectory("den-storage")
         defer { ServiceTestSupport.remove(root) }
         do {
-            let storage = StorageService(dataDirectory: root)
+            let storage = StorageService(engine: SQLiteStorageEngine(directory: root))
             try ServiceTestSupport.call(storage, "storage.set", #"{"key":"jogs/1","value":"5 km"}"#)
             try ServiceTestSupport.call(storage, "storage.transaction", #"""
                 {"operations":[{"op":"set","key":"jogs/2","value":"7 km"},{"op":"set","key":"next","value":"3"}]}

@@ -87,7 +87,7 @@ struct StorageHTTPClientSpec {
     func storageIsolation() throws {
         let folder = try ServiceTestSupport.temporaryDirectory("den-storage")
         defer { ServiceTestSupport.remove(folder) }
-        let storage = StorageService(dataDirectory: folder)
+        let storage = StorageService(engine: SQLiteStorageEngine(directory: folder))
         defer { (storage.engine as? SQLiteStorageEngine)?.close() }
         let hub = ServiceHub(services: [storage])
         let jogs = HostKeyValueStore(ServiceTestSupport.hostServices(for: "jogs", hub: hub))

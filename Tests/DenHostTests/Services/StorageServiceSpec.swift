@@ -1,12 +1,14 @@
 import DenHost
 @testable import DenSQLiteStorage
 import DenKit
+import DenTestSupport
 import Foundation
 import Testing
 
-/// The engines every storage behaviour is checked against.
+/// The engines every storage behaviour is checked against: `library` is the SQLite engine as den
+/// reaches it, through the built libDenSQLiteStorage.so and one JSON document each way.
 enum StorageEngineKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case inMemory, sqlite
+    case inMemory, sqlite, library
 
     var testDescription: String { rawValue }
 
@@ -18,6 +20,10 @@ enum StorageEngineKind: String, CaseIterable, CustomTestStringConvertible, Senda
         case .sqlite:
             let folder = try ServiceTestSupport.temporaryDirectory("den-storage")
             return (SQLiteStorageEngine(directory: folder.appendingPathComponent("data")), folder)
+        case .library:
+            let folder = try ServiceTestSupport.temporaryDirectory("den-storage")
+            let library = try BuildProducts.require(BuildProducts.library("DenSQLiteStorage"))
+            return (LibraryStorageEngine(directory: folder.appendingPathComponent("data"), library: library), folder)
         }
     }
 }
