@@ -58,6 +58,7 @@ let package = Package(
         .executable(name: "den-full", targets: ["den-full"]),
         .library(name: "DenKit", targets: ["DenKit"]),
         .library(name: "DenHost", targets: ["DenHost"]),
+        .library(name: "DenSQLiteStorageEngine", targets: ["DenSQLiteStorage"]),
         .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),
         .library(name: "MainModule", type: .dynamic, targets: ["MainModuleEntry"]),
         .library(name: "LoginModule", type: .dynamic, targets: ["LoginModuleEntry"]),

@@ -14,7 +14,10 @@ enum RegistryCacheFormat {
 
     /// The entries, and how many lines were dropped; nil when the header is not this format's.
     static func parse(_ data: Data) -> (entries: [String: ManifestIndex.Entry], dropped: Int)? {
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        // Contiguous bytes: a slice of `Data` is read a byte at a time by `String(validating:)`
+        // and the integer parsers, which cost ≈ 9 µs a line.
+        let bytes = [UInt8](data)
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         guard let first = lines.first, String(decoding: first, as: UTF8.self) == header else { return nil }
         var entries: [String: ManifestIndex.Entry] = [:]
         var dropped = 0
@@ -63,7 +66,7 @@ enum RegistryCacheFormat {
     }
 
     /// The field's text, unescaped; nil for an empty field (or bytes that are not UTF-8).
-    private static func text(_ field: Data.SubSequence) -> String? {
+    private static func text(_ field: ArraySlice<UInt8>) -> String? {
         guard !field.isEmpty, let raw = String(validating: field, as: UTF8.self) else { return nil }
         guard raw.utf8.contains(UInt8(ascii: "\\")) else { return raw }
         var out = "", escaped = false
@@ -87,9 +90,22 @@ enum RegistryCacheFormat {
 }
 
 private extension FixedWidthInteger {
-    /// A decimal number from ASCII digits (an optional leading '-'), nothing else.
-    init?(ascii field: Data.SubSequence) {
-        guard !field.isEmpty, field.count <= 20, let text = String(validating: field, as: UTF8.self) else { return nil }
-        self.init(text, radix: 10)
+    /// A decimal number from ASCII digits (an optional leading '-'), nothing else; nil when it
+    /// does not fit.
+    init?(ascii field: ArraySlice<UInt8>) {
+        var digits = field[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= 20, !(negative && !Self.isSigned) else { return nil }
+        var value: Self = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let digit = Self(byte - UInt8(ascii: "0"))
+            let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !overflowA, !overflowB else { return nil }
+            value = sum
+        }
+        self = value
     }
 }

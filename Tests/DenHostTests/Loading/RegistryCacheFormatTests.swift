@@ -42,6 +42,19 @@ struct RegistryCacheFormatTests {
         #expect(parsed.entries == ["/m/lib.so": entry(7)])
     }
 
+    @Test("numbers are plain decimal digits: a time before 1970 survives, a sign on an unsigned field or a bare '-' does not")
+    func numbers() throws {
+        var before1970 = entry(8)
+        before1970.key.modifiedSeconds = -86_400
+        let parsed = try #require(RegistryCacheFormat.parse(RegistryCacheFormat.render(["/old/lib.so": before1970])))
+        #expect(parsed.entries["/old/lib.so"] == before1970)
+        for line in ["/p\t-1\t2\t3\t4\t5\t2\tt\t\t{}", "/p\t1\t2\t3\t-\t5\t2\tt\t\t{}", "/p\t1\t2\t+3\t4\t5\t2\tt\t\t{}",
+                     "/p\t1\t2\t3\t4\t5\t4294967296\tt\t\t{}"] {
+            let damaged = try #require(RegistryCacheFormat.parse(Data((RegistryCacheFormat.header + "\n" + line + "\n").utf8)))
+            #expect(damaged.dropped == 1, "\(line)")
+        }
+    }
+
     @Test("bytes that are not UTF-8 in a text field read as no value, not as garbage")
     func invalidUTF8() throws {
         var data = Data((RegistryCacheFormat.header + "\n/p\t1\t2\t3\t4\t5\t2\t").utf8)
