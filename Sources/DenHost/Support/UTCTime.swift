@@ -6,7 +6,7 @@ import Glibc
 /// Times in UTC, formatted from `gmtime_r`. FoundationEssentials has no `DateFormatter`, and its
 /// `.iso8601` style cost a fresh `den render about` about a millisecond to set up.
 enum UTCTime {
-    /// ISO 8601 to the second: `2026-11-23T01:02:03Z`.
+    /// ISO 8601 to the second, the fraction cut off: `2026-11-23T01:02:03Z` for 01:02:03.9.
     static func iso8601(_ date: Date) -> String {
         guard let parts = parts(date) else { return "" }
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(clock(parts)):\(two(parts.tm_sec))Z"

@@ -38,12 +38,18 @@ struct FoundationFreeTextSpec {
         clock.timeZone = TimeZone(identifier: "UTC")
         clock.dateFormat = "HH:mm"
         var generator = SystemRandomNumberGenerator()
-        let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_414_066.999)]
-            + (0..<500).map { _ in Date(timeIntervalSince1970: Double.random(in: 0...4_102_444_800, using: &generator)) }
+        // Whole seconds: ISO8601DateFormatter rounds a fraction to the nearest second, den cuts it off.
+        let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_414_066)]
+            + (0..<500).map { _ in Date(timeIntervalSince1970: Double.random(in: 0...4_102_444_800, using: &generator).rounded(.down)) }
         for date in dates {
             #expect(UTCTime.iso8601(date) == ISO8601DateFormatter().string(from: date), "\(date.timeIntervalSince1970)")
             #expect(UTCTime.hoursAndMinutes(date) == clock.string(from: date), "\(date.timeIntervalSince1970)")
+            #expect(UTCTime.hoursAndMinutes(date.addingTimeInterval(59.9)) == clock.string(from: date.addingTimeInterval(59.9)))
         }
+        let late = Date(timeIntervalSince1970: 1_795_414_066.6)
+        #expect(UTCTime.iso8601(late) == ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_795_414_066)))
+        #expect(LockoutText.iso(late) == ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_795_414_067)),
+                "a retry time is never early")
     }
 
     @Test("a file-system error reads as the system's reason")

@@ -9,7 +9,8 @@ enum LockoutText {
         return "Too many failed logins: this account is locked. Try again in \(wait) (after \(UTCTime.hoursAndMinutes(until)) UTC), or ask an administrator to run `den users unlock`."
     }
 
+    /// `retry_after`: rounded up to the whole second, so a client that waits until then is never early.
     static func iso(_ date: Date) -> String {
-        UTCTime.iso8601(date)
+        UTCTime.iso8601(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.up)))
     }
 }
