@@ -78,7 +78,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Hot swap's server-sent events end when den serve shuts down gracefully (Hummingbird's own lifecycle).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
-        // `den new-module` renders its templates (Sources/den/Templates) with Mustache.
+        // `den new-module` renders its templates (Sources/DenFull/Templates) with Mustache.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [

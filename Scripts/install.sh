@@ -57,7 +57,9 @@ put() { # put SOURCE DEST MODE
     cp "$1" "$temp" && chmod "$3" "$temp" && mv -f "$temp" "$2"
 }
 
-[ -x "$from/den-full" ] || { echo "install: $from/den-full does not exist; build everything (swift build -c release)" >&2; exit 1; }
+for needed in den-full libDenSQLiteStorage.so libDenHTTPTransport.so; do
+    [ -e "$from/$needed" ] || { echo "install: $from/$needed does not exist; build everything (swift build -c release)" >&2; exit 1; }
+done
 put "$from/den-full" "$bin/den-full" 755
 put "$from/den" "$bin/den" 755
 shopt -s nullglob

@@ -19,6 +19,9 @@ public struct HostSettings: Sendable {
     public var callTimeout: String?
     public var eager = false
     public var environment: [String: String]
+    /// The storage engine for a data folder; nil keeps the runtime's default, SQLite through
+    /// `libDenSQLiteStorage.so`. `den-full`, which links the engine anyway, uses it directly.
+    public var makeStorageEngine: (@Sendable (URL) -> any StorageEngine)?
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
@@ -78,6 +81,7 @@ public struct HostSettings: Sendable {
         if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true) }
         if let cacheDirectory { configuration.cacheDirectory = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
         if let timeout = resolvedCallTimeout.flatMap(CallTimeoutOption.parse) { configuration.callPolicy.timeout = timeout }
+        if let makeStorageEngine { configuration.makeStorageEngine = makeStorageEngine }
         configuration.loadsLazily = !(forced || eager || Self.isOn(environment["DEN_EAGER"]))
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenCommandSupport
 import DenHost
+import DenSQLiteStorage
 
 /// Options every command that loads plugins shares.
 struct HostOptions: ParsableArguments {
@@ -48,6 +49,7 @@ struct HostOptions: ParsableArguments {
         settings.logLevel = logLevel
         settings.callTimeout = callTimeout
         settings.eager = eager
+        settings.makeStorageEngine = { SQLiteStorageEngine(directory: $0) }
         return settings
     }
 

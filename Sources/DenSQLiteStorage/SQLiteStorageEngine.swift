@@ -25,7 +25,7 @@ import Synchronization
 ///
 /// Keys and values are bound and read as UTF-8 bytes (`CAST(? AS TEXT)` / `CAST(x AS BLOB)`) so
 /// a value containing U+0000 survives intact; they are stored as TEXT.
-public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
+public final class SQLiteStorageEngine: StorageEngine, StorageWaitReporting, @unchecked Sendable {
     public static let fileName = "storage.sqlite"
     /// How long a write waits for another process's lock before it fails.
     public static let defaultWaitLimit: Duration = .seconds(10)
@@ -60,6 +60,11 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     /// Sends later wait notices to `report` (the host's log).
     public func reportWaits(to report: @escaping @Sendable (StorageWait) -> Void) {
         onWait.withLock { $0 = report }
+    }
+
+    /// `StorageWaitReporting`: the same notices, in words.
+    public func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) {
+        reportWaits { report("\($0)") }
     }
 
     /// Opens the database now instead of on first use (e.g. to report a bad data folder early).

@@ -34,6 +34,13 @@ public func denStorageLibraryCall(_ engine: UnsafeMutableRawPointer?, _ call: Un
     return Int32(DEN_OK.rawValue)
 }
 
+/// Closes and frees an engine from `den_storage_library_open`.
+@_cdecl("den_storage_library_close")
+public func denStorageLibraryClose(_ engine: UnsafeMutableRawPointer?) {
+    guard let engine else { return }
+    Unmanaged<SQLiteStorageEngine>.fromOpaque(engine).takeRetainedValue().close()
+}
+
 /// The host's wait listener: a C function and its context, both valid for the process lifetime.
 private struct WaitReport: @unchecked Sendable {
     let function: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Void)?

@@ -36,6 +36,8 @@ struct RenderRequest {
             guard Self.options.contains(name) else { return nil }
             let value: String
             if name.count < argument.count {
+                // ArgumentParser reads "--cache-dir=" as "--cache-dir" and takes the next word.
+                guard name.count + 1 < argument.count else { return nil }
                 value = String(argument.dropFirst(name.count + 1))
             } else {
                 guard let next = rest.popFirst(), !next.hasPrefix("-") else { return nil }

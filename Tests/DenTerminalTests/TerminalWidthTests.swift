@@ -54,7 +54,7 @@ struct TerminalWidthTests {
         }
     }
 
-    @Test("colour follows Rainbow's rules: a terminal, TERM not dumb, NO_COLOR unset", arguments: [
+    @Test("colour follows the no-color.org rules: a terminal, TERM not dumb, NO_COLOR unset", arguments: [
         ([String: String](), true, false),
         (["TERM": "xterm"], true, true),
         (["TERM": "xterm"], false, false),

@@ -27,6 +27,9 @@ struct FastRenderEndToEndTests {
         ["render"],
         ["render", "--help"],
         ["render", "about", "--jsn"],
+        ["render", "about", "--cache-dir="],
+        ["render", "--cache-dir=", "about"],
+        ["render", "about", "--plugins="],
     ]
 
     @Test("den and den-full print the same and exit alike", arguments: argumentLists)

@@ -74,15 +74,20 @@ public final class FileChangeWatcher: @unchecked Sendable {
     private func allFolders() -> [URL] {
         guard options.recursive else { return folders }
         var result: [URL] = []
-        for folder in folders {
-            result.append(folder)
-            for path in (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? [] {
-                let url = folder.appendingPathComponent(path)
-                var isFolder = false
-                if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder { result.append(url) }
-            }
-        }
+        for folder in folders { Self.addTree(folder, to: &result) }
         return result
+    }
+
+    /// `folder` and the folders under it, one level at a time: an unreadable folder is skipped
+    /// (not the whole tree), and a symbolic link to a folder is not followed, so a link loop
+    /// cannot make the walk endless.
+    private static func addTree(_ folder: URL, to result: inout [URL]) {
+        result.append(folder)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            let url = folder.appendingPathComponent(name)
+            var status = stat()
+            if lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { addTree(url, to: &result) }
+        }
     }
 
     private func files() -> [URL] {

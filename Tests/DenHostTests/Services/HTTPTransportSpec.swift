@@ -30,10 +30,12 @@ struct HTTPTransportSpec {
         }
     }
 
-    @Test("the den executable does not link FoundationNetworking: it loads on the first fetch")
-    func hostDoesNotLinkNetworking() throws {
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["ldd", BuildProducts.require(BuildProducts.den).path])
+    @Test("neither den nor den-full links FoundationNetworking: it loads on the first fetch", arguments: ["den", "den-full"])
+    func hostDoesNotLinkNetworking(executable: String) throws {
+        let file = BuildProducts.directory.appendingPathComponent(executable)
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["ldd", BuildProducts.require(file).path])
         #expect(result.status == 0)
+        #expect(result.stdout.contains("libswiftCore"), "ldd listed the libraries")
         #expect(!result.stdout.contains("FoundationNetworking"))
         #expect(!result.stdout.contains("libcurl"))
     }

@@ -52,6 +52,21 @@ struct LibraryStorageEngineSpec {
         #expect(try engine.namespaces().isEmpty, "nothing was written")
     }
 
+    @Test("letting go of the engine closes its database: the log is folded into storage.sqlite and removed")
+    func closesWhenReleased() throws {
+        let folder = try ServiceTestSupport.temporaryDirectory("den-storage")
+        defer { ServiceTestSupport.remove(folder) }
+        let library = try BuildProducts.require(BuildProducts.library("DenSQLiteStorage"))
+        let log = folder.appendingPathComponent("storage.sqlite-wal").path
+        do {
+            let engine = LibraryStorageEngine(directory: folder, library: library)
+            try engine.set(namespace: "main", key: "k", value: "kept")
+            #expect(FileManager.default.fileExists(atPath: log), "an open database keeps its log")
+        }
+        #expect(!FileManager.default.fileExists(atPath: log), "closed when released")
+        #expect(try LibraryStorageEngine(directory: folder, library: library).get(namespace: "main", key: "k") == "kept")
+    }
+
     @Test("every call and every answer survives its JSON document", arguments: [
         StorageLibraryCall.get(namespace: "main", key: "k\u{0}é"),
         .set(namespace: "main", key: "k", value: "v\n\"x\""),

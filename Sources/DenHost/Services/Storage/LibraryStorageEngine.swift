@@ -7,9 +7,10 @@ import Synchronization
 /// which is loaded on the first storage call (see `StorageLibraryWire.swift` for why). Every
 /// call is one JSON document each way; the engine behind it is `SQLiteStorageEngine`, with all
 /// of its guarantees (atomic transactions, waiting for other processes, read-only folders).
-public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
+public final class LibraryStorageEngine: StorageEngine, StorageWaitReporting, @unchecked Sendable {
     private typealias OpenFunction = @convention(c) (UnsafePointer<UInt8>?, Int, ReportFunction?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
     private typealias CallFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<den_owned>?) -> Int32
+    private typealias CloseFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
     typealias ReportFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Void
 
     /// Where the wait notices go; kept for the process lifetime (the library may call it late).
@@ -21,6 +22,9 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     private struct Opened: @unchecked Sendable {
         let engine: UnsafeMutableRawPointer
         let call: CallFunction
+        let close: CloseFunction
+        /// The retained `WaitListener` the library reports to.
+        let context: UnsafeMutableRawPointer
     }
 
     public let directory: URL
@@ -44,8 +48,15 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         StandardStream.error.write("den: \(text)\n")
     }
 
+    /// Closes the database (its log checkpointed into `storage.sqlite`) when the last user lets go.
+    deinit {
+        guard case .success(let opened)? = opened.withLock({ $0 }) else { return }
+        opened.close(opened.engine)
+        Unmanaged<WaitListener>.fromOpaque(opened.context).release()
+    }
+
     /// Sends later wait notices to `report` (the host's log).
-    public func reportWaits(to report: @escaping @Sendable (String) -> Void) {
+    public func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) {
         listener.report.withLock { $0 = report }
     }
 
@@ -106,9 +117,10 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
             opened.call(opened.engine, raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &answer)
         }
         let body = OwnedBuffer.take(&answer)
-        guard status == DEN_OK.rawValue, let decoded = try? JSONDecoder().decode(StorageLibraryAnswer.self, from: body) else {
-            throw Self.unexpected
+        guard status == DEN_OK.rawValue else {
+            throw ServiceFailure(.internalError, "storage: \(storageLibraryFile) could not read the call (status \(status)); rebuild Den with Scripts/build.sh so den and the library match")
         }
+        guard let decoded = try? JSONDecoder().decode(StorageLibraryAnswer.self, from: body) else { throw Self.unexpected }
         if case .failed(let kind, let message) = decoded { throw ServiceFailure(kind, message) }
         return decoded
     }
@@ -132,8 +144,9 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         do { image = try DynamicLibrary.open(library.path) } catch {
             return .failure(.unavailable("storage: cannot load \(library.path) (\(error.message)); \(fix)"))
         }
-        guard let openSymbol = image.symbol(storageLibraryOpenSymbol), let callSymbol = image.symbol(storageLibraryCallSymbol) else {
-            return .failure(.unavailable("storage: \(library.path) does not export \(storageLibraryOpenSymbol) and \(storageLibraryCallSymbol); \(fix)"))
+        guard let openSymbol = image.symbol(storageLibraryOpenSymbol), let callSymbol = image.symbol(storageLibraryCallSymbol),
+              let closeSymbol = image.symbol(storageLibraryCloseSymbol) else {
+            return .failure(.unavailable("storage: \(library.path) does not export \(storageLibraryOpenSymbol), \(storageLibraryCallSymbol) and \(storageLibraryCloseSymbol); \(fix)"))
         }
         let openEngine = unsafeBitCast(openSymbol, to: OpenFunction.self)
         let context = Unmanaged.passRetained(listener).toOpaque() // the library may report at any time
@@ -145,8 +158,10 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         }
         let path = Array(directory.path.utf8)
         guard let engine = path.withUnsafeBufferPointer({ openEngine($0.baseAddress, $0.count, report, context) }) else {
+            Unmanaged<WaitListener>.fromOpaque(context).release()
             return .failure(.unavailable("storage: \(library.path) could not make an engine for \(directory.path); \(fix)"))
         }
-        return .success(Opened(engine: engine, call: unsafeBitCast(callSymbol, to: CallFunction.self)))
+        return .success(Opened(engine: engine, call: unsafeBitCast(callSymbol, to: CallFunction.self),
+                               close: unsafeBitCast(closeSymbol, to: CloseFunction.self), context: context))
     }
 }

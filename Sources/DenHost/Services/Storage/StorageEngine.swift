@@ -40,6 +40,13 @@ extension StorageEngine {
     }
 }
 
+/// An engine that can say when a write waits for another process's lock (SQLite does), so the
+/// host can log it.
+public protocol StorageWaitReporting: Sendable {
+    /// Sends each later "waiting for …" notice to `report`.
+    func reportWaitNotices(to report: @escaping @Sendable (String) -> Void)
+}
+
 /// One storage operation in a named namespace, for `StorageEngine.apply(across:)`.
 public struct NamespacedOperation: Codable, Sendable, Hashable {
     public var namespace: String

@@ -20,6 +20,10 @@ public let storageLibraryOpenSymbol = "den_storage_library_open"
 /// means the call document could not be read.
 public let storageLibraryCallSymbol = "den_storage_library_call"
 
+/// `void den_storage_library_close(void *engine)`: closes the engine's database (checkpointing its
+/// log) and frees it; the report function is not called again.
+public let storageLibraryCloseSymbol = "den_storage_library_close"
+
 /// One `StorageEngine` method with its arguments.
 public enum StorageLibraryCall: Codable, Sendable, Equatable {
     case get(namespace: String, key: String)
