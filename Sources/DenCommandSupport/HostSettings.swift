@@ -23,7 +23,7 @@ public struct HostSettings: Sendable {
     /// `libDenSQLiteStorage.so`. `den-full`, which links the engine anyway, uses it directly.
     public var makeStorageEngine: (@Sendable (URL) -> any StorageEngine)?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessEnvironment.current()) {
         self.environment = environment
     }
 
@@ -77,6 +77,8 @@ public struct HostSettings: Sendable {
             bundledDirectory: usesDefaultFolders ? InstallLayout.current?.bundledModulesDirectory : nil,
             userDirectory: usesDefaultFolders ? InstallLayout.userModulesDirectory(environment: environment) : nil,
             selectedModules: selectedModules,
+            cacheDirectory: PluginCache.defaultDirectory(environment: environment),
+            dataDirectory: HostConfiguration.defaultDataDirectory(environment: environment),
             logLevel: resolvedLogLevelName.flatMap(Logger.Level.init(rawValue:)) ?? .warning)
         if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true) }
         if let cacheDirectory { configuration.cacheDirectory = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }

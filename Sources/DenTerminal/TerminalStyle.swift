@@ -1,3 +1,4 @@
+import DenHost
 import DenKit
 import FoundationEssentials
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ public struct TerminalStyle: Sendable, Equatable {
 
     /// Colour when standard output is a terminal whose `TERM` is set and not `dumb`, and
     /// `NO_COLOR` is unset or empty (or `FORCE_COLOR` is set): the no-color.org convention.
-    public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment,
+    public static func detect(environment: [String: String] = ProcessEnvironment.current(),
                               outputIsTerminal: Bool = isatty(STDOUT_FILENO) == 1) -> TerminalStyle {
         func set(_ key: String) -> Bool { environment[key].map { !$0.isEmpty && $0 != "0" } ?? false }
         let wanted = set("FORCE_COLOR") || !set("NO_COLOR")

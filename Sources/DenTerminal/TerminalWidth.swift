@@ -1,3 +1,4 @@
+import DenHost
 import DenKit
 import FoundationEssentials
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ public enum TerminalWidth {
 
     /// The terminal's width (TIOCGWINSZ on `descriptor`), else `COLUMNS`, else `fallback`.
     public static func current(descriptor: Int32 = STDOUT_FILENO,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+                               environment: [String: String] = ProcessEnvironment.current()) -> Int {
         resolve(windowColumns: windowColumns(descriptor), columnsVariable: environment["COLUMNS"])
     }
 

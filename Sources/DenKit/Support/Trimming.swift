@@ -5,8 +5,13 @@ extension StringProtocol {
     public func trimmingWhitespace() -> String {
         // Foundation's set is Unicode's White_Space (the Z categories, U+0009–U+000D, U+0085)
         // plus the zero-width space U+200B; TrimmingSpec compares the two scalar by scalar.
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || scalar.value == 0x200B }
+        // ASCII first: the property table costs a fresh process a first look-up.
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII ? scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)
+                : scalar.properties.isWhitespace || scalar.value == 0x200B
+        }
         let scalars = unicodeScalars
+        if let first = scalars.first, let last = scalars.last, !isSpace(first), !isSpace(last) { return String(self) }
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),
               let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
         var trimmed = String.UnicodeScalarView()

@@ -10,7 +10,7 @@ final class HTTPTransport: Sendable {
     private typealias GetFunction = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<den_owned>?) -> Int32
 
     /// `DEN_HTTP_TRANSPORT` (a file path) overrides where the library is looked for.
-    static let shared = HTTPTransport(library: ProcessInfo.processInfo.environment["DEN_HTTP_TRANSPORT"].map(URL.init(fileURLWithPath:))
+    static let shared = HTTPTransport(library: ProcessEnvironment.value("DEN_HTTP_TRANSPORT").map(URL.init(fileURLWithPath:))
         ?? InstallLayout.current?.helperLibrary(httpTransportLibrary)) // <prefix>/lib/den when installed
 
     private let loaded: Result<GetFunction, ServiceFailure>

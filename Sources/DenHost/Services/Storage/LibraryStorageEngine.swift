@@ -61,7 +61,7 @@ public final class LibraryStorageEngine: StorageEngine, StorageWaitReporting, @u
     }
 
     static func defaultLibrary() -> URL? {
-        if let named = ProcessInfo.processInfo.environment["DEN_STORAGE_LIBRARY"], !named.isEmpty {
+        if let named = ProcessEnvironment.value("DEN_STORAGE_LIBRARY"), !named.isEmpty {
             return URL(fileURLWithPath: named)
         }
         return InstallLayout.current?.helperLibrary(storageLibraryFile)
