@@ -62,10 +62,11 @@ public struct PluginDiscovery: Sendable {
         for (directory, kind) in folders {
             do {
                 let names = try files(in: directory, required: kind == .named)
+                // Filtered before sorting: a build folder holds some 250 entries, a few of them modules.
                 let plugins = kind == .bundled
-                    ? names.filter { PluginDiscovery.moduleName(fromFile: $0) != nil }
+                    ? names.filter { $0.hasSuffix(".so") && PluginDiscovery.moduleName(fromFile: $0) != nil }
                     : names.filter { $0.hasSuffix(".so") }
-                found += plugins.map { candidate(directory, $0) }
+                found += plugins.sorted().map { candidate(directory, $0) }
             } catch {
                 var error = error
                 if kind != .named { error.fix = "make it a readable folder, or start den with --no-default-modules" }
@@ -110,7 +111,7 @@ public struct PluginDiscovery: Sendable {
             return []
         }
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
             throw DiscoveryError(directory: directory.path, reason: ErrorText.describe(error))
         }
