@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "DenKitExports", dependencies: ["CDenABI"]),
         // Loader, registry, router, navigator, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
-            "CDenABI", "DenKit", "DenHTTPWire", "CFFI",
+            "CDenABI", "DenKit", "DenHTTPWire", "CFFI", "CDenThreads",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -112,6 +112,8 @@ let package = Package(
         .target(name: "DenHTTPTransport", dependencies: ["CDenABI", "DenHTTPWire"]),
         // Ctrl-C handling for the terminal (a signal handler must be C: flags only).
         .target(name: "CDenSignals"),
+        // Thread names for the host's own threads (pthread_setname_np, a GNU extension).
+        .target(name: "CDenThreads"),
         // Line editing and history for the terminal (Debian libedit-dev, installed by Scripts/setup.sh).
         .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
         .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit", "CDenSignals", "CEditLine"]),

@@ -120,7 +120,7 @@ private final class Ticker: Sendable {
     }
 
     func start() {
-        HostThread.start { [self] in
+        HostThread.start(name: "den wait notice") { [self] in
             var next = Ticker.every
             while !stopped.load(ordering: .acquiring) {
                 let elapsed = ContinuousClock.now - begin

@@ -62,7 +62,7 @@ public final class FileChangeWatcher: @unchecked Sendable {
     public func start() {
         let inotify = options.mode == .polling ? nil : InotifyHandle(folders: allFolders(), recursive: options.recursive)
         activeMode = inotify == nil ? .polling : .inotify
-        HostThread.start { [self] in run(inotify: inotify) }
+        HostThread.start(name: "den watcher") { [self] in run(inotify: inotify) }
     }
 
     public func stop() {

@@ -41,7 +41,7 @@ public struct ModuleCallRunner: Sendable {
         _ = interruption?.consume() // an interrupt pressed before this call is not for it
         let clock = ContinuousClock()
         let start = clock.now
-        HostThread.start {
+        HostThread.start(name: "den \(call.moduleID)") {
             // Services called from inside `body` on this thread learn the UI session from here.
             let value = CallContext.$session.withValue(session) { body() }
             if !outcome.finish(value) { lateResult(value) }

@@ -1,0 +1,38 @@
+import DenHost
+import Foundation
+import Testing
+
+@Suite("Host threads")
+struct HostThreadSpec {
+    /// What the kernel calls the thread that runs `body`'s check, read from /proc.
+    private func nameSeenInside(_ name: String) -> String? {
+        let seen = Box()
+        let done = DispatchSemaphore(value: 0)
+        HostThread.start(name: name) {
+            seen.value = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 10)
+        return seen.value?.trimmingCharacters(in: .newlines)
+    }
+
+    private final class Box: @unchecked Sendable { var value: String? }
+
+    @Test("the body runs on a thread of its own, named as asked")
+    func named() {
+        #expect(nameSeenInside("den about") == "den about")
+    }
+
+    @Test("a long name keeps its first 15 bytes, never half a character")
+    func longName() {
+        #expect(nameSeenInside("den ééééééééé") == "den ééééé", "4 + 5 × 2 bytes; a sixth é would need 16")
+        #expect(nameSeenInside("den a-very-long-module-id") == "den a-very-long")
+    }
+
+    @Test("sleep waits at least as long as asked")
+    func sleeps() {
+        let start = ContinuousClock.now
+        HostThread.sleep(for: .milliseconds(30))
+        #expect(ContinuousClock.now - start >= .milliseconds(30))
+    }
+}
