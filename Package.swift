@@ -97,7 +97,7 @@ let package = Package(
         ]),
         // The `storage` service's SQLite engine and its maintenance (`den data`, `den users`), on GRDB.
         .target(name: "DenSQLiteStorage", dependencies: ["DenHost", "DenKit", .product(name: "GRDB", package: "GRDB.swift")]),
-        // `libDenSQLiteStorage.so`: DenSQLiteStorage behind two C functions (StorageLibraryWire.swift).
+        // `libDenSQLiteStorage.so`: DenSQLiteStorage behind three C functions (StorageLibraryWire.swift).
         // Exports only those, bound to itself: its copy of DenHost never meets den's.
         .target(name: "DenSQLiteStorageLibrary", dependencies: ["DenSQLiteStorage", "DenHost", "DenKit", "CDenABI"],
                 exclude: ["exports.map"],

@@ -4,9 +4,9 @@ import DenKit
 import DenSQLiteStorage
 import Foundation
 
-// The two C functions `LibraryStorageEngine` calls (their contract: StorageLibraryWire.swift).
+// The three C functions `LibraryStorageEngine` calls (their contract: StorageLibraryWire.swift).
 
-/// A `SQLiteStorageEngine` for the folder, kept for the process lifetime.
+/// A `SQLiteStorageEngine` for the folder, kept until `den_storage_library_close`.
 @_cdecl("den_storage_library_open")
 public func denStorageLibraryOpen(_ folder: UnsafePointer<UInt8>?, _ length: Int,
                                   _ report: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Void)?,
@@ -41,7 +41,7 @@ public func denStorageLibraryClose(_ engine: UnsafeMutableRawPointer?) {
     Unmanaged<SQLiteStorageEngine>.fromOpaque(engine).takeRetainedValue().close()
 }
 
-/// The host's wait listener: a C function and its context, both valid for the process lifetime.
+/// The host's wait listener: a C function and its context, both valid until the engine is closed.
 private struct WaitReport: @unchecked Sendable {
     let function: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Void)?
     let context: UnsafeMutableRawPointer?

@@ -13,7 +13,7 @@ public final class LibraryStorageEngine: StorageEngine, StorageWaitReporting, @u
     private typealias CloseFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
     typealias ReportFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Void
 
-    /// Where the wait notices go; kept for the process lifetime (the library may call it late).
+    /// Where the wait notices go; retained for the library until the engine is closed (`deinit`).
     private final class WaitListener: Sendable {
         let report: Mutex<@Sendable (String) -> Void>
         init(_ report: @escaping @Sendable (String) -> Void) { self.report = Mutex(report) }

@@ -12,7 +12,8 @@ public let storageLibraryFile = "libDenSQLiteStorage.so"
 /// `void *den_storage_library_open(const uint8_t *folder, size_t length,
 ///     void (*report)(void *context, const uint8_t *text, size_t length), void *context)`:
 /// an engine for the data folder (UTF-8 path), opened on its first call; `report` hears each
-/// "waiting for another process" notice. Never fails; the engine lives as long as the process.
+/// "waiting for another process" notice. NULL only without a folder; the engine and the report
+/// context stay valid until `den_storage_library_close`.
 public let storageLibraryOpenSymbol = "den_storage_library_open"
 
 /// `int32_t den_storage_library_call(void *engine, const uint8_t *call, size_t length, den_owned *answer)`:
