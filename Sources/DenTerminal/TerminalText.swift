@@ -11,30 +11,94 @@ enum TerminalText {
     /// unless one word is longer; keeps explicit line breaks. The first line of each paragraph
     /// starts with `firstIndent` (default: `indent`), the others with `indent`.
     static func wrap(_ text: String, width: Int, indent: String = "", firstIndent: String? = nil) -> [String] {
+        guard breaksAtBytes(text) else { return wrapByCharacters(text, width: width, indent: indent, firstIndent: firstIndent) }
+        // Splits at the bytes of "\n" and " ": a screen of a hundred lines costs microseconds,
+        // where splitting by Character walked every grapheme (About with a hundred modules).
         var lines: [String] = []
-        // Lengths are kept as running counts: `String.count` walks the characters, and asking it
-        // for every word made a long screen (About with a hundred modules) quadratic.
+        let indentCount = indent.count
+        let utf8 = text.utf8
+        var paragraphStart = utf8.startIndex
+        while true {
+            let paragraphEnd = utf8[paragraphStart...].firstIndex(of: 0x0A) ?? utf8.endIndex
+            var layout = LineLayout(prefix: firstIndent ?? indent)
+            var cursor = paragraphStart
+            while cursor < paragraphEnd {
+                guard utf8[cursor] != 0x20 else { cursor = utf8.index(after: cursor); continue }
+                let wordEnd = utf8[cursor..<paragraphEnd].firstIndex(of: 0x20) ?? paragraphEnd
+                layout.add(text[cursor..<wordEnd], width: width, indent: indent, indentCount: indentCount, into: &lines)
+                cursor = wordEnd
+            }
+            lines.append(layout.prefix + layout.line)
+            guard paragraphEnd < utf8.endIndex else { return lines }
+            paragraphStart = utf8.index(after: paragraphEnd)
+        }
+    }
+
+    /// The reference `wrap`, splitting by Character; used where a byte split could differ.
+    static func wrapByCharacters(_ text: String, width: Int, indent: String = "", firstIndent: String? = nil) -> [String] {
+        var lines: [String] = []
         let indentCount = indent.count
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var prefix = firstIndent ?? indent
-            var used = prefix.count
-            var line = ""
+            var layout = LineLayout(prefix: firstIndent ?? indent)
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-                // ASCII (most words) counts by bytes; anything else by characters.
-                let wordCount = word.utf8.allSatisfy { $0 < 0x80 } ? word.utf8.count : word.count
-                if !line.isEmpty, used + 1 + wordCount > width {
-                    lines.append(prefix + line)
-                    prefix = indent
-                    used = indentCount
-                    line = ""
-                }
-                if !line.isEmpty { line += " "; used += 1 }
-                line += word
-                used += wordCount
+                layout.add(word, width: width, indent: indent, indentCount: indentCount, into: &lines)
             }
-            lines.append(prefix + line)
+            lines.append(layout.prefix + layout.line)
         }
         return lines
+    }
+
+    /// Whether splitting at the bytes of "\n" and " " splits where Characters do: not when a
+    /// separator shares a grapheme with a neighbour (a combining mark after a space, a
+    /// prepended mark before one, "\r\n"). Only separators next to non-ASCII bytes need asking.
+    static func breaksAtBytes(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        var previous: UInt8 = 0
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if byte == 0x0A || byte == 0x20 {
+                if byte == 0x0A, previous == 0x0D { return false }
+                if previous >= 0x80, !isCharacterBoundary(index, in: text) { return false }
+                if next < utf8.endIndex, utf8[next] >= 0x80, !isCharacterBoundary(next, in: text) { return false }
+            }
+            previous = byte
+            index = next
+        }
+        return true
+    }
+
+    /// `index(after:)` rounds a position inside a Character down to its start.
+    private static func isCharacterBoundary(_ index: String.Index, in text: String) -> Bool {
+        text.index(before: text.index(after: index)) == index
+    }
+
+    /// One paragraph's line being filled, word by word. Lengths are running counts: asking
+    /// `String.count` for every word made a long screen quadratic.
+    private struct LineLayout {
+        var prefix: String
+        var used: Int
+        var line = ""
+
+        init(prefix: String) {
+            self.prefix = prefix
+            used = prefix.count
+        }
+
+        mutating func add(_ word: Substring, width: Int, indent: String, indentCount: Int, into lines: inout [String]) {
+            // ASCII (most words) counts by bytes; anything else by characters.
+            let wordCount = word.utf8.allSatisfy { $0 < 0x80 } ? word.utf8.count : word.count
+            if !line.isEmpty, used + 1 + wordCount > width {
+                lines.append(prefix + line)
+                prefix = indent
+                used = indentCount
+                line = ""
+            }
+            if !line.isEmpty { line += " "; used += 1 }
+            line += word
+            used += wordCount
+        }
     }
 
     /// Wraps a line whose spacing matters (the help table): breaks at the last space that keeps

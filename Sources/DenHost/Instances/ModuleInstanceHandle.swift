@@ -97,7 +97,7 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         try handle(document: change, describing: "change '\(ModuleText.singleLine(change.field, limit: 80))'", runner: runner)
     }
 
-    private func handle(document: some Encodable, describing what: String,
+    private func handle(document: some WireDocument, describing what: String,
                         runner: ModuleCallRunner) throws(ModuleCallError) -> ModuleReply {
         let call = ModuleCall(moduleID: moduleID, what: "handle(\(what))")
         if let earlier = abandonedCall.withLock({ $0 }) {

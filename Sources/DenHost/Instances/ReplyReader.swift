@@ -18,9 +18,14 @@ enum ReplyReader {
         }
         let findings = JSONPreflight.scan(bytes)
         if findings.tooDeep { throw fail(DEN_ERR_INVALID_ARGUMENT, JSONPreflight.tooDeep("sent a reply")) }
+        let parsed = JSONReader.parse(bytes)
         let version: Int
         do {
-            version = try WireFormat.decode(DocumentVersion.self, from: bytes).v
+            if case .object(let object) = parsed, case .integer(let v) = object["v"] {
+                version = v
+            } else {
+                version = try WireFormat.decode(DocumentVersion.self, from: bytes).v
+            }
         } catch {
             throw fail(DEN_ERR_INTERNAL, "sent a reply this host cannot read (\(WireFormat.describe(error)))")
         }
@@ -31,7 +36,7 @@ enum ReplyReader {
         }
         let reply: ModuleReply
         do {
-            reply = try WireFormat.decode(ModuleReply.self, from: bytes)
+            reply = try WireFormat.decode(ModuleReply.self, from: bytes, parsed: parsed)
         } catch {
             throw fail(DEN_ERR_INTERNAL, "sent a reply this host cannot read (\(WireFormat.describe(error)))")
         }

@@ -13,14 +13,14 @@ enum ManifestDecoding {
             return .failure(ManifestProblem("it is longer than \(ModuleManifest.maximumBytes / 1024) KiB"))
         }
         guard !text.isEmpty else { return .failure(ManifestProblem("it is empty")) }
-        guard String(validating: text, as: UTF8.self) != nil else { return .failure(ManifestProblem("it is not valid UTF-8")) }
+        guard UTF8Text.string(validating: text) != nil else { return .failure(ManifestProblem("it is not valid UTF-8")) }
         let data = Data(text)
         let findings = JSONPreflight.scan(data)
         if findings.tooDeep { return .failure(ManifestProblem(JSONPreflight.tooDeep("it is"))) }
         if findings.hasNull { return .failure(ManifestProblem(JSONPreflight.holdsNull("it contains"))) }
         let manifest: ModuleManifest
         do {
-            manifest = try JSONDecoder().decode(ModuleManifest.self, from: data)
+            manifest = try WireFormat.decode(ModuleManifest.self, from: data)
         } catch {
             return .failure(ManifestProblem("it is not a valid manifest document (\(WireFormat.describe(error)))"))
         }

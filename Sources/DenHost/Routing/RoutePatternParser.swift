@@ -2,6 +2,12 @@
 /// only, so it favours clear errors over speed.
 enum RoutePatternParser {
     static func parse(_ text: String) throws(RoutePatternError) -> [RouteSegment] {
+        if let plain = plainLiteralSegments(text) { return plain }
+        return try parseInFull(text)
+    }
+
+    /// Every pattern, with the first problem reported precisely.
+    static func parseInFull(_ text: String) throws(RoutePatternError) -> [RouteSegment] {
         let body = trimmingSlashes(Substring(text))
         let pieces = body.split(separator: "/", omittingEmptySubsequences: false)
 
@@ -39,6 +45,25 @@ enum RoutePatternParser {
             throw RoutePatternError(pattern: text, reason: .shortestRouteTooLong(byteCount: shortest))
         }
         return segments
+    }
+
+    /// The segments of a pattern of ASCII literals only ("about", "jogs/about"), read by bytes;
+    /// nil for anything else — placeholders, slashes at either end, empty or dot segments,
+    /// other characters — which the parser above reads, reporting what is wrong.
+    static func plainLiteralSegments(_ text: String) -> [RouteSegment]? {
+        let bytes = text.utf8
+        guard !bytes.isEmpty, bytes.count <= RouteLengthLimit.maximumByteCount else { return nil }
+        var segments: [RouteSegment] = []
+        var start = bytes.startIndex
+        while true {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            let piece = bytes[start..<end]
+            guard !piece.isEmpty, !piece.elementsEqual(".".utf8), !piece.elementsEqual("..".utf8),
+                  piece.allSatisfy({ $0 < 0x80 && isLiteralScalar(Unicode.Scalar($0)) }) else { return nil }
+            segments.append(.literal(String(Substring(text[start..<end]))))
+            guard end < bytes.endIndex else { return segments }
+            start = bytes.index(after: end)
+        }
     }
 
     /// Leading and trailing slashes carry no meaning in patterns or routes.

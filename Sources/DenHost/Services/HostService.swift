@@ -54,6 +54,15 @@ extension HostService {
         }
     }
 
+    /// Encodes an answer document with a hand-written JSON form (`WireDocument`).
+    package func encode<T: WireDocument>(_ value: T, for operation: String) throws(ServiceFailure) -> Data {
+        do {
+            return try WireFormat.encode(value)
+        } catch {
+            throw .init(.internalError, "\(operation): could not encode the answer: \(error)")
+        }
+    }
+
     /// Encodes an answer document.
     public func encode<T: Encodable>(_ value: T, for operation: String) throws(ServiceFailure) -> Data {
         do {

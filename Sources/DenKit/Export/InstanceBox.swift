@@ -28,7 +28,7 @@ nonisolated(unsafe) let instanceAPI: UnsafePointer<den_instance_api> = {
             guard let pointer, let reply else { return DEN_ERR_INVALID_ARGUMENT.rawValue32 }
             do {
                 let instance = InstanceBox.from(pointer).instance
-                let answer = switch try WireFormat.decode(IncomingEvent.self, from: OwnedBuffer.copy(event)) {
+                let answer = switch try IncomingEvent.read(OwnedBuffer.copy(event)) {
                 case .event(let event): try instance.handle(event)
                 case .change(let change): try instance.handleChange(change)
                 }

@@ -51,6 +51,28 @@ public final class HostServices: @unchecked Sendable {
     }
 }
 
+extension HostServices {
+    /// `call(_:_:as:)` for documents with a hand-written JSON form (`WireDocument`).
+    package func call<Request: WireDocument, Response: WireDocument>(
+        _ service: String, _ request: Request, as response: Response.Type
+    ) throws(HostServiceError) -> Response {
+        let body: Data
+        do {
+            body = try WireFormat.encode(request)
+        } catch {
+            throw HostServiceError(service: service, status: DEN_ERR_INVALID_ARGUMENT.rawValue32,
+                                   message: "could not encode the request: \(error)")
+        }
+        let answer = try call(service, request: body)
+        do {
+            return try WireFormat.decode(Response.self, from: answer)
+        } catch {
+            throw HostServiceError(service: service, status: DEN_ERR_INTERNAL.rawValue32,
+                                   message: "unreadable answer: \(WireFormat.describe(error))")
+        }
+    }
+}
+
 /// A host service call that failed; `message` is the host's explanation.
 public struct HostServiceError: Error, CustomStringConvertible, Equatable {
     public var service: String
@@ -70,4 +92,16 @@ public struct HostServiceError: Error, CustomStringConvertible, Equatable {
 /// An empty JSON object, for requests and answers that carry nothing.
 public struct Empty: Codable, Sendable, Equatable {
     public init() {}
+}
+
+extension Empty: WireDocument {
+    /// Any object: keys a later ABI adds are ignored, as JSONDecoder ignores them.
+    package init(wire value: JSONValue) throws(JSONMiss) {
+        _ = try value.object()
+    }
+
+    package func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.endObject()
+    }
 }

@@ -1,0 +1,93 @@
+@testable import DenKit
+import Foundation
+import Testing
+
+@Suite("JSONReader and JSONWriter")
+struct JSONReaderWriterSpec {
+    private func parse(_ text: String) -> JSONValue? { JSONReader.parse(Array(text.utf8)) }
+
+    @Test("values of every kind, in document order")
+    func values() {
+        #expect(parse(#" {"b": [true, false, null], "a": -12, "c": "x", "d": 1.5e3} "#)
+                == .object(JSONObject(keys: ["b", "a", "c", "d"],
+                                      values: [.array([.bool(true), .bool(false), .null]), .integer(-12), .string("x"), .number("1.5e3")])))
+        #expect(parse("[]") == .array([]))
+        #expect(parse("{}") == .object(JSONObject()))
+        #expect(parse(#""top""#) == .string("top"))
+    }
+
+    @Test("whole numbers that fit are integers; the rest keep their text")
+    func numbers() {
+        #expect(parse("9223372036854775807") == .integer(Int.max))
+        #expect(parse("-9223372036854775808") == .integer(Int.min))
+        #expect(parse("9223372036854775808") == .number("9223372036854775808"))
+        #expect(parse("-0") == .integer(0))
+        #expect(parse("0.5") == .number("0.5"))
+        #expect(parse("1E-2") == .number("1E-2"))
+        for bad in ["01", "-", "1.", ".5", "1e", "+1", "0x10", "1e+"] { #expect(parse(bad) == nil, "\(bad)") }
+    }
+
+    @Test("escapes decode, surrogate pairs join, and lone surrogates are refused")
+    func strings() {
+        #expect(parse(#""\" \\ \/ \b \f \n \r \t""#) == .string("\" \\ / \u{08} \u{0C} \n \r \t"))
+        #expect(parse(#""\u00e9\u00E9 \ud83d\ude00""#) == .string("éé 😀"))
+        #expect(parse("\"é😀\"") == .string("é😀"))
+        for bad in [#""\ud83d""#, #""\ude00""#, #""\ud83d\u0041""#, #""\x""#, #""\u12""#, "\"a\u{1}\"", #""open"#] {
+            #expect(parse(bad) == nil, "\(bad)")
+        }
+        #expect(JSONReader.parse([0x22, 0xC3, 0x28, 0x22]) == nil, "invalid UTF-8")
+        #expect(JSONReader.parse([0x22, 0x5C, 0x6E, 0xFF, 0x22]) == nil, "invalid UTF-8 after an escape")
+    }
+
+    @Test("repeated keys, trailing text and bad literals are refused")
+    func refusals() {
+        for bad in [#"{"a":1,"a":1}"#, #"{"a":1} {}"#, "tru", "nul", "[1,]", #"{"a":1,}"#, #"{a:1}"#, "", " ", "[1 2]"] {
+            #expect(parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("nesting deeper than the limit is left to JSONDecoder, without exhausting the stack")
+    func depth() {
+        let limit = JSONReader.maximumDepth
+        #expect(parse(String(repeating: "[", count: limit) + String(repeating: "]", count: limit)) != nil)
+        #expect(parse(String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)) == nil)
+        #expect(parse(String(repeating: "[", count: 100_000)) == nil)
+    }
+
+    @Test("strings are escaped exactly as JSONEncoder escapes them")
+    func escaping() throws {
+        var every = ""
+        for byte in 0..<0x80 { every.unicodeScalars.append(Unicode.Scalar(UInt8(byte))) }
+        every += "é😀\u{2028}\u{FEFF}"
+        var writer = JSONWriter()
+        writer.strings([every])
+        #expect(writer.bytes == (try WireDocumentEquivalenceSpec.codableBytes([every])))
+    }
+
+    @Test("dictionary keys are sorted as JSONEncoder sorts them: by UTF-8 bytes")
+    func keyOrder() throws {
+        let dictionary = ["b": "1", "a": "2", "field10": "x", "field9": "y", "B": "z", "_x": "u", "a_b": "1", "aB": "2", "ab": "3", "é": "4", "": "e"]
+        var writer = JSONWriter()
+        writer.stringDictionary(dictionary)
+        #expect(writer.bytes == (try WireDocumentEquivalenceSpec.codableBytes(dictionary)))
+    }
+
+    @Test("commas go between members and elements at every level")
+    func separators() {
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.beginObject()
+        writer.member("a", 1)
+        writer.key("b")
+        writer.beginArray()
+        writer.bool(true)
+        writer.beginObject()
+        writer.endObject()
+        writer.endArray()
+        writer.member("c", "d")
+        writer.endObject()
+        writer.int(-5)
+        writer.endArray()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"[{"a":1,"b":[true,{}],"c":"d"},-5]"#)
+    }
+}

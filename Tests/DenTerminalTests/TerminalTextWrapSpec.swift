@@ -1,0 +1,50 @@
+@testable import DenTerminal
+import Testing
+
+/// `wrap` splits at the bytes of " " and "\n" for speed; wherever that could split differently
+/// from Characters it must hand over to `wrapByCharacters`, so the two never disagree.
+@Suite("Wrapping terminal text")
+struct TerminalTextWrapSpec {
+    static let texts: [String] = [
+        "",
+        " ",
+        "one",
+        "about 1.0.0 — About the app: name, version, description and installed modules · generation 1, loaded 2026-11-23 07:53:26 UTC",
+        "  leading and trailing spaces   between   words  ",
+        "first paragraph\n\nthird after an empty one\n",
+        "averyveryveryveryveryverylongwordthatcannotbreakanywhereatall and then short ones",
+        "café naïve résumé — Grüße 😀 👩‍👩‍👧 flags 🇫🇷🇩🇪 end",
+        "a combining mark after a space: x \u{301}y and more words here",
+        "a prepended mark before a space: \u{600} x and more",
+        "windows line\r\nbreak in the middle",
+        "zero width joiner after a space \u{200D}x",
+        "中文字符 没有 空格 的 文本 应该 按 字符 计数 宽度",
+    ]
+
+    @Test("splitting at bytes wraps exactly as splitting at Characters", arguments: [8, 20, 40, 80])
+    func agreesWithCharacters(width: Int) {
+        for text in Self.texts {
+            for (indent, first) in [("", nil), ("    ", "  "), ("  ", "")] as [(String, String?)] {
+                #expect(TerminalText.wrap(text, width: width, indent: indent, firstIndent: first)
+                        == TerminalText.wrapByCharacters(text, width: width, indent: indent, firstIndent: first), "\(text)")
+            }
+        }
+    }
+
+    @Test("separators that share a grapheme with a neighbour send the text to the Character path")
+    func graphemeJoins() {
+        #expect(!TerminalText.breaksAtBytes("x \u{301}y"))
+        #expect(!TerminalText.breaksAtBytes("\u{600} x"))
+        #expect(!TerminalText.breaksAtBytes("a\r\nb"))
+        #expect(!TerminalText.breaksAtBytes("a \u{200D}b"))
+        #expect(TerminalText.breaksAtBytes("1.0.0 — About · généré 😀 end"))
+        #expect(TerminalText.breaksAtBytes("plain ascii\nlines"))
+    }
+
+    @Test("lines stop at the width unless a word is longer")
+    func width() {
+        let lines = TerminalText.wrap("the quick brown fox jumps over the lazy dog", width: 10)
+        #expect(lines == ["the quick", "brown fox", "jumps over", "the lazy", "dog"])
+        #expect(TerminalText.wrap("unbreakableword x", width: 5) == ["unbreakableword", "x"])
+    }
+}
