@@ -14,23 +14,48 @@ enum TerminalText {
         guard breaksAtBytes(text) else { return wrapByCharacters(text, width: width, indent: indent, firstIndent: firstIndent) }
         // Splits at the bytes of "\n" and " ": a screen of a hundred lines costs microseconds,
         // where splitting by Character walked every grapheme (About with a hundred modules).
-        var lines: [String] = []
-        let indentCount = indent.count
-        let utf8 = text.utf8
-        var paragraphStart = utf8.startIndex
-        while true {
-            let paragraphEnd = utf8[paragraphStart...].firstIndex(of: 0x0A) ?? utf8.endIndex
-            var layout = LineLayout(prefix: firstIndent ?? indent)
-            var cursor = paragraphStart
-            while cursor < paragraphEnd {
-                guard utf8[cursor] != 0x20 else { cursor = utf8.index(after: cursor); continue }
-                let wordEnd = utf8[cursor..<paragraphEnd].firstIndex(of: 0x20) ?? paragraphEnd
-                layout.add(text[cursor..<wordEnd], width: width, indent: indent, indentCount: indentCount, into: &lines)
-                cursor = wordEnd
+        var text = text
+        return text.withUTF8 { bytes in
+            var lines: [String] = []
+            let indentCount = indent.count
+            var line: [UInt8] = []
+            var start = 0
+            while true {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                var prefix = firstIndent ?? indent
+                var used = prefix.count
+                line.removeAll(keepingCapacity: true)
+                var cursor = start
+                while cursor < end {
+                    guard bytes[cursor] != 0x20 else { cursor += 1; continue }
+                    var wordEnd = cursor
+                    var ascii = true
+                    while wordEnd < end, bytes[wordEnd] != 0x20 {
+                        if bytes[wordEnd] >= 0x80 { ascii = false }
+                        wordEnd += 1
+                    }
+                    let word = UnsafeBufferPointer(rebasing: bytes[cursor..<wordEnd])
+                    // ASCII (most words) counts by bytes; anything else by characters.
+                    let wordCount = ascii ? word.count : String(decoding: word, as: UTF8.self).count
+                    if !line.isEmpty, used + 1 + wordCount > width {
+                        lines.append(prefix + String(decoding: line, as: UTF8.self))
+                        prefix = indent
+                        used = indentCount
+                        line.removeAll(keepingCapacity: true)
+                    }
+                    if !line.isEmpty {
+                        line.append(0x20)
+                        used += 1
+                    }
+                    line.append(contentsOf: word)
+                    used += wordCount
+                    cursor = wordEnd
+                }
+                lines.append(prefix + String(decoding: line, as: UTF8.self))
+                guard end < bytes.count else { return lines }
+                start = end + 1
             }
-            lines.append(layout.prefix + layout.line)
-            guard paragraphEnd < utf8.endIndex else { return lines }
-            paragraphStart = utf8.index(after: paragraphEnd)
         }
     }
 
@@ -60,13 +85,32 @@ enum TerminalText {
             let next = utf8.index(after: index)
             if byte == 0x0A || byte == 0x20 {
                 if byte == 0x0A, previous == 0x0D { return false }
-                if previous >= 0x80, !isCharacterBoundary(index, in: text) { return false }
-                if next < utf8.endIndex, utf8[next] >= 0x80, !isCharacterBoundary(next, in: text) { return false }
+                if previous >= 0x80, mayJoin(before: index, in: text), !isCharacterBoundary(index, in: text) { return false }
+                if next < utf8.endIndex, utf8[next] >= 0x80, mayJoin(after: next, in: text), !isCharacterBoundary(next, in: text) {
+                    return false
+                }
             }
             previous = byte
             index = next
         }
         return true
+    }
+
+    /// Only a prepended mark (Grapheme_Cluster_Break=Prepend, none below U+0600) joins the
+    /// separator after it; the grapheme rules are asked for anything from U+0600 on.
+    private static func mayJoin(before index: String.Index, in text: String) -> Bool {
+        text.unicodeScalars[text.unicodeScalars.index(before: index)].value >= 0x600
+    }
+
+    /// Only an extending scalar (a mark, an emoji modifier, the zero-width joiner) joins the
+    /// separator before it; the grapheme rules are asked for those.
+    private static func mayJoin(after index: String.Index, in text: String) -> Bool {
+        let scalar = text.unicodeScalars[index]
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return properties.isGraphemeExtend || properties.isEmojiModifier || scalar.value == 0x200D
+        }
     }
 
     /// `index(after:)` rounds a position inside a Character down to its start.

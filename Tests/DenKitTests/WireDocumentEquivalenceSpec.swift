@@ -127,13 +127,15 @@ struct WireDocumentEquivalenceSpec {
         #"{"v":1,"screen":{"v":1,"title":"\u00e9\ud83d\ude00 \/ \"","elements":[{"type":"heading","text":"\u0000"}]}}"#,
         #"{"v":2,"screen":{"v":7,"title":"T","elements":[]}}"#,
         #"{"v":-0,"screen":{"v":1,"title":"T","elements":[]}}"#,
+        // A repeated key: both keep the first value, even when a later one has another type.
+        #"{"v":1,"screen":{"v":1,"title":"T","elements":[]},"v":2}"#,
+        #"{"v":1,"screen":{"v":1,"title":"A","title":"B","elements":[]},"v":"two"}"#,
     ])
     func lenientReplies(json: String) {
         #expect(Self.expectAgreement(ModuleReply.self, Array(json.utf8)))
     }
 
     @Test("documents JSONDecoder refuses or reads its own way are left to it", arguments: [
-        #"{"v":1,"screen":{"v":1,"title":"T","elements":[]},"v":2}"#, // repeated key: JSONDecoder keeps the first
         #"{"v":1.0,"screen":{"v":1,"title":"T","elements":[]}}"#, // a whole number written as a fraction
         #"{"v":1e0,"screen":{"v":1,"title":"T","elements":[]}}"#,
         #"{"v":1,"screen":{"v":1,"title":null,"elements":[]}}"#,
@@ -154,7 +156,9 @@ struct WireDocumentEquivalenceSpec {
 
     @Test("events: versions, types and fields as ModuleEvent and FieldChange read them")
     func events() {
-        for json in [#"{"type":"appear"}"#, #"{"v":1,"type":"action","id":"go"}"#, #"{"type":"action","id":"go","fields":{"a":"1"}}"#] {
+        for json in [#"{"type":"appear"}"#, #"{"v":1,"type":"action","id":"go"}"#, #"{"type":"action","id":"go","fields":{"a":"1"}}"#,
+                     #"{"type":"action","id":"go","fields":{"a":"1","a":"2"}}"#, #"{"type":"action","id":"go","fields":{"a":"1","a":2}}"#,
+                     #"{"type":"appear","type":"action"}"#] {
             #expect(Self.expectAgreement(ModuleEvent.self, Array(json.utf8)), "\(json)")
         }
         for json in [#"{"v":2,"type":"appear"}"#, #"{"type":"vanish"}"#, #"{"type":"action"}"#, #"{"type":"action","id":"go","fields":{"a":1}}"#] {

@@ -18,6 +18,8 @@ struct TerminalTextWrapSpec {
         "a prepended mark before a space: \u{600} x and more",
         "windows line\r\nbreak in the middle",
         "zero width joiner after a space \u{200D}x",
+        "an emoji modifier after a space \u{1F3FB} and a spacing mark \u{093E} too",
+        "a prepended mark above the BMP before a space: \u{110BD} x and more",
         "中文字符 没有 空格 的 文本 应该 按 字符 计数 宽度",
     ]
 
@@ -37,6 +39,9 @@ struct TerminalTextWrapSpec {
         #expect(!TerminalText.breaksAtBytes("\u{600} x"))
         #expect(!TerminalText.breaksAtBytes("a\r\nb"))
         #expect(!TerminalText.breaksAtBytes("a \u{200D}b"))
+        #expect(!TerminalText.breaksAtBytes("a \u{1F3FB}b"))
+        #expect(!TerminalText.breaksAtBytes("a \u{093E}b"))
+        #expect(!TerminalText.breaksAtBytes("\u{110BD} x"))
         #expect(TerminalText.breaksAtBytes("1.0.0 — About · généré 😀 end"))
         #expect(TerminalText.breaksAtBytes("plain ascii\nlines"))
     }

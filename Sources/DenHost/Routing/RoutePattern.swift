@@ -12,19 +12,18 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern exactly as it was written; used in messages and `RouteMatch.pattern`.
     public let text: String
     public let segments: [RouteSegment]
+    /// The pattern with placeholder names dropped, e.g. `jogs/<int>`. Two patterns with the same
+    /// shape match exactly the same routes, which is what makes them conflict. Kept, not
+    /// recomputed: registration asks for it several times per route.
+    public let shape: String
 
     public init(_ text: String) throws(RoutePatternError) {
         self.text = text
         self.segments = try RoutePatternParser.parse(text)
+        shape = segments.lazy.map(\.shape).joined(separator: "/")
     }
 
     public var description: String { text }
-
-    /// The pattern with placeholder names dropped, e.g. `jogs/<int>`. Two patterns with the same
-    /// shape match exactly the same routes, which is what makes them conflict.
-    public var shape: String {
-        segments.lazy.map(\.shape).joined(separator: "/")
-    }
 
     /// Placeholder names in order of appearance.
     public var parameterNames: [String] {

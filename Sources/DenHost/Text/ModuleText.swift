@@ -33,6 +33,11 @@ public enum ModuleText {
     private static func render(_ text: String, keepNewlines: Bool) -> String {
         // Printable ASCII (most text) comes back as it is, without a scalar-by-scalar copy.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        // So does any text with nothing to replace ("1.0.0 — About"): looking is cheaper than copying.
+        let changes = text.unicodeScalars.contains { scalar in
+            scalar.value == 0x0A ? !keepNewlines : isInvisibleOrControl(scalar)
+        }
+        if !changes { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

@@ -5,8 +5,7 @@ import Foundation
 #endif
 
 /// Parses JSON (RFC 8259) into a `JSONValue`, or gives nil for anything it does not take:
-/// malformed JSON, invalid UTF-8, a lone surrogate escape, a repeated key, nesting deeper than
-/// `maximumDepth`. Nil is never an answer on its own — callers then ask JSONDecoder, so a
+/// malformed JSON, invalid UTF-8, a lone surrogate escape, nesting deeper than `maximumDepth`. Nil is never an answer on its own — callers then ask JSONDecoder, so a
 /// document this reader refuses is refused (or read) exactly as before, with the same message.
 package enum JSONReader {
     /// Deeper documents are left to JSONDecoder; a wire document is a few levels deep.
@@ -72,6 +71,8 @@ private struct Parser {
     private mutating func object(depth: Int) -> JSONValue? {
         index += 1 // {
         var object = JSONObject()
+        object.keys.reserveCapacity(16)
+        object.values.reserveCapacity(16)
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -85,7 +86,7 @@ private struct Parser {
             index += 1
             skipWhitespace()
             guard let value = value(depth: depth) else { return nil }
-            guard !object.keys.contains(key) else { return nil }
+            // A repeated key is kept: lookups find its first value, as JSONDecoder does.
             object.keys.append(key)
             object.values.append(value)
             skipWhitespace()
@@ -126,13 +127,17 @@ private struct Parser {
     private mutating func string() -> String? {
         index += 1 // "
         let start = index
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = UTF8Text.string(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                // ASCII is valid UTF-8 as it stands; only other text needs checking.
+                let text = ascii ? String(decoding: slice, as: UTF8.self) : UTF8Text.string(validating: slice)
                 index += 1
                 return text
             }
+            if byte >= 0x80 { ascii = false }
             if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
             if byte < 0x20 { return nil }
             index += 1

@@ -14,8 +14,8 @@ package enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
 }
 
-/// A JSON object's members in document order. Keys are unique: the reader refuses a document
-/// that repeats one, because JSONDecoder would keep the first and a reader must not disagree.
+/// A JSON object's members in document order. A key may repeat; lookups find its first value,
+/// as JSONDecoder keeps the first (`WireDocumentEquivalenceSpec` holds the two to that).
 package struct JSONObject: Sendable, Equatable {
     package var keys: [String]
     package var values: [JSONValue]
@@ -77,7 +77,7 @@ extension JSONValue {
     package func stringDictionary() throws(JSONMiss) -> [String: String] {
         let object = try object()
         var result: [String: String] = Dictionary(minimumCapacity: object.keys.count)
-        for (key, value) in zip(object.keys, object.values) { result[key] = try value.string() }
+        for (key, value) in zip(object.keys, object.values) where result[key] == nil { result[key] = try value.string() }
         return result
     }
 }

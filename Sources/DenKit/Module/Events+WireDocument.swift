@@ -14,7 +14,7 @@ extension BuildRequest: WireDocument {
         if let values = object["queryValues"] {
             let members = try values.object()
             var decoded: [String: [String]] = Dictionary(minimumCapacity: members.keys.count)
-            for (key, list) in zip(members.keys, members.values) { decoded[key] = try list.strings() }
+            for (key, list) in zip(members.keys, members.values) where decoded[key] == nil { decoded[key] = try list.strings() }
             queryValues = decoded
         }
         self.init(route: try object.string("route"), pattern: try object.string("pattern"),
