@@ -7,12 +7,12 @@ public enum ModuleIdentity {
         "a semantic version MAJOR.MINOR.PATCH of decimal numbers, optionally followed by -PRERELEASE and/or +BUILD made of A-Z, a-z, 0-9, '-' and '.'; at most 64 characters"
 
     public static func isValidID(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
-        guard (1...64).contains(bytes.count) else { return false }
+        let bytes = id.utf8
+        guard (1...64).contains(bytes.count), let first = bytes.first else { return false }
         func allowed(_ byte: UInt8) -> Bool {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
-        return allowed(bytes[0]) && bytes.allSatisfy { allowed($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        return allowed(first) && bytes.allSatisfy { allowed($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 
     public static func isValidVersion(_ version: String) -> Bool {

@@ -8,7 +8,11 @@ public struct PluginRecord: Sendable {
         case failed(PluginLoadError)
     }
 
-    public var file: URL
+    public var file: URL {
+        didSet { fileName = file.lastPathComponent }
+    }
+    /// `file`'s last component (`libAboutModule.so`), kept: `plugins.list` names every file.
+    public private(set) var fileName: String
     public var id: String?
     public var version: String?
     public var summary: String?
@@ -32,6 +36,18 @@ public struct PluginRecord: Sendable {
     /// its routes (lazy loading): its code has not run yet.
     public var isLoaded = true
 
+    init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
+         settings: [SettingDefinition] = [], status: Status) {
+        self.file = file
+        fileName = file.lastPathComponent
+        self.id = id
+        self.version = version
+        self.summary = summary
+        self.routes = routes
+        self.settings = settings
+        self.status = status
+    }
+
     public var isActive: Bool { if case .active = status { true } else { false } }
 
     public var error: PluginLoadError? {
@@ -40,7 +56,7 @@ public struct PluginRecord: Sendable {
 
     /// The form modules see through `plugins.list`.
     public var summaryDocument: PluginSummary {
-        PluginSummary(id: id, version: version, summary: summary, file: file.lastPathComponent, routes: routes,
+        PluginSummary(id: id, version: version, summary: summary, file: fileName, routes: routes,
                       requiresLogin: loginRoutes.isEmpty ? nil : loginRoutes,
                       status: isActive ? .active : .failed, error: error?.description)
             .withSwapDetails(self)
