@@ -102,10 +102,12 @@ enum TerminalText {
         text.unicodeScalars[text.unicodeScalars.index(before: index)].value >= 0x600
     }
 
-    /// Only an extending scalar (a mark, an emoji modifier, the zero-width joiner) joins the
-    /// separator before it; the grapheme rules are asked for those.
+    /// Only an extending scalar (a mark, an emoji modifier, the zero-width joiner, and Thai and
+    /// Lao AM, spacing marks filed as letters) joins the separator before it; the grapheme
+    /// rules are asked for those.
     private static func mayJoin(after index: String.Index, in text: String) -> Bool {
         let scalar = text.unicodeScalars[index]
+        if scalar.value == 0x0E33 || scalar.value == 0x0EB3 { return true }
         let properties = scalar.properties
         switch properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true

@@ -62,6 +62,15 @@ struct JSONReaderWriterSpec {
         #expect(parse(String(repeating: "[", count: 100_000)) == nil)
     }
 
+    @Test("a document over the size limit is left to JSONDecoder, which still reads it")
+    func size() throws {
+        let title = String(repeating: "x", count: JSONReader.maximumBytes)
+        let json = Array(#"{"v":1,"title":"\#(title)","elements":[]}"#.utf8)
+        #expect(JSONReader.parse(json) == nil)
+        #expect(JSONReader.parse(Array(#"{"v":1,"title":"x","elements":[]}"#.utf8)) != nil)
+        #expect(try WireFormat.decode(Screen.self, from: Data(json)).title == title)
+    }
+
     @Test("strings are escaped exactly as JSONEncoder escapes them")
     func escaping() throws {
         var every = ""

@@ -19,6 +19,7 @@ struct TerminalTextWrapSpec {
         "windows line\r\nbreak in the middle",
         "zero width joiner after a space \u{200D}x",
         "an emoji modifier after a space \u{1F3FB} and a spacing mark \u{093E} too",
+        "aaaa \u{0E33}", "a  \u{0E33} Lao \u{0EB3} am",
         "a prepended mark above the BMP before a space: \u{110BD} x and more",
         "中文字符 没有 空格 的 文本 应该 按 字符 计数 宽度",
     ]
@@ -42,6 +43,8 @@ struct TerminalTextWrapSpec {
         #expect(!TerminalText.breaksAtBytes("a \u{1F3FB}b"))
         #expect(!TerminalText.breaksAtBytes("a \u{093E}b"))
         #expect(!TerminalText.breaksAtBytes("\u{110BD} x"))
+        #expect(!TerminalText.breaksAtBytes("aaaa \u{0E33}"), "Thai SARA AM is a spacing mark with the category of a letter")
+        #expect(!TerminalText.breaksAtBytes("a \u{0EB3}"))
         #expect(TerminalText.breaksAtBytes("1.0.0 — About · généré 😀 end"))
         #expect(TerminalText.breaksAtBytes("plain ascii\nlines"))
     }

@@ -66,7 +66,9 @@ public struct PluginDiscovery: Sendable {
                 let plugins = kind == .bundled
                     ? names.filter { $0.hasSuffix(".so") && PluginDiscovery.moduleName(fromFile: $0) != nil }
                     : names.filter { $0.hasSuffix(".so") }
-                found += plugins.sorted().map { candidate(directory, $0) }
+                // A file URL made from the path: `appendingPathComponent` costs a few times more, per file.
+                let folderPath = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
+                found += plugins.sorted().map { candidate(folderPath, $0) }
             } catch {
                 var error = error
                 if kind != .named { error.fix = "make it a readable folder, or start den with --no-default-modules" }
@@ -90,13 +92,15 @@ public struct PluginDiscovery: Sendable {
     /// `libAboutModule.so` → `About`; nil for any other name.
     public static func moduleName(fromFile name: String) -> String? {
         guard name.hasPrefix("lib"), name.hasSuffix("Module.so") else { return nil }
-        let core = name.dropFirst(3).dropLast("Module.so".count)
-        return core.isEmpty ? nil : String(core)
+        // Cut by bytes: both ends are ASCII, matched whole above.
+        let utf8 = name.utf8
+        guard utf8.count > 12 else { return nil }
+        return String(name[utf8.index(utf8.startIndex, offsetBy: 3)..<utf8.index(utf8.endIndex, offsetBy: -9)])
     }
 
-    private func candidate(_ directory: URL, _ name: String) -> Candidate {
+    private func candidate(_ folderPath: String, _ name: String) -> Candidate {
         // isDirectory: false spares a `stat` per file (URL would look whether it is a folder).
-        Candidate(file: directory.appendingPathComponent(name, isDirectory: false),
+        Candidate(file: URL(fileURLWithPath: folderPath + name, isDirectory: false),
                   idHint: PluginDiscovery.moduleName(fromFile: name).map { $0.lowercased() })
     }
 

@@ -7,6 +7,10 @@ import FoundationEssentials
 public final class ModuleRegistry: @unchecked Sendable {
     private let lock = Lock()
     private var records: [PluginRecord] = []
+    /// Where each module id's active record is in `records` (at most one per id: `install`
+    /// refuses a second). Kept beside it: searching the records once per install made a start
+    /// with many modules quadratic.
+    private var activeRecordIndex: [String: Int] = [:]
     private var table = RouteTable<RouteTarget>()
     /// Rebuilt whenever the table changes; resolution only reads it.
     private var router = CompiledRouter<RouteTarget>()
@@ -75,7 +79,8 @@ public final class ModuleRegistry: @unchecked Sendable {
             var record = PluginRecord(file: plugin.file, id: plugin.id, version: plugin.version, summary: plugin.summary,
                                       routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
             record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
-            if let existing = records.first(where: { $0.id == plugin.id && $0.isActive }) {
+            if let index = activeRecordIndex[plugin.id] {
+                let existing = records[index]
                 record.status = .failed(PluginLoadError(file: plugin.file.path,
                                                         cause: .duplicateModule(id: plugin.id, existingFile: existing.file.path)))
                 plugin.endpoint.revoke()
@@ -99,6 +104,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             routerIsStale = true
             plugin.endpoint.attribute(to: plugin.id)
             exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
+            activeRecordIndex[plugin.id] = records.count
             records.append(record)
             return record
         }
@@ -118,9 +124,18 @@ public final class ModuleRegistry: @unchecked Sendable {
             let result = try change(&candidateTable, &candidateRecords)
             table = candidateTable
             records = candidateRecords
+            reindexActiveRecords()
             router = candidateTable.compile()
             routerIsStale = false
             return result
+        }
+    }
+
+    /// Rebuilds `activeRecordIndex` after `records` changed as a whole. Under the lock.
+    private func reindexActiveRecords() {
+        activeRecordIndex = [:]
+        for (index, record) in records.enumerated() where record.isActive {
+            if let id = record.id, activeRecordIndex[id] == nil { activeRecordIndex[id] = index }
         }
     }
 
@@ -130,8 +145,9 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// Changes the record of the module `id` from `file` (a lazily loaded module that loaded or failed).
     func updateRecord(file: URL, id: String, _ change: (inout PluginRecord) -> Void) {
         lock.withLock {
-            guard let index = records.firstIndex(where: { $0.id == id && $0.file == file && $0.isActive }) else { return }
+            guard let index = activeRecordIndex[id], records[index].file == file else { return }
             change(&records[index])
+            if !records[index].isActive { activeRecordIndex[id] = nil }
         }
     }
 

@@ -10,6 +10,9 @@ import Foundation
 package enum JSONReader {
     /// Deeper documents are left to JSONDecoder; a wire document is a few levels deep.
     package static let maximumDepth = 64
+    /// Larger documents are left to JSONDecoder too. The tree costs up to ≈ 17 bytes per byte
+    /// read (`[{"a":1},…]`); bounded here, a module's 4 MiB reply cannot make it hundreds of MB.
+    package static let maximumBytes = 1 << 20
 
     package static func parse(_ data: Data) -> JSONValue? {
         data.withUnsafeBytes { parse($0) }
@@ -20,6 +23,7 @@ package enum JSONReader {
     }
 
     package static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
+        guard bytes.count <= maximumBytes else { return nil }
         var parser = Parser(bytes: bytes.assumingMemoryBound(to: UInt8.self))
         parser.skipWhitespace()
         guard let value = parser.value(depth: 0) else { return nil }
@@ -71,8 +75,6 @@ private struct Parser {
     private mutating func object(depth: Int) -> JSONValue? {
         index += 1 // {
         var object = JSONObject()
-        object.keys.reserveCapacity(16)
-        object.values.reserveCapacity(16)
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1

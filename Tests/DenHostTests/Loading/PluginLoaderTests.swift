@@ -83,6 +83,10 @@ struct PluginLoaderTests {
         #expect(PluginDiscovery.moduleName(fromFile: "libJogsModule.so") == "Jogs")
         #expect(PluginDiscovery.moduleName(fromFile: "libModule.so") == nil)
         #expect(PluginDiscovery.moduleName(fromFile: "libGRDB.so") == nil)
+        #expect(PluginDiscovery.moduleName(fromFile: "libXModule.so") == "X")
+        #expect(PluginDiscovery.moduleName(fromFile: "libCaféModule.so") == "Café")
+        #expect(PluginDiscovery.moduleName(fromFile: "libA\u{301}Module.so") == "A\u{301}")
+        #expect(PluginDiscovery.moduleName(fromFile: "lib\u{301}XModule.so") == nil, "the accent joins the b: no lib prefix")
     }
 
     @Test("a named plugin folder that does not exist is reported, and the other folders still load")
