@@ -34,38 +34,28 @@ public final class HostServices: @unchecked Sendable {
     public func call<Request: Encodable, Response: Decodable>(
         _ service: String, _ request: Request, as response: Response.Type
     ) throws(HostServiceError) -> Response {
-        let body: Data
-        do {
-            body = try WireFormat.encode(request)
-        } catch {
-            throw HostServiceError(service: service, status: DEN_ERR_INVALID_ARGUMENT.rawValue32,
-                                   message: "could not encode the request: \(error)")
-        }
-        let answer = try call(service, request: body)
-        do {
-            return try WireFormat.decode(Response.self, from: answer)
-        } catch {
-            throw HostServiceError(service: service, status: DEN_ERR_INTERNAL.rawValue32,
-                                   message: "unreadable answer: \(WireFormat.describe(error))")
-        }
+        try call(service, encode: { try WireFormat.encode(request) }, decode: { try WireFormat.decode(Response.self, from: $0) })
     }
-}
 
-extension HostServices {
     /// `call(_:_:as:)` for documents with a hand-written JSON form (`WireDocument`).
     package func call<Request: WireDocument, Response: WireDocument>(
         _ service: String, _ request: Request, as response: Response.Type
     ) throws(HostServiceError) -> Response {
+        try call(service, encode: { try WireFormat.encode(request) }, decode: { try WireFormat.decode(Response.self, from: $0) })
+    }
+
+    private func call<Response>(_ service: String, encode: () throws -> Data,
+                                decode: (Data) throws -> Response) throws(HostServiceError) -> Response {
         let body: Data
         do {
-            body = try WireFormat.encode(request)
+            body = try encode()
         } catch {
             throw HostServiceError(service: service, status: DEN_ERR_INVALID_ARGUMENT.rawValue32,
                                    message: "could not encode the request: \(error)")
         }
         let answer = try call(service, request: body)
         do {
-            return try WireFormat.decode(Response.self, from: answer)
+            return try decode(answer)
         } catch {
             throw HostServiceError(service: service, status: DEN_ERR_INTERNAL.rawValue32,
                                    message: "unreadable answer: \(WireFormat.describe(error))")
