@@ -201,5 +201,8 @@ struct WireDocumentEquivalenceSpec {
         #expect(damage(Self.manifests) > 0)
         #expect(damage(Self.requests) > 0)
         #expect(damage(Self.events) > 0)
+        #expect(damage(Self.changes) > 0)
+        #expect(damage([PluginListResponse(plugins: Self.summaries)]) > 0)
+        _ = damage([Empty()]) // `{}` damaged is never an object again: nothing to compare, nothing may differ
     }
 }
