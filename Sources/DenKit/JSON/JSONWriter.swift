@@ -98,6 +98,14 @@ package struct JSONWriter {
         strings(values)
     }
 
+    /// A member whose value is an array, each element written by `write`.
+    package mutating func member<Value>(_ name: String, each values: [Value], _ write: (Value, inout JSONWriter) -> Void) {
+        key(name)
+        beginArray()
+        for value in values { write(value, &self) }
+        endArray()
+    }
+
     package mutating func strings(_ values: [String]) {
         beginArray()
         for value in values { string(value) }

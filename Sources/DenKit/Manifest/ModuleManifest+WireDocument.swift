@@ -5,21 +5,14 @@
 extension ModuleManifest: WireDocument {
     package init(wire value: JSONValue) throws(JSONMiss) {
         let object = try value.object()
-        var routes: [Route] = []
-        for route in try object.array("routes") {
+        let routes = try object.array("routes").map { (route) throws(JSONMiss) in
             let fields = try route.object()
-            routes.append(Route(try fields.string("pattern"), requiresLogin: try fields.optionalBool("requiresLogin") ?? false))
+            return Route(try fields.string("pattern"), requiresLogin: try fields.optionalBool("requiresLogin") ?? false)
         }
-        var settings: [SettingDefinition] = []
-        for setting in try object.optionalArray("settings") ?? [] { settings.append(try SettingDefinition(wire: setting)) }
-        var exports: [Export]?
-        if let listed = try object.optionalArray("exports") {
-            var decoded: [Export] = []
-            for export in listed {
-                let fields = try export.object()
-                decoded.append(Export(name: try fields.string("name"), signature: try fields.optionalString("signature")))
-            }
-            exports = decoded
+        let settings = try (object.optionalArray("settings") ?? []).map(SettingDefinition.init(wire:))
+        let exports = try object.optionalArray("exports")?.map { (export) throws(JSONMiss) in
+            let fields = try export.object()
+            return Export(name: try fields.string("name"), signature: try fields.optionalString("signature"))
         }
         self.init(id: try object.string("id"), version: try object.string("version"),
                   summary: try object.optionalString("summary") ?? "", routes: routes, settings: settings, exports: exports)
@@ -29,30 +22,21 @@ extension ModuleManifest: WireDocument {
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
         if declaresExports {
-            writer.key("exports")
-            writer.beginArray()
-            for export in exports {
+            writer.member("exports", each: exports) { export, writer in
                 writer.beginObject()
                 writer.member("name", export.name)
                 writer.member("signature", ifPresent: export.signature)
                 writer.endObject()
             }
-            writer.endArray()
         }
         writer.member("id", id)
-        writer.key("routes")
-        writer.beginArray()
-        for route in routes {
+        writer.member("routes", each: routes) { route, writer in
             writer.beginObject()
             writer.member("pattern", route.pattern)
             if route.requiresLogin { writer.member("requiresLogin", true) }
             writer.endObject()
         }
-        writer.endArray()
-        writer.key("settings")
-        writer.beginArray()
-        for setting in settings { setting.write(to: &writer) }
-        writer.endArray()
+        writer.member("settings", each: settings) { $0.write(to: &$1) }
         writer.member("summary", summary)
         writer.member("v", v)
         writer.member("version", version)

@@ -4,7 +4,7 @@
 extension ModuleReply: WireDocument {
     package init(wire value: JSONValue) throws(JSONMiss) {
         let object = try value.object()
-        var effects: [Effect] = []
+        var effects: [Effect] = [] // compactMap has no typed throws
         for effect in try object.optionalArray("effects") ?? [] {
             if let known = try Effect(knownWire: effect) { effects.append(known) }
         }
@@ -14,10 +14,7 @@ extension ModuleReply: WireDocument {
 
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("effects")
-        writer.beginArray()
-        for effect in effects { effect.write(to: &writer) }
-        writer.endArray()
+        writer.member("effects", each: effects) { $0.write(to: &$1) }
         writer.key("screen")
         screen.write(to: &writer)
         writer.member("v", v)

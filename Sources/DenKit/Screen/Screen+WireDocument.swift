@@ -5,20 +5,13 @@
 extension Screen: WireDocument {
     package init(wire value: JSONValue) throws(JSONMiss) {
         let object = try value.object()
-        let elements = try object.array("elements")
-        var decoded: [Element] = []
-        decoded.reserveCapacity(elements.count)
-        for element in elements { decoded.append(try Element(wire: element)) }
-        self.init(title: try object.string("title"), elements: decoded)
+        self.init(title: try object.string("title"), elements: try object.array("elements").map(Element.init(wire:)))
         v = try object.int("v")
     }
 
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("elements")
-        writer.beginArray()
-        for element in elements { element.write(to: &writer) }
-        writer.endArray()
+        writer.member("elements", each: elements) { $0.write(to: &$1) }
         writer.member("title", title)
         writer.member("v", v)
         writer.endObject()
@@ -48,18 +41,15 @@ extension Element {
                                   role: try object.optionalString("role").map { Button.Role(rawValue: $0) ?? .secondary } ?? .secondary))
         case "link": self = .link(Link(label: try object.string("label"), route: try object.string("route")))
         case "list":
-            var items: [ItemList.Item] = []
-            for item in try object.optionalArray("items") ?? [] {
+            let items = try (object.optionalArray("items") ?? []).map { (item) throws(JSONMiss) in
                 let fields = try item.object()
-                items.append(ItemList.Item(title: try fields.string("title"), detail: try fields.optionalString("detail"),
-                                           route: try fields.optionalString("route")))
+                return ItemList.Item(title: try fields.string("title"), detail: try fields.optionalString("detail"),
+                                     route: try fields.optionalString("route"))
             }
             self = .list(ItemList(title: try object.optionalString("title"), items: items,
                                   emptyText: try object.optionalString("emptyText")))
         case "table":
-            var rows: [[String]] = []
-            for row in try object.array("rows") { rows.append(try row.strings()) }
-            self = .table(Table(columns: try object.strings("columns"), rows: rows))
+            self = .table(Table(columns: try object.strings("columns"), rows: try object.array("rows").map { (row) throws(JSONMiss) in try row.strings() }))
         case "banner":
             let kind = try object.optionalString("kind").map { Banner.Kind(rawValue: $0) ?? .info } ?? .info
             self = .banner(Banner(kind, try object.string("text")))
@@ -98,24 +88,18 @@ extension Element {
             writer.member("type", typeName)
         case .list(let list):
             writer.member("emptyText", ifPresent: list.emptyText)
-            writer.key("items")
-            writer.beginArray()
-            for item in list.items {
+            writer.member("items", each: list.items) { item, writer in
                 writer.beginObject()
                 writer.member("detail", ifPresent: item.detail)
                 writer.member("route", ifPresent: item.route)
                 writer.member("title", item.title)
                 writer.endObject()
             }
-            writer.endArray()
             writer.member("title", ifPresent: list.title)
             writer.member("type", typeName)
         case .table(let table):
             writer.member("columns", strings: table.columns)
-            writer.key("rows")
-            writer.beginArray()
-            for row in table.rows { writer.strings(row) }
-            writer.endArray()
+            writer.member("rows", each: table.rows) { $1.strings($0) }
             writer.member("type", typeName)
         case .banner(let banner):
             writer.member("kind", banner.kind.rawValue)

@@ -38,17 +38,12 @@ extension PluginSummary: WireDocument {
 
 extension PluginListResponse: WireDocument {
     package init(wire value: JSONValue) throws(JSONMiss) {
-        var plugins: [PluginSummary] = []
-        for plugin in try value.object().array("plugins") { plugins.append(try PluginSummary(wire: plugin)) }
-        self.init(plugins: plugins)
+        self.init(plugins: try value.object().array("plugins").map(PluginSummary.init(wire:)))
     }
 
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("plugins")
-        writer.beginArray()
-        for plugin in plugins { plugin.write(to: &writer) }
-        writer.endArray()
+        writer.member("plugins", each: plugins) { $0.write(to: &$1) }
         writer.endObject()
     }
 }
