@@ -14,6 +14,8 @@ let moduleLinkerFlags: [LinkerSetting] = pluginLinkerFlags + [
     .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/plugin-exports.map"]),
 ]
 
+let startPathSwift: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+
 /// A bundled module: `Plugins/<Name>` (the VIPER layers, also linked into its unit tests) plus
 /// `Plugins/<Name>/Entry` (only the exported C entry point, which would clash between modules
 /// linked into one test binary) plus `Plugins/<Name>/Manifest` (the `den_manifest` symbol),
@@ -21,9 +23,9 @@ let moduleLinkerFlags: [LinkerSetting] = pluginLinkerFlags + [
 func module(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] {
     [
         .target(name: "\(name)Module", dependencies: [.target(name: "DenKit")] + dependencies, path: "Plugins/\(name)",
-                exclude: ["Entry", "Manifest"], linkerSettings: pluginLinkerFlags),
+                exclude: ["Entry", "Manifest"], swiftSettings: startPathSwift, linkerSettings: pluginLinkerFlags),
         .target(name: "\(name)ModuleEntry", dependencies: [.target(name: "\(name)Module"), "DenKit", .target(name: "\(name)ModuleManifest")],
-                path: "Plugins/\(name)/Entry", linkerSettings: moduleLinkerFlags),
+                path: "Plugins/\(name)/Entry", swiftSettings: startPathSwift, linkerSettings: moduleLinkerFlags),
         // `den_manifest`: Manifest/module.json put into the library by clang's #embed (docs/ABI.md, "The manifest").
         .target(name: "\(name)ModuleManifest", dependencies: ["CDenABI"], path: "Plugins/\(name)/Manifest", exclude: ["module.json"],
                 publicHeadersPath: "."),
@@ -85,7 +87,7 @@ let package = Package(
         // The one contract between host and modules: a documented C header.
         .target(name: "CDenABI"),
         // The SDK module authors import.
-        .target(name: "DenKit", dependencies: ["CDenABI", "DenKitExports"]),
+        .target(name: "DenKit", dependencies: ["CDenABI", "DenKitExports"], swiftSettings: startPathSwift),
         // The data symbols (ABI version, toolchain) every DenKit-based plugin exports.
         .target(name: "DenKitExports", dependencies: ["CDenABI"]),
         // Loader, registry, router, navigator, host services. Knows no front-end.
@@ -94,7 +96,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
-        ]),
+        ], swiftSettings: startPathSwift),
         // The `storage` service's SQLite engine and its maintenance (`den data`, `den users`), on GRDB.
         .target(name: "DenSQLiteStorage", dependencies: ["DenHost", "DenKit", .product(name: "GRDB", package: "GRDB.swift")]),
         // `libDenSQLiteStorage.so`: DenSQLiteStorage behind three C functions (StorageLibraryWire.swift).
@@ -116,7 +118,11 @@ let package = Package(
         .target(name: "CDenThreads"),
         // Line editing and history for the terminal (Debian libedit-dev, installed by Scripts/setup.sh).
         .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
-        .target(name: "DenTerminal", dependencies: ["DenHost", "DenKit", "CDenSignals", "CEditLine"]),
+        // Screens as terminal text: what `den render` prints, without the line editor, so `den`
+        // does not load libedit (docs/PERFORMANCE.md).
+        .target(name: "DenTerminalText", dependencies: ["DenHost", "DenKit"], swiftSettings: startPathSwift),
+        // The interactive terminal front-end (`den run`): line editing, Ctrl-C, redraws.
+        .target(name: "DenTerminal", dependencies: ["DenTerminalText", "DenHost", "DenKit", "CDenSignals", "CEditLine"]),
         // Screens as HTML pages (HTML by construction: HTMLWriter), with the stylesheet and script;
         // knows no HTTP (docs/WEB.md, "Pages").
         .target(name: "DenWebPages", dependencies: ["DenKit"]),
@@ -126,11 +132,12 @@ let package = Package(
                                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         // What `den` and `den-full` share: the host options, the exit statuses, `render`'s output.
-        .target(name: "DenCommandSupport", dependencies: ["DenHost", "DenKit", "DenTerminal",
-                                                          .product(name: "Logging", package: "swift-log")]),
+        .target(name: "DenCommandSupport", dependencies: ["DenHost", "DenKit", "DenTerminalText",
+                                                          .product(name: "Logging", package: "swift-log")],
+                swiftSettings: startPathSwift),
         // `den`: runs `den render` itself, without Foundation or ArgumentParser (a start within 2×
         // a hello world, docs/PERFORMANCE.md), and hands every other command to `den-full`.
-        .executableTarget(name: "den", dependencies: ["DenCommandSupport", "DenHost"]),
+        .executableTarget(name: "den", dependencies: ["DenCommandSupport", "DenHost"], swiftSettings: startPathSwift),
         // `den-full`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-full", dependencies: [
             "DenCommandSupport", "DenHost", "DenSQLiteStorage", "DenTerminal", "DenWeb", "DenKit",
@@ -146,7 +153,7 @@ let package = Package(
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
         .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteStorage", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenHost", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenTerminalText", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenKit", "DenTestSupport",
                                                     .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),

@@ -1,6 +1,6 @@
 import DenHost
 import DenKit
-import DenTerminal
+import DenTerminalText
 
 /// `den render <route>`: opens the route in a new session and prints its screen, as text or as
 /// Screen JSON. `den-full`'s `RenderCommand` and `den`'s fast path both end here.

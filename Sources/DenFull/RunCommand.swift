@@ -1,3 +1,4 @@
+import DenTerminalText
 import ArgumentParser
 import DenCommandSupport
 import DenHost

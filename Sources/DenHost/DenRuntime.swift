@@ -35,7 +35,7 @@ public final class DenRuntime: Sendable {
         services.register(ExportsService(table: registry.exports))
         let storage = configuration.makeStorageEngine(configuration.dataDirectory)
         // A save waiting for another process's lock is told in the host's log within half a second.
-        (storage as? any StorageWaitReporting)?.reportWaitNotices { [logger] wait in logger.warning("\(wait)") }
+        storage.reportWaitNotices { [logger] wait in logger.warning("\(wait)") }
         services.register(StorageService(engine: storage))
         services.register(HTTPService())
         var auth = configuration.auth

@@ -25,7 +25,7 @@ import Synchronization
 ///
 /// Keys and values are bound and read as UTF-8 bytes (`CAST(? AS TEXT)` / `CAST(x AS BLOB)`) so
 /// a value containing U+0000 survives intact; they are stored as TEXT.
-public final class SQLiteStorageEngine: StorageEngine, StorageWaitReporting, @unchecked Sendable {
+public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     public static let fileName = "storage.sqlite"
     /// How long a write waits for another process's lock before it fails.
     public static let defaultWaitLimit: Duration = .seconds(10)
@@ -62,7 +62,7 @@ public final class SQLiteStorageEngine: StorageEngine, StorageWaitReporting, @un
         onWait.withLock { $0 = report }
     }
 
-    /// `StorageWaitReporting`: the same notices, in words.
+    /// The same notices, in words.
     public func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) {
         reportWaits { report("\($0)") }
     }

@@ -1,3 +1,4 @@
+import DenTerminalText
 import DenHost
 import DenKit
 import Dispatch

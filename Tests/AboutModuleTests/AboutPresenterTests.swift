@@ -118,4 +118,19 @@ struct AboutGenerationTests {
         let module = LoadedModule(id: "jogs", version: "1.0.0", summary: "Jogging log", generation: 1, loadedAt: nil)
         #expect(AboutPresenter.detail(module) == "Jogging log · generation 1, not loaded yet")
     }
+
+    @Test("a load time reads with a space for the T and UTC for a final Z; anything else is kept as it came",
+          arguments: [
+              ("2026-11-23T01:02:03Z", "2026-11-23 01:02:03 UTC"),
+              ("2026-11-23T01:02:03+01:00", "2026-11-23 01:02:03+01:00"),
+              ("2026-11-23 01:02:03", "2026-11-23 01:02:03"),
+              ("T", " "),
+              ("Z", " UTC"),
+              ("ZZ", "Z UTC"),
+              ("", ""),
+              ("Tü Z", " ü  UTC"),
+          ])
+    func readableTime(stamp: String, shown: String) {
+        #expect(AboutPresenter.readable(stamp) == shown)
+    }
 }

@@ -1,4 +1,5 @@
 @testable import DenTerminal
+@testable import DenTerminalText
 import Testing
 
 @Suite("TerminalCommand parsing")

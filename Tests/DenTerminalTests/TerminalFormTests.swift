@@ -2,6 +2,7 @@ import CDenABI
 @testable import DenHost
 import DenKit
 @testable import DenTerminal
+@testable import DenTerminalText
 import DenTestSupport
 import Foundation
 import Testing

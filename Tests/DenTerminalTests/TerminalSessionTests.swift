@@ -1,6 +1,7 @@
 import DenHost
 import DenKit
 @testable import DenTerminal
+@testable import DenTerminalText
 import DenTestSupport
 import Foundation
 import Testing

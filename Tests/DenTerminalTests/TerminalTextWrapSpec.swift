@@ -1,4 +1,5 @@
 @testable import DenTerminal
+@testable import DenTerminalText
 import Testing
 
 /// `wrap` splits at the bytes of " " and "\n" for speed; wherever that could split differently

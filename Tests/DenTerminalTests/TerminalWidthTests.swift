@@ -1,6 +1,7 @@
 import DenHost
 import DenKit
 @testable import DenTerminal
+@testable import DenTerminalText
 import Testing
 
 @Suite("Drawing to the terminal's width")

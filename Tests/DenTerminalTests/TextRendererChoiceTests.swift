@@ -1,5 +1,6 @@
 import DenKit
 @testable import DenTerminal
+@testable import DenTerminalText
 import Testing
 
 @Suite("Choice fields in the terminal")

@@ -59,8 +59,14 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
 
     /// `2026-11-23T01:02:03Z` → `2026-11-23 01:02:03 UTC`.
     static func readable(_ timestamp: String) -> String {
-        let spaced = String(timestamp.map { $0 == "T" ? " " : $0 })
-        return spaced.hasSuffix("Z") ? spaced.dropLast() + " UTC" : spaced
+        // Byte for byte: the build stamp is ASCII, and String(Character sequence) is generic code
+        // the runtime would first have to instantiate in a fresh process.
+        var bytes = Array(timestamp.utf8)
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "T") { bytes[index] = UInt8(ascii: " ") }
+        let zulu = bytes.last == UInt8(ascii: "Z")
+        if zulu { bytes.removeLast() }
+        let spaced = String(decoding: bytes, as: UTF8.self)
+        return zulu ? spaced + " UTC" : spaced
     }
 
     func didFailToLoadModules(_ message: String) {

@@ -115,9 +115,9 @@ public struct PluginDiscovery: Sendable {
             return []
         }
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            return try DirectoryListing.names(atPath: directory.path)
         } catch {
-            throw DiscoveryError(directory: directory.path, reason: ErrorText.describe(error))
+            throw DiscoveryError(directory: directory.path, reason: error.reason)
         }
     }
 }

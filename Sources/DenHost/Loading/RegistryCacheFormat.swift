@@ -1,3 +1,4 @@
+import DenKit
 import FoundationEssentials
 
 /// The registry cache's file format: a header line, then one line per module file with tab-
@@ -67,7 +68,7 @@ enum RegistryCacheFormat {
 
     /// The field's text, unescaped; nil for an empty field (or bytes that are not UTF-8).
     private static func text(_ field: ArraySlice<UInt8>) -> String? {
-        guard !field.isEmpty, let raw = String(validating: field, as: UTF8.self) else { return nil }
+        guard !field.isEmpty, let raw = UTF8Text.string(validating: field) else { return nil }
         guard raw.utf8.contains(UInt8(ascii: "\\")) else { return raw }
         var out = "", escaped = false
         for character in raw.unicodeScalars {

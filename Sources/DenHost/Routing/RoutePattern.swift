@@ -20,7 +20,14 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     public init(_ text: String) throws(RoutePatternError) {
         self.text = text
         self.segments = try RoutePatternParser.parse(text)
-        shape = segments.lazy.map(\.shape).joined(separator: "/")
+        // A plain loop: `joined` over a lazy map is generic code the runtime instantiates on a
+        // start's first pattern (docs/PERFORMANCE.md, "Runtime type look-ups").
+        var shape = ""
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { shape += "/" }
+            shape += segment.shape
+        }
+        self.shape = shape
     }
 
     public var description: String { text }

@@ -2,6 +2,9 @@ extension StringProtocol {
     /// The text without leading and trailing white space and line breaks: what Foundation's
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` returns, for modules that import only
     /// FoundationEssentials (which has no trimming), as DenKit itself does.
+    // Inlinable, so callers get it specialized for their string type: an unspecialized generic
+    // call makes a fresh process look up `Collection` witnesses at run time.
+    @inlinable
     public func trimmingWhitespace() -> String {
         // Foundation's set is Unicode's White_Space (the Z categories, U+0009–U+000D, U+0085)
         // plus the zero-width space U+200B; TrimmingSpec compares the two scalar by scalar.

@@ -3,6 +3,18 @@ import Testing
 
 @Suite("Routing — Conflicts at registration, and removal by owner")
 struct RoutingConflictSpec {
+    @Test("a pattern's shape keeps its literals and placeholder types and drops the names",
+          arguments: [
+              ("jogs/<int:id>", "jogs/<int>"),
+              ("/about/", "about"),
+              ("a/<s>/b", "a/<string>/b"),
+              ("c/<double:x>/<uuid:u>/<path:rest>", "c/<double>/<uuid>/<path>"),
+              ("ünï/<int:n>", "ünï/<int>"),
+          ])
+    func shape(pattern: String, shape: String) throws {
+        #expect(try RoutePattern(pattern).shape == shape)
+    }
+
     @Test("patterns of the same shape conflict, whatever their names",
           arguments: [
               ("jogs/<int:id>", "jogs/<int:n>"),

@@ -7,7 +7,7 @@ import Synchronization
 /// which is loaded on the first storage call (see `StorageLibraryWire.swift` for why). Every
 /// call is one JSON document each way; the engine behind it is `SQLiteStorageEngine`, with all
 /// of its guarantees (atomic transactions, waiting for other processes, read-only folders).
-public final class LibraryStorageEngine: StorageEngine, StorageWaitReporting, @unchecked Sendable {
+public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     private typealias OpenFunction = @convention(c) (UnsafePointer<UInt8>?, Int, ReportFunction?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
     private typealias CallFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<den_owned>?) -> Int32
     private typealias CloseFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void

@@ -30,21 +30,21 @@ public protocol StorageEngine: Sendable {
     /// Applies operations in several namespaces in order, all or nothing: for the host only,
     /// never reachable from a module's `storage.*` call.
     func apply(across operations: [NamespacedOperation]) throws(ServiceFailure)
+    /// Sends each later "waiting for another process's lock" notice to `report`, for the host's
+    /// log. A requirement with a do-nothing default rather than a protocol to cast to: a cast
+    /// costs a fresh process a scan of every conformance record (docs/PERFORMANCE.md).
+    func reportWaitNotices(to report: @escaping @Sendable (String) -> Void)
 }
 
 extension StorageEngine {
+    /// An engine that never waits for another process says nothing.
+    public func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) {}
+
     /// Engines written before `storage.increment` still compile, and refuse it rather than
     /// count with a get and a set that two callers could interleave.
     public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
         throw .unavailable("storage.increment: this storage engine (\(Self.self)) cannot increment atomically; nothing was written")
     }
-}
-
-/// An engine that can say when a write waits for another process's lock (SQLite does), so the
-/// host can log it.
-public protocol StorageWaitReporting: Sendable {
-    /// Sends each later "waiting for …" notice to `report`.
-    func reportWaitNotices(to report: @escaping @Sendable (String) -> Void)
 }
 
 /// One storage operation in a named namespace, for `StorageEngine.apply(across:)`.

@@ -32,16 +32,16 @@ public struct TerminalStyle: Sendable, Equatable {
         return TerminalStyle(colour: wanted && console)
     }
 
-    func title(_ text: String) -> String { styled(text, "1") }
-    func heading(_ text: String) -> String { styled(text, "1;4") }
-    func emphasis(_ text: String) -> String { styled(text, "1") }
-    func caption(_ text: String) -> String { styled(text, "2") }
-    func number(_ text: String) -> String { styled(text, "36;1") }
-    func quiet(_ text: String) -> String { styled(text, "2") }
-    func error(_ text: String) -> String { styled(text, "31") }
-    func notice(_ text: String) -> String { styled(text, "33") }
+    package func title(_ text: String) -> String { styled(text, "1") }
+    package func heading(_ text: String) -> String { styled(text, "1;4") }
+    package func emphasis(_ text: String) -> String { styled(text, "1") }
+    package func caption(_ text: String) -> String { styled(text, "2") }
+    package func number(_ text: String) -> String { styled(text, "36;1") }
+    package func quiet(_ text: String) -> String { styled(text, "2") }
+    package func error(_ text: String) -> String { styled(text, "31") }
+    package func notice(_ text: String) -> String { styled(text, "33") }
 
-    func banner(_ text: String, kind: Banner.Kind) -> String {
+    package func banner(_ text: String, kind: Banner.Kind) -> String {
         switch kind {
         case .info: styled(text, "34")
         case .success: styled(text, "32")

@@ -12,4 +12,9 @@ public struct RenderedScreen: Sendable, Equatable {
     public var text: String
     /// `actions[0]` is number 1 on screen.
     public var actions: [Action]
+
+    package init(text: String, actions: [Action]) {
+        self.text = text
+        self.actions = actions
+    }
 }

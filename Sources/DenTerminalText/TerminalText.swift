@@ -1,16 +1,16 @@
 import DenHost
 
 /// Text helpers of the terminal front-end.
-enum TerminalText {
+package enum TerminalText {
     /// Module text is untrusted: the host's one sanitiser makes control characters visible.
-    static func sanitize(_ text: String) -> String {
+    package static func sanitize(_ text: String) -> String {
         ModuleText.sanitize(text)
     }
 
     /// Wraps `text` at word boundaries so that no line (indent included) passes `width` columns
     /// unless one word is longer; keeps explicit line breaks. The first line of each paragraph
     /// starts with `firstIndent` (default: `indent`), the others with `indent`.
-    static func wrap(_ text: String, width: Int, indent: String = "", firstIndent: String? = nil) -> [String] {
+    package static func wrap(_ text: String, width: Int, indent: String = "", firstIndent: String? = nil) -> [String] {
         guard breaksAtBytes(text) else { return wrapByCharacters(text, width: width, indent: indent, firstIndent: firstIndent) }
         // Splits at the bytes of "\n" and " ": a screen of a hundred lines costs microseconds,
         // where splitting by Character walked every grapheme (About with a hundred modules).
@@ -150,7 +150,7 @@ enum TerminalText {
     /// Wraps a line whose spacing matters (the help table): breaks at the last space that keeps
     /// the line within `width`; continuation lines start with `indent`. A line that fits is kept
     /// as it is.
-    static func wrapKeepingSpaces(_ line: String, width: Int, indent: String) -> [String] {
+    package static func wrapKeepingSpaces(_ line: String, width: Int, indent: String) -> [String] {
         var lines: [String] = []
         var rest = Substring(line)
         var prefix = ""
