@@ -91,7 +91,7 @@ public struct TextRenderer: Sendable {
                 lines += wrap("(this screen has a '\(clean(type))' element this terminal cannot draw)")
             }
         }
-        return RenderedScreen(text: lines.joined(separator: "\n"), actions: actions)
+        return RenderedScreen(text: lines.joinedText(separator: "\n"), actions: actions)
     }
 
     private func fieldLines(_ field: Field, value: String, sameChoicesAs previous: Field?) -> [String] {

@@ -28,6 +28,8 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     public let directory: URL
+    /// The library named at init; nil: found on the first call (`defaultLibrary`), so a start that
+    /// never stores anything never builds its path.
     private let library: URL?
     private let listener: WaitListener
     private let opened = Mutex<Result<Opened, ServiceFailure>?>(nil)
@@ -39,7 +41,7 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     public init(directory: URL, library: URL? = nil,
                 onWait: @escaping @Sendable (String) -> Void = LibraryStorageEngine.reportToStandardError) {
         self.directory = directory
-        self.library = library ?? Self.defaultLibrary()
+        self.library = library
         self.listener = WaitListener(onWait)
     }
 
@@ -137,7 +139,7 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
 
     private func load() -> Result<Opened, ServiceFailure> {
         let fix = "rebuild Den with Scripts/build.sh, which builds \(storageLibraryFile) beside den, or point DEN_STORAGE_LIBRARY at it"
-        guard let library else {
+        guard let library = library ?? Self.defaultLibrary() else {
             return .failure(.unavailable("storage: cannot find \(storageLibraryFile) (the executable's folder is unknown); \(fix)"))
         }
         let image: DynamicLibrary
