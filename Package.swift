@@ -67,6 +67,8 @@ let package = Package(
         .library(name: "JogsModule", type: .dynamic, targets: ["JogsModuleEntry"]),
         // The `http` service's network I/O, loaded by the host on the first fetch.
         .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
+        // scrypt and SHA-256 (swift-crypto), loaded by the host on the first password hash.
+        .library(name: "DenCrypto", type: .dynamic, targets: ["DenCryptoLibrary"]),
         // SQLite storage (GRDB, which imports Foundation), loaded by the host on the first storage call.
         .library(name: "DenSQLiteStorage", type: .dynamic, targets: ["DenSQLiteStorageLibrary"]),
     ] + fixtures.map { .library(name: $0, type: .dynamic, targets: [$0]) },
@@ -94,9 +96,16 @@ let package = Package(
         .target(name: "DenHost", dependencies: [
             "CDenABI", "DenKit", "DenHTTPWire", "CFFI", "CDenThreads",
             .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: startPathSwift),
+        // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the
+        // host on the first password or reset-token hash (CryptoLibraryWire.swift). Exports only those.
+        .target(name: "DenCryptoLibrary", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
-        ], swiftSettings: startPathSwift),
+        ], exclude: ["exports.map"],
+        linkerSettings: pluginLinkerFlags + [
+            .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenCryptoLibrary/exports.map"]),
+        ]),
         // The `storage` service's SQLite engine and its maintenance (`den data`, `den users`), on GRDB.
         .target(name: "DenSQLiteStorage", dependencies: ["DenHost", "DenKit", .product(name: "GRDB", package: "GRDB.swift")]),
         // `libDenSQLiteStorage.so`: DenSQLiteStorage behind three C functions (StorageLibraryWire.swift).

@@ -6,6 +6,7 @@
 #                                                     every lib<Name>Module.so here)
 #   <prefix>/lib/den/libDenHTTPTransport.so           the http service's network library
 #   <prefix>/lib/den/libDenSQLiteStorage.so           the storage service's SQLite engine
+#   <prefix>/lib/den/libDenCrypto.so                  the auth service's scrypt and SHA-256
 #   <prefix>/share/bash-completion/completions/den    shell completions (bash, zsh, fish)
 #   <prefix>/share/zsh/site-functions/_den
 #   <prefix>/share/fish/vendor_completions.d/den.fish
@@ -57,7 +58,7 @@ put() { # put SOURCE DEST MODE
     cp "$1" "$temp" && chmod "$3" "$temp" && mv -f "$temp" "$2"
 }
 
-for needed in den-full libDenSQLiteStorage.so libDenHTTPTransport.so; do
+for needed in den-full libDenSQLiteStorage.so libDenHTTPTransport.so libDenCrypto.so; do
     [ -e "$from/$needed" ] || { echo "install: $from/$needed does not exist; build everything (swift build -c release)" >&2; exit 1; }
 done
 put "$from/den-full" "$bin/den-full" 755
@@ -76,6 +77,7 @@ for old in "$modules"/lib*Module.so; do
 done
 put "$from/libDenHTTPTransport.so" "$lib/libDenHTTPTransport.so" 644
 put "$from/libDenSQLiteStorage.so" "$lib/libDenSQLiteStorage.so" 644
+put "$from/libDenCrypto.so" "$lib/libDenCrypto.so" 644
 
 # Completions and the man page come from den itself (swift-argument-parser writes them).
 "$bin/den" --generate-completion-script bash > "$share/bash-completion/completions/den"

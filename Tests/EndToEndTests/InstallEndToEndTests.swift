@@ -41,6 +41,7 @@ struct InstallEndToEndTests {
         #expect(modules == BuildProducts.bundledModuleFiles, "only modules sit where den looks for modules")
         #expect(modules.contains("libJogsModule.so"))
         #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/libDenHTTPTransport.so").path))
+        #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/libDenCrypto.so").path))
         for completion in ["share/bash-completion/completions/den", "share/zsh/site-functions/_den",
                            "share/fish/vendor_completions.d/den.fish"] {
             let text = try String(contentsOf: prefix.appendingPathComponent(completion), encoding: .utf8)
@@ -66,6 +67,12 @@ struct InstallEndToEndTests {
         #expect(session.status == 0, "\(session.stderr)")
         let again = try runFromPath(den, path: prefix.appendingPathComponent("bin"), ["render", "main"])
         #expect(again.stdout.contains("42.5 USD"), "\(again.stdout)\n\(again.stderr)")
+        // A password hash and a reset token, through the installed hashing library.
+        let added = try runFromPath(den, path: prefix.appendingPathComponent("bin"), ["users", "add", "installed"],
+                                    input: "a long password\n")
+        #expect(added.status == 0, "\(added.stdout)\n\(added.stderr)")
+        let token = try runFromPath(den, path: prefix.appendingPathComponent("bin"), ["users", "reset-token", "installed"])
+        #expect(token.status == 0, "\(token.stdout)\n\(token.stderr)")
     }
 
     @Test("a symlink to the installed den, in another folder, still finds the modules")

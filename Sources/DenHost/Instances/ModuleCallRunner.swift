@@ -1,5 +1,4 @@
 import CDenABI
-import Dispatch
 import FoundationEssentials
 import Synchronization
 
@@ -94,7 +93,7 @@ private final class Outcome<T: Sendable>: Sendable {
         case givenUp
     }
 
-    private let done = DispatchSemaphore(value: 0)
+    private let done = ThreadSignal()
     private let state = Mutex<State>(.running)
 
     /// Stores the result; false when the caller had already given up.
@@ -123,7 +122,6 @@ private final class Outcome<T: Sendable>: Sendable {
 
     /// True when a result may have arrived within `duration`.
     func wait(upTo duration: Duration) -> Bool {
-        let nanoseconds = Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
-        return done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+        done.wait(upTo: duration)
     }
 }

@@ -1,5 +1,4 @@
 import CDenThreads
-import Dispatch
 import Synchronization
 
 /// Threads for module calls, each kept for a later call once its call returns. A thread per call
@@ -17,7 +16,7 @@ public final class WorkerThreads: Sendable {
             var body: @Sendable () -> Void
         }
 
-        let wake = DispatchSemaphore(value: 0)
+        let wake = ThreadSignal()
         let job: Mutex<Job?>
 
         init(_ first: Job) { job = Mutex(first) }

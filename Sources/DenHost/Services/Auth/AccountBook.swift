@@ -1,4 +1,3 @@
-import Crypto
 import DenKit
 import FoundationEssentials
 import Synchronization
@@ -118,7 +117,7 @@ public final class AccountBook: Sendable {
 
     public func resetPassword(token: String, new: String) throws(ServiceFailure) -> AuthAnswer {
         if let problem = AuthRules.passwordProblem(new) { throw .invalid("auth.reset_password: \(problem)") }
-        let tokenHash = Self.tokenHash(token)
+        let tokenHash = try Self.tokenHash(token)
         let hash = try PasswordHasher.hash(new, parameters: settings.hashParameters)
         let unknown = AuthAnswer(outcome: .refused, message: "This reset token is not valid (mistyped, already used, or replaced by a newer one). Ask an administrator for a new one: den users reset-token <username>.")
         return try locked { () throws(ServiceFailure) -> AuthAnswer in
@@ -155,7 +154,7 @@ public final class AccountBook: Sendable {
         let name = try Self.checkedUsername(username)
         var generator = SystemRandomNumberGenerator()
         let token = NumberText.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let tokenHash = Self.tokenHash(token)
+        let tokenHash = try Self.tokenHash(token)
         let expires = settings.now().addingTimeInterval(settings.resetTokenLifetime)
         try locked { () throws(ServiceFailure) in
             guard var record = try store.user(name) else { throw Self.noSuchUser(name) }
@@ -225,9 +224,9 @@ public final class AccountBook: Sendable {
         ServiceFailure(.notFound, "there is no user '\(name)'; `den users list` shows the users")
     }
 
-    static func tokenHash(_ token: String) -> String {
+    static func tokenHash(_ token: String) throws(ServiceFailure) -> String {
         let normalised = token.trimmingWhitespace().lowercased()
-        return NumberText.hex(SHA256.hash(data: Data(normalised.utf8)))
+        return NumberText.hex(try CryptoLibrary.shared.sha256(Array(normalised.utf8)))
     }
 
     private func locked<T>(_ body: () throws(ServiceFailure) -> T) throws(ServiceFailure) -> T {

@@ -1,5 +1,3 @@
-import Crypto
-import CryptoExtras
 import FoundationEssentials
 
 /// A stored password hash: scrypt's output with its salt and parameters. Never the password.
@@ -12,7 +10,7 @@ public struct PasswordHash: Codable, Sendable, Equatable {
     public var key: String
 }
 
-/// Hashes and verifies passwords with scrypt from swift-crypto's CryptoExtras.
+/// Hashes and verifies passwords with scrypt from swift-crypto's CryptoExtras (in `libDenCrypto.so`).
 public enum PasswordHasher {
     static let saltBytes = 16
     static let keyBytes = 32
@@ -52,13 +50,14 @@ public enum PasswordHasher {
     private static func derive(_ password: String, salt: Data, parameters: PasswordHashParameters) throws(ServiceFailure) -> Data {
         if let problem = parameters.problem { throw ServiceFailure(.internalError, "auth: \(problem); fix the host's auth settings") }
         do {
-            let key = try KDF.Scrypt.deriveKey(from: Data(password.utf8), salt: salt, outputByteCount: keyBytes,
-                                               rounds: parameters.rounds, blockSize: parameters.blockSize,
-                                               parallelism: parameters.parallelism, maxMemory: parameters.memoryLimit)
-            return key.withUnsafeBytes { Data($0) }
+            return Data(try CryptoLibrary.shared.scrypt(Array(password.utf8), salt: Array(salt), keyLength: keyBytes,
+                                                        rounds: parameters.rounds, blockSize: parameters.blockSize,
+                                                        parallelism: parameters.parallelism, maxMemory: parameters.memoryLimit))
+        } catch where error.kind == .unavailable {
+            throw error // the library is missing: its message says how to fix that
         } catch {
-            // The error is BoringSSL's and never holds the password.
-            throw ServiceFailure(.internalError, "auth: scrypt failed with \(parameters) (\(error)); lower the parameters in the host's auth settings")
+            // The reason is BoringSSL's and never holds the password.
+            throw ServiceFailure(.internalError, "auth: \(error.message) with \(parameters); lower the parameters in the host's auth settings")
         }
     }
 }
