@@ -6,20 +6,22 @@ extension DenRuntime {
     /// was handled (installed, refused, or skipped because `--plugins` does not select it), false
     /// when the file must be loaded now (no manifest, or one the host cannot trust without
     /// loading; the loader then reports any problem).
-    func installFromManifest(_ file: URL, stamp: FileStamp?, index: inout ManifestIndex, found: inout Set<String>) -> Bool {
+    func installFromManifest(_ candidate: PluginDiscovery.Candidate, stamp: FileStamp?, index: inout ManifestIndex,
+                             found: inout Set<String>) -> Bool {
+        let file = candidate.file
         let manifest: ModuleManifest
-        switch index.lazyManifest(for: file, stamp: stamp) {
+        switch index.lazyManifest(for: file, path: candidate.path, stamp: stamp) {
         case .success(let value): manifest = value
         case .failure(let reason):
-            logger.debug("\(file.lastPathComponent): loaded at start (\(reason))")
+            logger.debug("\(candidate.fileName): loaded at start (\(reason))")
             return false
         }
         found.insert(manifest.id)
         if let selected = configuration.selectedModules, !selected.contains(manifest.id) {
-            logger.debug("\(file.lastPathComponent): module \(manifest.id) is not selected by --plugins; not loaded")
+            logger.debug("\(candidate.fileName): module \(manifest.id) is not selected by --plugins; not loaded")
             return true
         }
-        let endpoint = services.makeEndpoint(file: file.lastPathComponent)
+        let endpoint = services.makeEndpoint(file: candidate.fileName)
         let lazy = LazyModule(file: file, manifest: manifest, endpoint: endpoint, loader: loader) { [registry, logger] result in
             switch result {
             case .success(let plugin):
@@ -48,13 +50,13 @@ extension DenRuntime {
         let record = registry.install(LoadedPlugin(
             file: file, loadedCopy: file, id: manifest.id, version: manifest.version, summary: manifest.summary,
             routes: routes, settings: manifest.settings, manifest: manifest, host: endpoint.host, endpoint: endpoint,
-            library: .processImage))
+            library: .processImage, fileName: candidate.fileName))
         if let error = record.error {
             logger.error("\(error)")
         } else {
             registry.updateRecord(file: file, id: manifest.id) { $0.isLoaded = lazy.isSettled }
             if !lazy.isSettled { registry.notePending(lazy, id: manifest.id) }
-            logger.debug("\(file.lastPathComponent): module \(manifest.id) installed from its manifest; loaded when first opened")
+            logger.debug("\(candidate.fileName): module \(manifest.id) installed from its manifest; loaded when first opened")
         }
         return true
     }

@@ -80,7 +80,7 @@ public final class DenRuntime: Sendable {
             // The same file reached twice (a folder named twice, a link) is loaded once: a second
             // dlopen would return the loaded image and run its entry point again. One `stat` per
             // file serves this and the registry cache's key.
-            let stamp = FileStamp(candidate.file.path)
+            let stamp = FileStamp(candidate.path)
             if let stamp, !seen.insert(FileIdentity(stamp)).inserted {
                 logger.debug("\(candidate.file.path) is a file already loaded from another folder; skipped")
                 continue
@@ -91,7 +91,7 @@ public final class DenRuntime: Sendable {
                 logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
                 continue
             }
-            if manifests != nil, installFromManifest(candidate.file, stamp: stamp, index: &manifests!, found: &found) { continue }
+            if manifests != nil, installFromManifest(candidate, stamp: stamp, index: &manifests!, found: &found) { continue }
             let loadStarted = ContinuousClock.now
             do {
                 let plugin = try loader.load(candidate.file)

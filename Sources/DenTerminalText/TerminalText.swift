@@ -37,7 +37,7 @@ package enum TerminalText {
                     }
                     let word = UnsafeBufferPointer(rebasing: bytes[cursor..<wordEnd])
                     // ASCII (most words) counts by bytes; anything else by characters.
-                    let wordCount = ascii ? word.count : String(decoding: word, as: UTF8.self).count
+                    let wordCount = ascii ? word.count : characterCount(word)
                     if !line.isEmpty, used + 1 + wordCount > width {
                         lines.append(prefix + String(decoding: line, as: UTF8.self))
                         prefix = indent
@@ -59,6 +59,14 @@ package enum TerminalText {
         }
     }
 
+    /// A non-ASCII word's width in Characters; a word of one scalar ("—", "·") is one without
+    /// building a String to count.
+    private static func characterCount(_ word: UnsafeBufferPointer<UInt8>) -> Int {
+        let lead = word[0]
+        let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        return lead >= 0xC0 && word.count == length ? 1 : String(decoding: word, as: UTF8.self).count
+    }
+
     /// The reference `wrap`, splitting by Character; used where a byte split could differ.
     static func wrapByCharacters(_ text: String, width: Int, indent: String = "", firstIndent: String? = nil) -> [String] {
         var lines: [String] = []
@@ -75,39 +83,58 @@ package enum TerminalText {
 
     /// Whether splitting at the bytes of "\n" and " " splits where Characters do: not when a
     /// separator shares a grapheme with a neighbour (a combining mark after a space, a
-    /// prepended mark before one, "\r\n"). Only separators next to non-ASCII bytes need asking.
+    /// prepended mark before one, "\r\n"). Only separators next to non-ASCII bytes need asking,
+    /// and the scalars there are decoded from the bytes: a String index per byte cost ≈ 100
+    /// instructions a byte, for every line of a screen.
     static func breaksAtBytes(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        var previous: UInt8 = 0
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            let next = utf8.index(after: index)
-            if byte == 0x0A || byte == 0x20 {
-                if byte == 0x0A, previous == 0x0D { return false }
-                if previous >= 0x80, mayJoin(before: index, in: text), !isCharacterBoundary(index, in: text) { return false }
-                if next < utf8.endIndex, utf8[next] >= 0x80, mayJoin(after: next, in: text), !isCharacterBoundary(next, in: text) {
-                    return false
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            var previous: UInt8 = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte == 0x0A || byte == 0x20 {
+                    if byte == 0x0A, previous == 0x0D { return false }
+                    if previous >= 0x80, scalar(endingBefore: index, in: bytes).value >= 0x600,
+                       !isCharacterBoundary(utf8Offset: index, in: text) { return false }
+                    let next = index + 1
+                    if next < bytes.count, bytes[next] >= 0x80, mayJoin(after: scalar(startingAt: next, in: bytes)),
+                       !isCharacterBoundary(utf8Offset: next, in: text) { return false }
                 }
+                previous = byte
             }
-            previous = byte
-            index = next
+            return true
         }
-        return true
     }
 
-    /// Only a prepended mark (Grapheme_Cluster_Break=Prepend, none below U+0600) joins the
-    /// separator after it; the grapheme rules are asked for anything from U+0600 on.
-    private static func mayJoin(before index: String.Index, in text: String) -> Bool {
-        text.unicodeScalars[text.unicodeScalars.index(before: index)].value >= 0x600
+    /// The scalar whose UTF-8 starts at `index` (valid UTF-8: the bytes come from a String).
+    private static func scalar(startingAt index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar {
+        let lead = bytes[index]
+        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        var value = UInt32(length == 1 ? lead : length == 2 ? lead & 0x1F : length == 3 ? lead & 0x0F : lead & 0x07)
+        for offset in 1..<length where index + offset < bytes.count {
+            value = value << 6 | UInt32(bytes[index + offset] & 0x3F)
+        }
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
+    }
+
+    /// The scalar whose UTF-8 ends just before `index`.
+    private static func scalar(endingBefore index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar {
+        var start = index - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return scalar(startingAt: start, in: bytes)
     }
 
     /// Only an extending scalar (a mark, an emoji modifier, the zero-width joiner, and Thai and
     /// Lao AM, spacing marks filed as letters) joins the separator before it; the grapheme
-    /// rules are asked for those.
-    private static func mayJoin(after index: String.Index, in text: String) -> Bool {
-        let scalar = text.unicodeScalars[index]
-        if scalar.value == 0x0E33 || scalar.value == 0x0EB3 { return true }
+    /// rules are asked for those. Latin-1 to the spacing modifiers (below U+0300) and the
+    /// general punctuation U+2010–U+2027 and U+2030–U+205F hold none: no table look-up for the
+    /// "—" and "·" most list rows hold.
+    private static func mayJoin(after scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0E33, 0x0EB3: return true
+        case 0..<0x300, 0x2010...0x2027, 0x2030...0x205F: return false
+        default: break
+        }
         let properties = scalar.properties
         switch properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true
@@ -116,8 +143,9 @@ package enum TerminalText {
     }
 
     /// `index(after:)` rounds a position inside a Character down to its start.
-    private static func isCharacterBoundary(_ index: String.Index, in text: String) -> Bool {
-        text.index(before: text.index(after: index)) == index
+    private static func isCharacterBoundary(utf8Offset offset: Int, in text: String) -> Bool {
+        let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+        return text.index(before: text.index(after: index)) == index
     }
 
     /// One paragraph's line being filled, word by word. Lengths are running counts: asking

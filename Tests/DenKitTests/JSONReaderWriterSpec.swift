@@ -16,6 +16,23 @@ struct JSONReaderWriterSpec {
         #expect(parse(#""top""#) == .string("top"))
     }
 
+    @Test("objects and arrays nested in each other keep their own members, however they interleave")
+    func nesting() {
+        let object = { (keys: [String], values: [JSONValue]) in JSONValue.object(JSONObject(keys: keys, values: values)) }
+        #expect(parse(#"[1, {"a": 2, "b": [3, {"c": 4}, []], "e": {}}, "x", {"d": {"f": [{}]}}, [[5], 6]]"#)
+                == .array([
+                    .integer(1),
+                    object(["a", "b", "e"], [.integer(2), .array([.integer(3), object(["c"], [.integer(4)]), .array([])]), object([], [])]),
+                    .string("x"),
+                    object(["d"], [object(["f"], [.array([object([], [])])])]),
+                    .array([.array([.integer(5)]), .integer(6)]),
+                ]))
+        // A document refused halfway leaves nothing behind for the next one.
+        #expect(parse(#"[1, {"a": [2, {"b": }]}]"#) == nil)
+        #expect(parse(#"{"k": [1, 2], "l": {"m": 3}}"#)
+                == object(["k", "l"], [.array([.integer(1), .integer(2)]), object(["m"], [.integer(3)])]))
+    }
+
     @Test("whole numbers that fit are integers; the rest keep their text")
     func numbers() {
         #expect(parse("9223372036854775807") == .integer(Int.max))

@@ -23,6 +23,10 @@ struct TerminalTextWrapSpec {
         "aaaa \u{0E33}", "a  \u{0E33} Lao \u{0EB3} am",
         "a prepended mark above the BMP before a space: \u{110BD} x and more",
         "中文字符 没有 空格 的 文本 应该 按 字符 计数 宽度",
+        "one-scalar words of every length: é — 😀 · ‰ and two-scalar ones: e\u{301} 👍🏽 🇫🇷 x",
+        "marks after the dash: a — \u{301}b and after the dot · \u{300} and a ZWNJ \u{200C}x",
+        "a variation selector after a space \u{FE0F}x, a line separator \u{2028} and a tag \u{E0061}",
+        "Hangul jamo after a space \u{1100}\u{1161} and a regional indicator \u{1F1EB}",
     ]
 
     @Test("splitting at bytes wraps exactly as splitting at Characters", arguments: [8, 20, 40, 80])
@@ -46,6 +50,9 @@ struct TerminalTextWrapSpec {
         #expect(!TerminalText.breaksAtBytes("\u{110BD} x"))
         #expect(!TerminalText.breaksAtBytes("aaaa \u{0E33}"), "Thai SARA AM is a spacing mark with the category of a letter")
         #expect(!TerminalText.breaksAtBytes("a \u{0EB3}"))
+        #expect(!TerminalText.breaksAtBytes("a — \u{301}b"), "a mark right after the space that follows a dash")
+        #expect(!TerminalText.breaksAtBytes("a \u{200C}b"), "the zero-width non-joiner extends too")
+        #expect(!TerminalText.breaksAtBytes("a \u{FE0F}b"))
         #expect(TerminalText.breaksAtBytes("1.0.0 — About · généré 😀 end"))
         #expect(TerminalText.breaksAtBytes("plain ascii\nlines"))
     }

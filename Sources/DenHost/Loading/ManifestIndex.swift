@@ -97,9 +97,9 @@ struct ManifestIndex {
 
     /// What `file` says about itself: from the cache when the file is unchanged, else read from
     /// the file (no plugin code runs either way). nil when the file cannot be read at all.
-    mutating func entry(for file: URL, stamp: FileStamp? = nil) -> Entry? {
+    mutating func entry(for file: URL, path: String? = nil, stamp: FileStamp? = nil) -> Entry? {
         guard let key = stamp.map({ Key($0) }) ?? Key(file) else { return nil }
-        let path = file.path
+        let path = path ?? file.path
         used.insert(path)
         if let cached = entries[path], cached.key == key {
             hits += 1
@@ -113,8 +113,8 @@ struct ManifestIndex {
     }
 
     /// The manifest to install `file` from without loading it, or why it must be loaded now.
-    mutating func lazyManifest(for file: URL, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
-        guard let entry = entry(for: file, stamp: stamp) else { return .failure(LoadNow("the file cannot be read")) }
+    mutating func lazyManifest(for file: URL, path: String? = nil, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
+        guard let entry = entry(for: file, path: path, stamp: stamp) else { return .failure(LoadNow("the file cannot be read")) }
         if let reason = entry.eagerBecause { return .failure(LoadNow(reason)) }
         guard let text = entry.manifestJSON else { return .failure(LoadNow("it has no manifest")) }
         // The host's own rules, not the cache's word: the ABI, the toolchain, and the manifest

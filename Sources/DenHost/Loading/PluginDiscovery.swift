@@ -49,6 +49,10 @@ public struct PluginDiscovery: Sendable {
 
     public struct Candidate: Sendable, Equatable {
         public var file: URL
+        /// `file`'s path and last component, kept from discovery: asking the URL costs a few
+        /// µs each time, per module and start (docs/PERFORMANCE.md).
+        public var path: String
+        public var fileName: String
         /// The module id the file name suggests (`libAboutModule.so` → `about`), used to skip
         /// unselected modules without running their code; nil when the name does not follow the rule.
         public var idHint: String?
@@ -100,8 +104,9 @@ public struct PluginDiscovery: Sendable {
 
     private func candidate(_ folderPath: String, _ name: String) -> Candidate {
         // isDirectory: false spares a `stat` per file (URL would look whether it is a folder).
-        Candidate(file: URL(fileURLWithPath: folderPath + name, isDirectory: false),
-                  idHint: PluginDiscovery.moduleName(fromFile: name).map { $0.lowercased() })
+        let path = folderPath + name
+        return Candidate(file: URL(fileURLWithPath: path, isDirectory: false), path: path, fileName: name,
+                         idHint: PluginDiscovery.moduleName(fromFile: name).map { $0.lowercased() })
     }
 
     private func files(in directory: URL, required: Bool) throws(DiscoveryError) -> [String] {

@@ -24,6 +24,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     let host: UnsafePointer<den_host>
     let endpoint: ServiceEndpoint
     let library: DynamicLibrary
+    /// `file`'s last component when the caller already has it (lazy installs do, from discovery).
+    var fileName: String?
 }
 
 /// Loads one plugin file: checks its header, loads a private copy, checks the ABI version and the

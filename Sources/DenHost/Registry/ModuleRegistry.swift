@@ -76,7 +76,7 @@ public final class ModuleRegistry: @unchecked Sendable {
     @discardableResult
     public func install(_ plugin: LoadedPlugin) -> PluginRecord {
         lock.withLock {
-            var record = PluginRecord(file: plugin.file, id: plugin.id, version: plugin.version, summary: plugin.summary,
+            var record = PluginRecord(file: plugin.file, fileName: plugin.fileName, id: plugin.id, version: plugin.version, summary: plugin.summary,
                                       routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
             record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
             if let index = activeRecordIndex[plugin.id] {

@@ -36,10 +36,10 @@ public struct PluginRecord: Sendable {
     /// its routes (lazy loading): its code has not run yet.
     public var isLoaded = true
 
-    init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
+    init(file: URL, fileName: String? = nil, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {
         self.file = file
-        fileName = file.lastPathComponent
+        self.fileName = fileName ?? file.lastPathComponent
         self.id = id
         self.version = version
         self.summary = summary

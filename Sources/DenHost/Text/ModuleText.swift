@@ -31,13 +31,9 @@ public enum ModuleText {
     }
 
     private static func render(_ text: String, keepNewlines: Bool) -> String {
-        // Printable ASCII (most text) comes back as it is, without a scalar-by-scalar copy.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
-        // So does any text with nothing to replace ("1.0.0 — About"): looking is cheaper than copying.
-        let changes = text.unicodeScalars.contains { scalar in
-            scalar.value == 0x0A ? !keepNewlines : isInvisibleOrControl(scalar)
-        }
-        if !changes { return text }
+        // Text with nothing to replace (most text, "1.0.0 — About" too) comes back as it is:
+        // looking is cheaper than copying, and looking at bytes cheaper than at scalars.
+        if !needsChanges(text, keepNewlines: keepNewlines) { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -51,5 +47,34 @@ public enum ModuleText {
             }
         }
         return result
+    }
+
+    /// Whether `render` would change anything, read from the UTF-8: a control byte, or a C1
+    /// control or the soft hyphen (both start with 0xC2), or a scalar from U+0600 on that
+    /// `isInvisibleOrControl` hides. Anything else below U+0600 is printable.
+    private static func needsChanges(_ text: String, keepNewlines: Bool) -> Bool {
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    if byte == 0x0A ? !keepNewlines : (byte < 0x20 || byte == 0x7F) { return true }
+                    index += 1
+                    continue
+                }
+                let length = byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+                if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 || bytes[index + 1] == 0xAD { return true }
+                if byte >= 0xD8 {
+                    var value = UInt32(length == 2 ? byte & 0x1F : length == 3 ? byte & 0x0F : byte & 0x07)
+                    for offset in 1..<length where index + offset < bytes.count {
+                        value = value << 6 | UInt32(bytes[index + offset] & 0x3F)
+                    }
+                    if let scalar = Unicode.Scalar(value), isInvisibleOrControl(scalar) { return true }
+                }
+                index += length
+            }
+            return false
+        }
     }
 }

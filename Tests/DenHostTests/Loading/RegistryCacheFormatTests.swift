@@ -18,6 +18,7 @@ struct RegistryCacheFormatTests {
             "/m/tab\there/lib.so": entry(2, abi: nil, toolchain: nil, manifest: nil, eager: "its ELF header is not a loadable library"),
             "/m/new\nline\\back\rslash/lib.so": entry(3, manifest: #"{"summary":"a\tb\\n \u00e9 \"q\""}"#),
             "/m/café/日本/lib.so": entry(4, manifest: String(repeating: "x", count: 70_000)),
+            "/m/\\é\\\\\\/lib.so": entry(5, toolchain: "\\", manifest: #"{"pattern":"jogs\/<int:id>","s":"\\ü\\\\👩‍👩‍👧\"}"#),
         ]
         let parsed = try #require(RegistryCacheFormat.parse(RegistryCacheFormat.render(entries)))
         #expect(parsed.dropped == 0)

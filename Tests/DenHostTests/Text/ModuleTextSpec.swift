@@ -46,6 +46,25 @@ struct ModuleTextSpec {
         }
     }
 
+    @Test("every scalar, between other text, is kept or replaced as the scalar-by-scalar rule says",
+          arguments: [0..<0x3000, 0xFB00..<0x10000, 0x10000..<0x11000, 0x1D100..<0x1D200, 0xE0000..<0xE0100, 0x10FF00..<0x110000])
+    func everyScalarInContext(values: Range<Int>) {
+        // The byte check that spares most text a copy must agree with the rule on every scalar,
+        // whatever its UTF-8 length and neighbours.
+        for value in values {
+            guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+            let hidden = ModuleText.isInvisibleOrControl(scalar)
+            for text in ["a\(scalar)b", "\(scalar)", "é\(scalar)—", "😀\(scalar)"] {
+                let kept = ModuleText.sanitize(text) == text
+                if kept == (hidden && value != 0x0A) {
+                    Issue.record("U+\(String(value, radix: 16)) in \(text.debugDescription): kept \(kept), hidden \(hidden)")
+                    return
+                }
+            }
+            if value == 0x0A { #expect(ModuleText.singleLine("a\nb") == "a^Jb") }
+        }
+    }
+
     @Test("a one-line text longer than the limit is cut with an ellipsis")
     func limit() {
         #expect(ModuleText.singleLine("abcdef", limit: 4) == "abc…")
