@@ -34,7 +34,8 @@ struct RegistryCacheFormatTests {
 
     @Test("a damaged line is dropped and counted; the good lines are kept",
           arguments: ["just one field", "/p\t1\t2\t3\t4\t5\t2\tt\t\t{}\textra", "/p\tx\t2\t3\t4\t5\t2\tt\t\t{}",
-                      "\t1\t2\t3\t4\t5\t2\tt\t\t{}", "/p\t1\t2\t3\t4\t5\tnine\tt\t\t{}", "/p\t1\t2\t3\t4\t99999999999999999999999\t2\tt\t\t{}"])
+                      "\t1\t2\t3\t4\t5\t2\tt\t\t{}", "/p\t1\t2\t3\t4\t5\tnine\tt\t\t{}", "/p\t1\t2\t3\t4\t99999999999999999999999\t2\tt\t\t{}",
+                      "/p\t1\t2\t3\t4\t5\t2\tt\t{}", "/p\t1\t2\t3\t4\t5\t2\tt\t\t{}\t", "\t\t\t\t\t\t\t\t\t"])
     func damagedLine(line: String) throws {
         var text = String(decoding: RegistryCacheFormat.render(["/m/lib.so": entry(7)]), as: UTF8.self)
         text += line + "\n"
