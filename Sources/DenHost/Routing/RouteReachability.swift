@@ -1,3 +1,5 @@
+import DenKit
+
 /// Finds the one kind of registered pattern that could never match under `RoutePrecedence`: a
 /// catch-all whose every route is taken first by string placeholders, e.g. `a/<path:p>` under
 /// `a/<s>` and `a/<s>/<path:r>`.
@@ -15,7 +17,9 @@ enum RouteReachability {
         let spare = RouteLengthLimit.maximumByteCount - RouteLengthLimit.shortestRouteByteCount(segments)
         guard spare >= 0 else { return nil }
         let mostSegments = spare / 2 + 1
-        var chain = segments.dropLast().map(\.shape).joined(separator: "/")
+        // `joinedText`, not the standard library's generic `joined`, which a fresh process first
+        // has to instantiate (docs/PERFORMANCE.md, "Runtime type look-ups").
+        var chain = segments.dropLast().map(\.shape).joinedText(separator: "/")
         var takers: [Int] = []
         for count in 1...mostSegments {
             // prefix/<string>^(count-1)/<path> takes every route with `count` or more segments.
@@ -36,7 +40,7 @@ enum RouteReachability {
         var start = end
         while start > 0, case .parameter(_, .string) = segments[start - 1] {
             start -= 1
-            shapes.append((segments[..<start].map(\.shape) + ["<path>"]).joined(separator: "/"))
+            shapes.append((segments[..<start].map(\.shape) + ["<path>"]).joinedText(separator: "/"))
         }
         return shapes
     }
