@@ -2,9 +2,11 @@ import CDenABI
 import FoundationEssentials
 import Synchronization
 
-/// Runs module code on a worker thread (`WorkerThreads`) while the caller waits with a deadline,
-/// so a module that never returns cannot hang the host (den_module.h: calls are serialised per
-/// instance, which this keeps: the caller waits for each call or gives it up for good).
+/// Runs module code on a thread of its own while the caller waits with a deadline, so a module
+/// that never returns cannot hang the host (den_module.h: calls are serialised per instance,
+/// which this keeps: the caller waits for each call or gives it up for good). A new thread per
+/// call, not a kept one: waking a waiting worker cost more here than starting a thread
+/// (docs/PERFORMANCE.md, "What a fresh process pays for").
 public struct ModuleCallRunner: Sendable {
     var policy: ModuleCallPolicy
     var interruption: CallInterruption?
@@ -40,7 +42,7 @@ public struct ModuleCallRunner: Sendable {
         _ = interruption?.consume() // an interrupt pressed before this call is not for it
         let clock = ContinuousClock()
         let start = clock.now
-        WorkerThreads.shared.run(name: "den \(call.moduleID)") {
+        HostThread.start(name: "den \(call.moduleID)") {
             // Services called from inside `body` on this thread learn the UI session from here.
             let value = CallContext.$session.withValue(session) { body() }
             if !outcome.finish(value) { lateResult(value) }
