@@ -43,4 +43,6 @@ swift build -c release --package-path Benchmarks >&2
 BENCH_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
 echo "bench: running (10-20 s)..." >&2
+# The login figure hashes through libDenCrypto.so, which sits beside den, not beside den-bench.
+export DEN_CRYPTO_LIBRARY="$DEN_BIN/libDenCrypto.so"
 exec "$BENCH_BIN/den-bench" --den-bin "$DEN_BIN" --hello "$BENCH_BIN/hello" --den-include "$PWD/Sources/CDenABI/include" "$@"

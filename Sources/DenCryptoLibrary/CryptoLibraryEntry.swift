@@ -3,7 +3,7 @@ import CryptoExtras
 
 // The two C functions `CryptoLibrary` calls (their contract: DenHost's CryptoLibraryWire.swift).
 // swift-crypto lives here, not in den: linked into den it was a third of the executable, and
-// relocating it cost every start about 0.4 ms (docs/PERFORMANCE.md, "Libraries den loads").
+// relocating it cost every start about 0.4 ms (docs/PERFORMANCE.md, "What a fresh process pays for").
 
 /// scrypt of `password` with `salt` into `key`; 0, or 1 with BoringSSL's reason in `error`.
 @_cdecl("den_crypto_scrypt")

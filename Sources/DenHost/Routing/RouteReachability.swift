@@ -18,7 +18,7 @@ enum RouteReachability {
         guard spare >= 0 else { return nil }
         let mostSegments = spare / 2 + 1
         // `joinedText`, not the standard library's generic `joined`, which a fresh process first
-        // has to instantiate (docs/PERFORMANCE.md, "Runtime type look-ups").
+        // has to instantiate (docs/PERFORMANCE.md, "What a fresh process pays for").
         var chain = segments.dropLast().map(\.shape).joinedText(separator: "/")
         var takers: [Int] = []
         for count in 1...mostSegments {

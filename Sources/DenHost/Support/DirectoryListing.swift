@@ -12,14 +12,16 @@ enum DirectoryListing {
         guard let directory = opendir(path) else { throw DirectoryListingError(code: errno) }
         defer { closedir(directory) }
         var names: [String] = []
-        errno = 0
-        while let entry = readdir(directory) {
+        while true {
+            // readdir returns nil both at the end and on an error; only an error sets errno, so
+            // it is cleared before each call (the loop body may leave it set, e.g. malloc).
+            errno = 0
+            guard let entry = readdir(directory) else { break }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        // readdir returns nil both at the end and on an error; only an error sets errno.
         if errno != 0 { throw DirectoryListingError(code: errno) }
         return names
     }

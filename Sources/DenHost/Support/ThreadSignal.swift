@@ -6,7 +6,8 @@ import Musl
 
 /// A counting semaphore on a pthread mutex and condition variable, timed on the monotonic clock.
 /// Dispatch's semaphore would do, but importing Dispatch makes `den` load `libswiftDispatch.so`
-/// for these two waits alone, a cost every start pays (docs/PERFORMANCE.md, "Libraries den loads").
+/// for this one wait alone, a cost every start pays (docs/PERFORMANCE.md, "What a fresh process
+/// pays for").
 final class ThreadSignal: @unchecked Sendable {
     // Heap cells: pthread objects must not move, and a Swift stored property may.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -46,11 +47,13 @@ final class ThreadSignal: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Waits for a signal at most `duration`; false when none came in time.
+    /// Waits for a signal at most `duration` (none or less: only takes one already given, and
+    /// at most a day: longer waits are a day); false when none came in time.
     func wait(upTo duration: Duration) -> Bool {
+        let bounded = min(max(duration, .zero), .seconds(86_400))
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
-        let (seconds, attoseconds) = duration.components
+        let (seconds, attoseconds) = bounded.components
         let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
         deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
         deadline.tv_nsec = nanoseconds % 1_000_000_000
@@ -58,7 +61,10 @@ final class ThreadSignal: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         while pending == 0 {
             // Spurious wake-ups loop; only the deadline ends the wait without a signal.
-            if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT, pending == 0 { return false }
+            // Anything but a wake-up (ETIMEDOUT, or EINVAL should the deadline ever be refused)
+            // ends the wait rather than spinning.
+            let status = pthread_cond_timedwait(condition, mutex, &deadline)
+            if status != 0, pending == 0 { return false }
         }
         pending -= 1
         return true

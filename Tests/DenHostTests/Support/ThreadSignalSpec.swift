@@ -31,6 +31,20 @@ struct ThreadSignalSpec {
         #expect(waited < .seconds(5), "\(waited)")
     }
 
+    @Test("a wait of no time, or of less, only takes a signal already given; a very long one still returns on a signal")
+    func boundedWaits() {
+        let signal = ThreadSignal()
+        let start = ContinuousClock.now
+        #expect(!signal.wait(upTo: .zero))
+        #expect(!signal.wait(upTo: .milliseconds(-500)))
+        #expect(!signal.wait(upTo: .nanoseconds(-1)))
+        #expect(ContinuousClock.now - start < .seconds(5), "no wait spins or sleeps")
+        signal.signal()
+        #expect(signal.wait(upTo: .milliseconds(-500)))
+        signal.signal()
+        #expect(signal.wait(upTo: .seconds(Int64.max)))
+    }
+
     @Test("a signal from another thread wakes a thread waiting without a limit")
     func wakesWaiter() {
         let signal = ThreadSignal()

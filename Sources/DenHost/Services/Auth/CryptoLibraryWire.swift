@@ -1,7 +1,7 @@
 // What the host and `libDenCrypto.so` exchange: the `auth` service's two hash functions, as C
 // functions (DESIGN: only C types between images). swift-crypto is a library of its own, loaded
 // on the first password or reset-token hash, because linked into `den` it was a third of the
-// executable and every start paid to relocate it (docs/PERFORMANCE.md, "Libraries den loads").
+// executable and every start paid to relocate it (docs/PERFORMANCE.md, "What a fresh process pays for").
 
 /// The library's file, expected beside `den` (in a build folder) or in `<prefix>/lib/den`.
 public let cryptoLibraryFile = "libDenCrypto.so"
