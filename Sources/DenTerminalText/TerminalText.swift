@@ -11,6 +11,10 @@ package enum TerminalText {
     /// unless one word is longer; keeps explicit line breaks. The first line of each paragraph
     /// starts with `firstIndent` (default: `indent`), the others with `indent`.
     package static func wrap(_ text: String, width: Int, indent: String = "", firstIndent: String? = nil) -> [String] {
+        let prefix = firstIndent ?? indent
+        // A line that fits as it stands (columns never exceed UTF-8 bytes) with no space to
+        // collapse and no line break: most lines of a screen, which need no splitting at all.
+        if prefix.utf8.count + text.utf8.count <= width, isSingleSpaced(text) { return [prefix + text] }
         guard breaksAtBytes(text) else { return wrapByCharacters(text, width: width, indent: indent, firstIndent: firstIndent) }
         // Splits at the bytes of "\n" and " ": a screen of a hundred lines costs microseconds,
         // where splitting by Character walked every grapheme (About with a hundred modules).
@@ -56,6 +60,20 @@ package enum TerminalText {
                 guard end < bytes.count else { return lines }
                 start = end + 1
             }
+        }
+    }
+
+    /// No line break, no space at either end and no two spaces together: wrapping would give
+    /// the text back unchanged when it fits.
+    private static func isSingleSpaced(_ text: String) -> Bool {
+        var contiguous = text // `utf8` iteration checks the string's form at every byte
+        return contiguous.withUTF8 { bytes in
+            var previous: UInt8 = 0x20 // a space at the start is one to collapse
+            for byte in bytes {
+                if byte == 0x0A || (byte == 0x20 && previous == 0x20) { return false }
+                previous = byte
+            }
+            return previous != 0x20 || bytes.isEmpty
         }
     }
 

@@ -27,9 +27,10 @@ struct TerminalTextWrapSpec {
         "marks after the dash: a — \u{301}b and after the dot · \u{300} and a ZWNJ \u{200C}x",
         "a variation selector after a space \u{FE0F}x, a line separator \u{2028} and a tag \u{E0061}",
         "Hangul jamo after a space \u{1100}\u{1161} and a regional indicator \u{1F1EB}",
+        "fits as it stands", "ends in a mark after a space \u{301}", "\u{301} starts with a mark", "tab\tinside and a\rcarriage return",
     ]
 
-    @Test("splitting at bytes wraps exactly as splitting at Characters", arguments: [8, 20, 40, 80])
+    @Test("splitting at bytes wraps exactly as splitting at Characters", arguments: [8, 20, 40, 80, 200])
     func agreesWithCharacters(width: Int) {
         for text in Self.texts {
             for (indent, first) in [("", nil), ("    ", "  "), ("  ", "")] as [(String, String?)] {

@@ -39,14 +39,17 @@ enum ManifestDecoding {
         guard ModuleIdentity.isValidVersion(manifest.version) else {
             return "version '\(ModuleText.singleLine(manifest.version, limit: 80))' is not valid (\(ModuleIdentity.versionRule))"
         }
-        var seen = Set<String>()
-        for route in manifest.routes {
+        // A set only for many routes: hashing cost more than comparing a module's few patterns.
+        var seen = manifest.routes.count > 16 ? Set<String>(minimumCapacity: manifest.routes.count) : nil
+        for (index, route) in manifest.routes.enumerated() {
             do {
                 _ = try RoutePattern(route.pattern)
             } catch {
                 return "route pattern '\(ModuleText.singleLine(route.pattern, limit: 200))': \(error)"
             }
-            guard seen.insert(route.pattern).inserted else { return "route '\(ModuleText.singleLine(route.pattern, limit: 200))' is listed twice" }
+            let repeated = seen?.insert(route.pattern).inserted == false
+                || (seen == nil && manifest.routes[..<index].contains { $0.pattern == route.pattern })
+            guard !repeated else { return "route '\(ModuleText.singleLine(route.pattern, limit: 200))' is listed twice" }
         }
         if let problem = SettingsDeclaration(settings: manifest.settings).problem { return problem }
         var exportNames = Set<String>()

@@ -43,35 +43,44 @@ struct ManifestIndex {
         }
     }
 
+    /// A file's manifest as the cache holds it.
+    enum CachedManifest: Equatable {
+        /// Read from the file in this run, or from the cache's plain fields (RegistryCacheFormat).
+        case decoded(ModuleManifest)
+        /// Compact JSON, decoded only when its file is installed (a manifest with settings or exports).
+        case json(String)
+    }
+
     struct Entry: Equatable {
         var key: Key
         var abiVersion: UInt32?
         var toolchain: String?
-        /// The manifest as compact JSON, decoded only when its file is installed.
-        var manifestJSON: String?
+        var manifest: CachedManifest?
         /// Why the file cannot be installed from its manifest (none, a bad one, a bad header):
         /// it is loaded at start, where the loader reports any problem properly.
         var eagerBecause: String?
 
-        /// The manifest, decoded and checked as the file's own would be; nil without one or
-        /// when the cached text is refused.
-        var manifest: ModuleManifest? {
-            guard let manifestJSON else { return nil }
-            return try? ManifestDecoding.decode(Array(manifestJSON.utf8)).get()
+        /// The manifest, checked as the file's own would be; nil without one or when it is refused.
+        var checkedManifest: ModuleManifest? {
+            try? manifest.flatMap { ManifestIndex.check($0) }?.get()
         }
     }
 
-    /// Version 3 is a line per file (RegistryCacheFormat); version 2 was JSON, which cost a start
-    /// ≈ 15 µs per remembered file; version 1 also wrote `"exports": []` for every manifest,
-    /// which a manifest without the key must not be confused with.
-    static let fileName = "manifests-v3.tsv"
+    /// Version 4 keeps most manifests as plain fields; version 3 kept every manifest as JSON,
+    /// decoded at every start (≈ 27,000 instructions a module); version 2 was all JSON, which
+    /// cost a start ≈ 15 µs per remembered file; version 1 also wrote `"exports": []` for every
+    /// manifest, which a manifest without the key must not be confused with.
+    static let fileName = "manifests-v4.tsv"
     /// Files of earlier formats: never read, removed by the next save and by `den cache clean`.
-    static let olderFileNames = ["manifests-v1.json", "manifests-v2.json"]
+    static let olderFileNames = ["manifests-v1.json", "manifests-v2.json", "manifests-v3.tsv"]
     /// Enough for any real set of module folders, small enough to read in a millisecond or two.
     static let maximumEntries = 2048
 
     let file: URL
+    /// Entries read from the cache file or from module files in this run.
     private var entries: [String: Entry] = [:]
+    /// The cache file's lines not read yet: a start reads only the lines of its own files.
+    private var unread: RegistryCacheFormat.Lines?
     private var used: Set<String> = []
     private var changed = false
     /// How the last `entry(for:)` was answered, for `--log-level debug` and the tests.
@@ -83,15 +92,41 @@ struct ManifestIndex {
     init(directory: URL) {
         file = directory.appendingPathComponent(Self.fileName)
         guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        guard let parsed = RegistryCacheFormat.parse(data) else {
+        guard let lines = RegistryCacheFormat.lines(data) else {
             loadProblem = "it does not start with \"\(RegistryCacheFormat.header)\"; it is rebuilt"
             changed = true
             return
         }
-        entries = parsed.entries
-        if parsed.dropped > 0 {
-            loadProblem = "\(parsed.dropped) damaged line(s) dropped; those files are read again"
-            changed = true
+        unread = lines
+        entries.reserveCapacity(lines.count) // growing rehashes every path read so far
+        used.reserveCapacity(lines.count)
+        if lines.damaged > 0 { noteDamaged(lines.damaged) }
+    }
+
+    private mutating func noteDamaged(_ count: Int) {
+        dropped += count
+        loadProblem = "\(dropped) damaged line(s) dropped; those files are read again"
+        changed = true
+    }
+
+    private var dropped = 0
+
+    /// The entry for `path`: read this run, or its cache line read now.
+    private mutating func known(_ path: String) -> Entry? {
+        if let entry = entries[path] { return entry }
+        guard let taken = unread?.take(path) else { return nil }
+        if taken.isDamaged { noteDamaged(1) }
+        if let entry = taken.entry { entries[path] = entry }
+        return taken.entry
+    }
+
+    /// Reads every line not read yet (to save them), dropping the damaged ones.
+    private mutating func readAll() {
+        guard var lines = unread else { return }
+        unread = nil
+        for path in Array(lines.paths) where entries[path] == nil {
+            let taken = lines.take(path)
+            if let entry = taken.entry { entries[path] = entry } else { noteDamaged(1) }
         }
     }
 
@@ -101,7 +136,7 @@ struct ManifestIndex {
         guard let key = stamp.map({ Key($0) }) ?? Key(file) else { return nil }
         let path = path ?? file.path
         used.insert(path)
-        if let cached = entries[path], cached.key == key {
+        if let cached = known(path), cached.key == key {
             hits += 1
             return cached
         }
@@ -116,16 +151,27 @@ struct ManifestIndex {
     mutating func lazyManifest(for file: URL, path: String? = nil, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
         guard let entry = entry(for: file, path: path, stamp: stamp) else { return .failure(LoadNow("the file cannot be read")) }
         if let reason = entry.eagerBecause { return .failure(LoadNow(reason)) }
-        guard let text = entry.manifestJSON else { return .failure(LoadNow("it has no manifest")) }
+        guard let cached = entry.manifest else { return .failure(LoadNow("it has no manifest")) }
         // The host's own rules, not the cache's word: the ABI, the toolchain, and the manifest
         // decoded and checked as the file's own would be.
         guard entry.abiVersion == DEN_ABI_VERSION else { return .failure(LoadNow("its ABI version is not this host's")) }
         if let toolchain = entry.toolchain, toolchain != DenModule.toolchain {
             return .failure(LoadNow("it was built by another toolchain"))
         }
-        switch ManifestDecoding.decode(Array(text.utf8)) {
+        switch Self.check(cached) {
         case .success(let manifest): return .success(manifest)
         case .failure(let problem): return .failure(LoadNow("its cached manifest is refused: \(problem)"))
+        }
+    }
+
+    /// A cached manifest held to the rules a file's own is held to: JSON is decoded and checked,
+    /// a decoded one (plain fields need no decoding) is checked.
+    static func check(_ cached: CachedManifest) -> Result<ModuleManifest, ManifestProblem> {
+        switch cached {
+        case .json(let text): return ManifestDecoding.decode(Array(text.utf8))
+        case .decoded(let manifest):
+            if let problem = ManifestDecoding.problem(in: manifest) { return .failure(ManifestProblem(problem)) }
+            return .success(manifest)
         }
     }
 
@@ -140,6 +186,7 @@ struct ManifestIndex {
     /// and best effort: a cache that cannot be written costs the next start time, never correctness.
     mutating func save() -> String? {
         guard changed else { return nil }
+        readAll()
         var kept = entries.filter { used.contains($0.key) }
         for (path, entry) in entries where kept.count < Self.maximumEntries && kept[path] == nil
             && FileManager.default.fileExists(atPath: path) {
@@ -180,7 +227,7 @@ struct ManifestIndex {
         entry.abiVersion = probe.abiVersion
         entry.toolchain = probe.toolchain
         switch probe.manifest {
-        case .success(let manifest): entry.manifestJSON = (try? JSONEncoder().encode(manifest)).map { String(decoding: $0, as: UTF8.self) }
+        case .success(let manifest): entry.manifest = .decoded(manifest)
         case .failure(let problem): entry.eagerBecause = "its manifest is refused: \(problem)"
         case nil: break
         }
@@ -190,6 +237,6 @@ struct ManifestIndex {
 
 private extension ManifestIndex.Entry {
     init(key: ManifestIndex.Key) {
-        self.init(key: key, abiVersion: nil, toolchain: nil, manifestJSON: nil, eagerBecause: nil)
+        self.init(key: key, abiVersion: nil, toolchain: nil, manifest: nil, eagerBecause: nil)
     }
 }

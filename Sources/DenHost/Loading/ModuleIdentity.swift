@@ -16,29 +16,45 @@ public enum ModuleIdentity {
     }
 
     public static func isValidVersion(_ version: String) -> Bool {
-        let bytes = Array(version.utf8)
-        guard (5...64).contains(bytes.count) else { return false }
-        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        func isLabel(_ byte: UInt8) -> Bool {
-            isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        // One pass over the bytes, nothing allocated: it runs for every module at every start.
+        var text = version
+        return text.withUTF8 { bytes in
+            guard (5...64).contains(bytes.count) else { return false }
+            func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+            func isLabel(_ byte: UInt8) -> Bool {
+                isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            }
+            // The core: three non-empty runs of digits joined by '.', ending at the first '-' or '+'.
+            var index = 0
+            for part in 0..<3 {
+                let start = index
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+                guard index > start else { return false }
+                if part < 2 {
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return false }
+                    index += 1
+                }
+            }
+            // Then an optional -PRERELEASE, then an optional +BUILD; each non-empty, no second '+'.
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+                index += 1
+                let start = index
+                while index < bytes.count, bytes[index] != UInt8(ascii: "+") {
+                    guard isLabel(bytes[index]) else { return false }
+                    index += 1
+                }
+                guard index > start else { return false }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") {
+                index += 1
+                guard index < bytes.count else { return false }
+                while index < bytes.count {
+                    guard isLabel(bytes[index]) else { return false }
+                    index += 1
+                }
+            }
+            return index == bytes.count
         }
-        // The core ends at the first '-' or '+'; what follows is a label of the allowed bytes.
-        let coreEnd = bytes.firstIndex { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") } ?? bytes.count
-        let parts = bytes[..<coreEnd].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) }) else { return false }
-        // Then an optional -PRERELEASE, then an optional +BUILD; each non-empty, no second '+'.
-        var rest = bytes[coreEnd...]
-        if rest.first == UInt8(ascii: "-") {
-            let end = rest.firstIndex(of: UInt8(ascii: "+")) ?? rest.endIndex
-            let prerelease = rest[rest.index(after: rest.startIndex)..<end]
-            guard !prerelease.isEmpty, prerelease.allSatisfy(isLabel) else { return false }
-            rest = rest[end...]
-        }
-        if rest.first == UInt8(ascii: "+") {
-            let build = rest.dropFirst()
-            return !build.isEmpty && build.allSatisfy(isLabel)
-        }
-        return rest.isEmpty
     }
 }

@@ -41,7 +41,7 @@ public struct PluginCacheReport: Sendable, Equatable {
     public var removed = 0
     public var bytes: Int64 = 0
     public var failures: [String] = []
-    /// `clean` also removed the module registry cache (lazy loading's manifests, `manifests-v3.tsv`).
+    /// `clean` also removed the module registry cache (lazy loading's manifests, `manifests-v4.tsv`).
     public var removedRegistryCache = false
 }
 

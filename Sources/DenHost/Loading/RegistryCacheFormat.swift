@@ -6,82 +6,191 @@ import Glibc
 
 /// The registry cache's file format: a header line, then one line per module file with tab-
 /// separated fields — path, device, inode, size, modification seconds and nanoseconds, ABI
-/// version, toolchain, why the file must be loaded at start, and its manifest as compact JSON.
+/// version, toolchain, why the file must be loaded at start, then its manifest: as compact JSON,
+/// or (version 4) as plain fields — id, version, summary, whether it lists exports, and its
+/// routes — when it declares no settings and no exports, as most manifests do.
 /// Text fields escape `\`, tab, line feed and carriage return; an empty field is "none".
 ///
 /// Not JSON: JSONDecoder spent ≈ 15 µs walking each entry, so a cache that remembers a hundred
 /// files cost a millisecond and a half at every start, whatever this start needed
-/// (docs/PERFORMANCE.md). Lines are split without decoding anything; a manifest is decoded only
-/// when its file is installed. A line that does not parse is dropped (its file is read again).
+/// (docs/PERFORMANCE.md). Lines are split without decoding anything; a JSON manifest is decoded
+/// only when its file is installed, a plain one costs its few strings. A line that does not
+/// parse is dropped (its file is read again).
 enum RegistryCacheFormat {
-    static let header = "den-module-registry 3"
+    static let header = "den-module-registry 4"
 
-    /// The entries, and how many lines were dropped; nil when the header is not this format's.
-    static func parse(_ data: Data) -> (entries: [String: ManifestIndex.Entry], dropped: Int)? {
-        // Contiguous bytes, cut at offsets memchr finds: `split` made an array of slices per
-        // line, and a slice of `Data` is read a byte at a time by the text and integer parsers
-        // (≈ 17 µs a line before; the cache holds a line per module file den has seen).
-        let bytes = [UInt8](data)
-        return bytes.withUnsafeBufferPointer { buffer -> (entries: [String: ManifestIndex.Entry], dropped: Int)? in
-            guard let base = buffer.baseAddress else { return nil }
-            /// The offset of the next `byte` in start..<end, or end.
-            func next(_ byte: UInt8, from start: Int, before end: Int) -> Int {
-                guard start < end, let found = memchr(base + start, Int32(byte), end - start) else { return end }
-                return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
-            var lineEnd = next(UInt8(ascii: "\n"), from: 0, before: buffer.count)
-            guard String(decoding: buffer[..<lineEnd], as: UTF8.self) == header else { return nil }
-            var lines = 0
-            var scan = lineEnd
-            while scan < buffer.count { lines += 1; scan = next(UInt8(ascii: "\n"), from: scan + 1, before: buffer.count) }
-            var entries: [String: ManifestIndex.Entry] = Dictionary(minimumCapacity: lines)
-            var dropped = 0
-            var fieldStarts = [Int](repeating: 0, count: fieldCount + 1) // reused: one allocation per parse
-            while lineEnd < buffer.count {
-                let lineStart = lineEnd + 1
-                lineEnd = next(UInt8(ascii: "\n"), from: lineStart, before: buffer.count)
-                guard lineEnd > lineStart else { continue } // an empty line
-                // Field i is bytes[fieldStarts[i] ..< fieldStarts[i + 1] - 1]; a line with
-                // another number of fields is damaged.
-                var count = 1
-                fieldStarts[0] = lineStart
-                var tab = next(UInt8(ascii: "\t"), from: lineStart, before: lineEnd)
-                while tab < lineEnd, count <= fieldCount {
-                    if count < fieldCount { fieldStarts[count] = tab + 1 }
-                    count += 1
-                    tab = next(UInt8(ascii: "\t"), from: tab + 1, before: lineEnd)
-                }
-                guard count == fieldCount else { dropped += 1; continue }
-                fieldStarts[fieldCount] = lineEnd + 1
-                func field(_ number: Int) -> ArraySlice<UInt8> { bytes[fieldStarts[number] ..< fieldStarts[number + 1] - 1] }
-                guard let path = text(field(0)), !path.isEmpty,
-                      let device = UInt64(ascii: field(1)), let inode = UInt64(ascii: field(2)),
-                      let size = Int64(ascii: field(3)), let seconds = Int64(ascii: field(4)),
-                      let nanoseconds = Int64(ascii: field(5)) else { dropped += 1; continue }
-                let abi: UInt32?
-                if field(6).isEmpty { abi = nil } else if let value = UInt32(ascii: field(6)) { abi = value } else { dropped += 1; continue }
-                let key = ManifestIndex.Key(device: device, inode: inode, size: size,
-                                            modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds)
-                entries[path] = ManifestIndex.Entry(key: key, abiVersion: abi, toolchain: text(field(7)),
-                                                    manifestJSON: text(field(9)), eagerBecause: text(field(8)))
-            }
-            return (entries, dropped)
+    /// The cache file cut into lines by path, each read into an entry only when asked for: the
+    /// file keeps a line per module file any run has seen, and a start needs only its own.
+    struct Lines {
+        fileprivate let bytes: [UInt8]
+        /// Each path's line (the last one, should a path repeat), as a byte range of `bytes`.
+        fileprivate(set) var ranges: [String: Range<Int>]
+        /// Lines whose path could not be read (dropped at once).
+        let damaged: Int
+
+        var paths: Dictionary<String, Range<Int>>.Keys { ranges.keys }
+        var count: Int { ranges.count }
+
+        /// The entry of `path`'s line, read now and forgotten by `lines`; nil when there is no
+        /// line for it or its line is damaged (`isDamaged` then says which).
+        mutating func take(_ path: String) -> (entry: ManifestIndex.Entry?, isDamaged: Bool) {
+            guard let range = ranges.removeValue(forKey: path) else { return (nil, false) }
+            let entry = RegistryCacheFormat.entry(in: bytes, line: range)
+            return (entry, entry == nil)
         }
     }
 
-    /// Path, device, inode, size, seconds, nanoseconds, ABI, toolchain, why eager, manifest.
-    private static let fieldCount = 10
+    /// The lines of a cache file; nil when its header is not this format's.
+    static func lines(_ data: Data) -> Lines? {
+        // Contiguous bytes, cut at offsets memchr finds: `split` made an array of slices per
+        // line, and a slice of `Data` is read a byte at a time by the text and integer parsers
+        // (≈ 17 µs a line before).
+        let bytes = [UInt8](data)
+        return bytes.withUnsafeBufferPointer { buffer -> Lines? in
+            guard let base = buffer.baseAddress else { return nil }
+            var lineEnd = next(UInt8(ascii: "\n"), in: base, from: 0, before: buffer.count)
+            guard String(decoding: buffer[..<lineEnd], as: UTF8.self) == header else { return nil }
+            var count = 0
+            var scan = lineEnd
+            while scan < buffer.count { count += 1; scan = next(UInt8(ascii: "\n"), in: base, from: scan + 1, before: buffer.count) }
+            var ranges: [String: Range<Int>] = Dictionary(minimumCapacity: count)
+            var damaged = 0
+            while lineEnd < buffer.count {
+                let lineStart = lineEnd + 1
+                lineEnd = next(UInt8(ascii: "\n"), in: base, from: lineStart, before: buffer.count)
+                guard lineEnd > lineStart else { continue } // an empty line
+                let tab = next(UInt8(ascii: "\t"), in: base, from: lineStart, before: lineEnd)
+                guard tab < lineEnd, let path = text(bytes[lineStart..<tab]), !path.isEmpty else { damaged += 1; continue }
+                ranges[path] = lineStart..<lineEnd
+            }
+            return Lines(bytes: bytes, ranges: ranges, damaged: damaged)
+        }
+    }
+
+    /// Every entry, and how many lines were dropped; nil when the header is not this format's.
+    static func parse(_ data: Data) -> (entries: [String: ManifestIndex.Entry], dropped: Int)? {
+        guard var lines = lines(data) else { return nil }
+        var entries: [String: ManifestIndex.Entry] = Dictionary(minimumCapacity: lines.count)
+        var dropped = lines.damaged
+        for path in Array(lines.paths) {
+            if let entry = lines.take(path).entry { entries[path] = entry } else { dropped += 1 }
+        }
+        return (entries, dropped)
+    }
+
+    /// The offset of the next `byte` in start..<end, or end.
+    private static func next(_ byte: UInt8, in base: UnsafePointer<UInt8>, from start: Int, before end: Int) -> Int {
+        guard start < end, let found = memchr(base + start, Int32(byte), end - start) else { return end }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// The entry one line holds (its path aside); nil when the line is damaged.
+    private static func entry(in bytes: [UInt8], line: Range<Int>) -> ManifestIndex.Entry? {
+        bytes.withUnsafeBufferPointer { buffer -> ManifestIndex.Entry? in
+            guard let base = buffer.baseAddress else { return nil }
+            // Field i is bytes[starts[i] ..< starts[i + 1] - 1]; a line with another number of
+            // fields is damaged.
+            var starts = [Int](repeating: 0, count: fieldCount + 1)
+            var count = 1
+            starts[0] = line.lowerBound
+            var tab = next(UInt8(ascii: "\t"), in: base, from: line.lowerBound, before: line.upperBound)
+            while tab < line.upperBound, count <= fieldCount {
+                if count < fieldCount { starts[count] = tab + 1 }
+                count += 1
+                tab = next(UInt8(ascii: "\t"), in: base, from: tab + 1, before: line.upperBound)
+            }
+            guard count == fieldCount else { return nil }
+            starts[fieldCount] = line.upperBound + 1
+            func field(_ number: Int) -> ArraySlice<UInt8> { bytes[starts[number] ..< starts[number + 1] - 1] }
+            guard let device = UInt64(ascii: field(1)), let inode = UInt64(ascii: field(2)),
+                  let size = Int64(ascii: field(3)), let seconds = Int64(ascii: field(4)),
+                  let nanoseconds = Int64(ascii: field(5)) else { return nil }
+            let abi: UInt32?
+            if field(6).isEmpty { abi = nil } else if let value = UInt32(ascii: field(6)) { abi = value } else { return nil }
+            let key = ManifestIndex.Key(device: device, inode: inode, size: size,
+                                        modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds)
+            let manifest: ManifestIndex.CachedManifest?
+            switch (text(field(9)), text(field(10))) {
+            case (nil, nil): manifest = nil
+            case (let json?, nil): manifest = .json(json)
+            case (nil, let id?):
+                guard let plain = plainManifest(id: id, version: text(field(11)), summary: text(field(12)),
+                                                exports: field(13), routes: text(field(14))) else { return nil }
+                manifest = .decoded(plain)
+            default: return nil // both forms: not a line this format writes
+            }
+            return ManifestIndex.Entry(key: key, abiVersion: abi, toolchain: text(field(7)), manifest: manifest,
+                                       eagerBecause: text(field(8)))
+        }
+    }
+
+    /// Path, device, inode, size, seconds, nanoseconds, ABI, toolchain, why eager, manifest JSON,
+    /// then a plain manifest's id, version, summary, exports mark and routes.
+    private static let fieldCount = 15
+    /// The exports field of a plain manifest that lists its exports (an empty list: any other
+    /// list makes the manifest JSON).
+    private static let declaresExports = "declared"
 
     static func render(_ entries: [String: ManifestIndex.Entry]) -> Data {
         var out = header + "\n"
         for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
             let key = entry.key
-            let fields = [escape(path), "\(key.device)", "\(key.inode)", "\(key.size)", "\(key.modifiedSeconds)",
+            var fields = [escape(path), "\(key.device)", "\(key.inode)", "\(key.size)", "\(key.modifiedSeconds)",
                           "\(key.modifiedNanoseconds)", entry.abiVersion.map { "\($0)" } ?? "", escape(entry.toolchain),
-                          escape(entry.eagerBecause), escape(entry.manifestJSON)]
+                          escape(entry.eagerBecause)]
+            switch entry.manifest {
+            case nil: fields += ["", "", "", "", "", ""]
+            case .decoded(let manifest) where isPlain(manifest):
+                fields += ["", escape(manifest.id), escape(manifest.version), escape(manifest.summary),
+                           manifest.declaresExports ? declaresExports : "", escape(routesText(manifest.routes))]
+            case .decoded(let manifest):
+                let json = (try? JSONEncoder().encode(manifest)).map { String(decoding: $0, as: UTF8.self) }
+                fields += [escape(json), "", "", "", "", ""]
+            case .json(let json): fields += [escape(json), "", "", "", "", ""]
+            }
             out += fields.joined(separator: "\t") + "\n"
         }
         return Data(out.utf8)
+    }
+
+    /// Whether the plain fields carry all of `manifest`: no settings, no exports, and routes
+    /// that the routes field can hold (a line each).
+    static func isPlain(_ manifest: ModuleManifest) -> Bool {
+        manifest.v == ModuleManifest.formatVersion && manifest.settings.isEmpty && manifest.exports.isEmpty
+            && !manifest.id.isEmpty && !manifest.version.isEmpty
+            && manifest.routes.allSatisfy { !$0.pattern.utf8.contains(UInt8(ascii: "\n")) }
+    }
+
+    /// A line per route: `+` for one that needs a logged-in user, else `-`, then its pattern.
+    private static func routesText(_ routes: [ModuleManifest.Route]) -> String {
+        var text = ""
+        for (index, route) in routes.enumerated() {
+            if index > 0 { text += "\n" }
+            text += (route.requiresLogin ? "+" : "-") + route.pattern
+        }
+        return text
+    }
+
+    private static func plainManifest(id: String, version: String?, summary: String?, exports: ArraySlice<UInt8>,
+                                      routes: String?) -> ModuleManifest? {
+        guard let version else { return nil }
+        let declared: Bool
+        if exports.isEmpty { declared = false } else if text(exports) == declaresExports { declared = true } else { return nil }
+        var parsed: [ModuleManifest.Route] = []
+        if let routes {
+            // A line each: a mark, then the pattern (which holds no line feed).
+            let bytes = Array(routes.utf8)
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                guard end > start, bytes[start] == UInt8(ascii: "+") || bytes[start] == UInt8(ascii: "-") else { return nil }
+                let pattern = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
+                parsed.append(ModuleManifest.Route(pattern, requiresLogin: bytes[start] == UInt8(ascii: "+")))
+                start = end + 1
+            }
+        }
+        return ModuleManifest(id: id, version: version, summary: summary ?? "", routes: parsed, exports: declared ? [] : nil)
     }
 
     private static func escape(_ value: String?) -> String {
@@ -105,7 +214,8 @@ enum RegistryCacheFormat {
     /// scalar at a time cost ≈ 0.1 ms per manifest, and a manifest's JSON escapes its quotes.)
     private static func text(_ field: ArraySlice<UInt8>) -> String? {
         guard !field.isEmpty else { return nil }
-        guard field.contains(UInt8(ascii: "\\")) else { return UTF8Text.string(validating: field) }
+        // Through a buffer pointer: UTF8Text's generic overload runs unspecialised from here.
+        guard field.contains(UInt8(ascii: "\\")) else { return field.withUnsafeBufferPointer { UTF8Text.string(validating: $0) } }
         var out: [UInt8] = []
         out.reserveCapacity(field.count)
         var escaped = false
@@ -124,7 +234,7 @@ enum RegistryCacheFormat {
                 out.append(byte)
             }
         }
-        return UTF8Text.string(validating: out)
+        return out.withUnsafeBufferPointer { UTF8Text.string(validating: $0) }
     }
 }
 

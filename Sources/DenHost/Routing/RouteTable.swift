@@ -11,7 +11,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
     public private(set) var routes: [RegisteredRoute<Value>] = []
     /// Shape (`jogs/<int>`, as UTF-8 bytes, since literals match byte for byte) to index in
     /// `routes`: equal shapes are exactly the conflicting ones.
-    private var indexByShape: [[UInt8]: Int] = [:]
+    private var indexByShape: [UTF8Key: Int] = [:]
 
     public init() {}
 
@@ -32,14 +32,14 @@ public struct RouteTable<Value: Sendable>: Sendable {
     public mutating func add(_ pattern: RoutePattern, owner: String, value: Value) throws {
         if let conflict = conflict(for: pattern, owner: owner) { throw conflict }
         if let unreachable = unreachableRoute(for: pattern, owner: owner) { throw unreachable }
-        indexByShape[Array(pattern.shape.utf8)] = routes.count
+        indexByShape[UTF8Key(pattern.shape)] = routes.count
         routes.append(RegisteredRoute(pattern: pattern, owner: owner, value: value))
     }
 
     /// The conflict that adding `pattern` for `owner` would raise, if any; adds nothing.
     public func conflict(for pattern: RoutePattern, owner: String) -> RouteConflictError? {
         let shape = pattern.shape
-        guard let index = indexByShape[Array(shape.utf8)] else { return nil }
+        guard let index = indexByShape[UTF8Key(shape)] else { return nil }
         let existing = routes[index]
         return RouteConflictError(
             pattern: pattern.text, owner: owner,
@@ -52,7 +52,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
     public func unreachableRoute(for pattern: RoutePattern, owner: String) -> RouteUnreachableError? {
         let newIndex = routes.count
         let newShape = pattern.shape
-        func lookup(_ shape: String) -> Int? { shape == newShape ? newIndex : indexByShape[Array(shape.utf8)] }
+        func lookup(_ shape: String) -> Int? { shape == newShape ? newIndex : indexByShape[UTF8Key(shape)] }
         func route(_ index: Int) -> RouteUnreachableError.Route {
             index == newIndex
                 ? .init(pattern: pattern.text, owner: owner)
@@ -65,7 +65,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
                                          unreachableOwner: owner, takenBy: takers.map(route))
         }
         for shape in RouteReachability.catchAllShapes(takenFromBy: pattern.segments) {
-            guard let index = indexByShape[Array(shape.utf8)],
+            guard let index = indexByShape[UTF8Key(shape)],
                   let takers = RouteReachability.takers(ofCatchAll: routes[index].pattern.segments, lookup: lookup)
             else { continue }
             return RouteUnreachableError(pattern: pattern.text, owner: owner, unreachablePattern: routes[index].pattern.text,
@@ -82,14 +82,14 @@ public struct RouteTable<Value: Sendable>: Sendable {
         let before = routes.count
         routes.removeAll { $0.owner == owner }
         guard routes.count != before else { return 0 }
-        indexByShape = Dictionary(uniqueKeysWithValues: routes.enumerated().map { (Array($1.pattern.shape.utf8), $0) })
+        indexByShape = Dictionary(uniqueKeysWithValues: routes.enumerated().map { (UTF8Key($1.pattern.shape), $0) })
         return before - routes.count
     }
 
     /// Takes back the last `count` routes added (a module whose later route was refused), so a
     /// caller can add in place instead of copying the table to try a change.
     mutating func removeLast(_ count: Int) {
-        for route in routes.suffix(count) { indexByShape[Array(route.pattern.shape.utf8)] = nil }
+        for route in routes.suffix(count) { indexByShape[UTF8Key(route.pattern.shape)] = nil }
         routes.removeLast(count)
     }
 

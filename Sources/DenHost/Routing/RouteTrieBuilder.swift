@@ -2,7 +2,7 @@
 /// `build()` freezes it into the flat `RouteTrie` that matching uses.
 struct RouteTrieBuilder {
     private struct Node {
-        var literals: [[UInt8]: Int] = [:]
+        var literals: [UTF8Key: Int] = [:]
         /// `int`, `double`, `uuid` children; `build()` orders them by `RoutePrecedence`.
         var typed: [(type: RouteParameterType, child: Int)] = []
         var string: Int?
@@ -20,7 +20,7 @@ struct RouteTrieBuilder {
             switch segment {
             case .literal(let text):
                 // Literals compare as exact UTF-8 bytes, as URL paths do (no Unicode normalization).
-                let key = Array(text.utf8)
+                let key = UTF8Key(text)
                 if let child = nodes[node].literals[key] {
                     node = child
                 } else {
@@ -63,7 +63,7 @@ struct RouteTrieBuilder {
             typedEdges += node.typed
                 .sorted { RoutePrecedence.typedRank($0.type) < RoutePrecedence.typedRank($1.type) }
                 .map { RouteTrie.TypedEdge(type: $0.type, child: Int32($0.child)) }
-            literalEdges += node.literals.map { RouteLiteralTable.Edge(parent: index, text: $0.key, child: $0.value) }
+            literalEdges += node.literals.map { RouteLiteralTable.Edge(parent: index, text: $0.key.bytes, child: $0.value) }
             flatNodes.append(RouteTrie.Node(
                 typedStart: Int32(typedStart), typedEnd: Int32(typedEdges.count),
                 string: Int32(node.string ?? -1), catchAllRoute: Int32(node.catchAllRoute ?? -1),

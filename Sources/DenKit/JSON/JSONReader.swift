@@ -80,6 +80,10 @@ private struct Parser {
             index += 1
             return .object(object)
         }
+        // Room for a wire document's usual object at once: growing 1, 2, 4, 8 reallocated and
+        // copied both arrays three times over.
+        object.keys.reserveCapacity(8)
+        object.values.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\""), let key = string() else { return nil }
@@ -110,6 +114,7 @@ private struct Parser {
             index += 1
             return .array(elements)
         }
+        elements.reserveCapacity(4)
         while true {
             skipWhitespace()
             guard let element = value(depth: depth) else { return nil }

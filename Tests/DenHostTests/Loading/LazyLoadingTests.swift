@@ -92,19 +92,19 @@ struct LazyLoadingTests {
         let cacheFolder = folder.temp.path("cache")
 
         var first = ManifestIndex(directory: cacheFolder)
-        #expect(first.entry(for: file)?.manifest?.id == "about")
+        #expect(first.entry(for: file)?.checkedManifest?.id == "about")
         #expect(first.misses == 1 && first.hits == 0)
         #expect(first.save() == nil)
 
         var second = ManifestIndex(directory: cacheFolder)
-        #expect(second.entry(for: file)?.manifest?.id == "about")
+        #expect(second.entry(for: file)?.checkedManifest?.id == "about")
         #expect(second.hits == 1 && second.misses == 0, "an unchanged file comes from the cache")
 
         // Replace the file (another module under the same name): the stale entry must not be used.
         try FileManager.default.removeItem(at: file)
         try folder.add("LoginModule", as: "libThingModule.so")
         var third = ManifestIndex(directory: cacheFolder)
-        #expect(third.entry(for: file)?.manifest?.id == "login")
+        #expect(third.entry(for: file)?.checkedManifest?.id == "login")
         #expect(third.misses == 1 && third.hits == 0)
         _ = third.save()
 
@@ -126,7 +126,7 @@ struct LazyLoadingTests {
         try handle.write(contentsOf: login)
         try handle.close()
         var again = ManifestIndex(directory: folder.temp.path("cache"))
-        #expect(again.entry(for: file)?.manifest?.id == "login")
+        #expect(again.entry(for: file)?.checkedManifest?.id == "login")
         #expect(again.misses == 1)
     }
 
@@ -172,6 +172,32 @@ struct LazyLoadingTests {
         #expect(rewritten.contains("libAboutModule.so\t"))
     }
 
+    @Test("a start reads only its own files' cache lines; a damaged line of another file is dropped by the next save")
+    func linesReadOnDemand() throws {
+        let folder = try PluginFolder()
+        let about = try folder.add("AboutModule")
+        var first = ManifestIndex(directory: folder.temp.path("cache"))
+        _ = first.entry(for: about)
+        _ = first.save()
+        let damaged = "/elsewhere/libGoneModule.so\tnot-a-number\t2\t3\t4\t5\t2\tt\t\t\t\t\t\t\t\n"
+        try (String(contentsOf: first.file, encoding: .utf8) + damaged).write(to: first.file, atomically: true, encoding: .utf8)
+
+        var second = ManifestIndex(directory: folder.temp.path("cache"))
+        #expect(second.entry(for: about)?.checkedManifest?.id == "about")
+        #expect(second.hits == 1 && second.loadProblem == nil, "the other file's line was not read")
+        #expect(second.save() == nil)
+        #expect(try String(contentsOf: second.file, encoding: .utf8).contains("libGoneModule"), "nothing changed: not rewritten")
+
+        let login = try folder.add("LoginModule")
+        var third = ManifestIndex(directory: folder.temp.path("cache"))
+        _ = third.entry(for: about)
+        _ = third.entry(for: login)
+        #expect(third.save() == nil)
+        #expect(third.loadProblem?.contains("1 damaged line") == true, "\(third.loadProblem ?? "no problem")")
+        let saved = try String(contentsOf: third.file, encoding: .utf8)
+        #expect(!saved.contains("libGoneModule") && saved.contains("libLoginModule.so\t") && saved.contains("libAboutModule.so\t"))
+    }
+
     @Test("a registry cache of an earlier format is never read, and is removed by the next save")
     func earlierFormat() throws {
         let folder = try PluginFolder()
@@ -199,7 +225,10 @@ struct LazyLoadingTests {
         _ = index.entry(for: file)
         _ = index.save()
         let cacheFile = index.file
+        // The id in either form the cache keeps a manifest in: JSON, or plain fields.
         let text = try String(contentsOf: cacheFile, encoding: .utf8).replacingOccurrences(of: "\"about\"", with: "\"../etc\"")
+            .replacingOccurrences(of: "\tabout\t", with: "\t../etc\t")
+        #expect(text.contains("../etc"))
         try text.write(to: cacheFile, atomically: true, encoding: .utf8)
 
         let runtime = lazyRuntime(folder)

@@ -96,12 +96,23 @@ struct ManifestDecodingTests {
         #expect(manifest.routes == [.init("ok/<int:n>", requiresLogin: true)])
     }
 
+    /// A manifest with routes r1…r20, then `repeated` again.
+    static func manyRoutes(repeating repeated: String) -> String {
+        var routes: [String] = []
+        for number in 1...20 { routes.append("{\"pattern\":\"r\(number)\"}") }
+        routes.append("{\"pattern\":\"\(repeated)\"}")
+        return "{\"v\":1,\"id\":\"x\",\"version\":\"1.0.0\",\"routes\":[" + routes.joined(separator: ",") + "]}"
+    }
+
     @Test("each broken rule is named", arguments: [
         (#"{"v":2,"id":"x","version":"1.0.0","routes":[]}"#, "format version"),
         (#"{"v":1,"id":"X Y","version":"1.0.0","routes":[]}"#, "module id 'X Y' is not valid"),
         (#"{"v":1,"id":"x","version":"1","routes":[]}"#, "version '1' is not valid"),
         (#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"a/../b"}]}"#, "route pattern 'a/../b'"),
         (#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"a"},{"pattern":"a"}]}"#, "listed twice"),
+        // Many routes are checked with a set, a few by comparing: a repeat is found either way.
+        (manyRoutes(repeating: "r7"), "route 'r7' is listed twice"),
+        (manyRoutes(repeating: "r20"), "route 'r20' is listed twice"),
         (#"{"v":1,"id":"x","version":"1.0.0","routes":[],"settings":[{"name":"n","type":"integer","default":"a","help":"h"}]}"#, "default of setting 'n'"),
         (#"{"v":1,"id":"x","version":"1.0.0","routes":[],"exports":[{"name":""}]}"#, "export"),
         (#"{"v":1,"id":"x","version":"1.0.0","routes":[],"summary":null}"#, "null"),

@@ -1,4 +1,5 @@
 @testable import DenHost
+import DenKit
 import Foundation
 import Testing
 
@@ -6,10 +7,26 @@ import Testing
 struct RegistryCacheFormatTests {
     private func entry(_ inode: UInt64, abi: UInt32? = 2, toolchain: String? = "swift-6.3.1", manifest: String? = #"{"v":1,"id":"x"}"#,
                        eager: String? = nil) -> ManifestIndex.Entry {
+        entry(inode, abi: abi, toolchain: toolchain, cached: manifest.map { .json($0) }, eager: eager)
+    }
+
+    private func entry(_ inode: UInt64, abi: UInt32? = 2, toolchain: String? = "swift-6.3.1", cached: ManifestIndex.CachedManifest?,
+                       eager: String? = nil) -> ManifestIndex.Entry {
         ManifestIndex.Entry(key: .init(device: 65024, inode: inode, size: 2_930_000, modifiedSeconds: 1_795_403_840,
                                        modifiedNanoseconds: 37_533_098),
-                            abiVersion: abi, toolchain: toolchain, manifestJSON: manifest, eagerBecause: eager)
+                            abiVersion: abi, toolchain: toolchain, manifest: cached, eagerBecause: eager)
     }
+
+    /// Manifests the plain fields carry whole: no settings, no exports (an empty list is fine).
+    private static let plainManifests: [ModuleManifest] = [
+        ModuleManifest(id: "about", version: "1.0.0", summary: "About the app", routes: [.init("about")]),
+        ModuleManifest(id: "jogs", version: "2.1.0-beta.1+build.7", summary: "", routes: [
+            .init("jogs"), .init("jogs/<int:id>", requiresLogin: true), .init("jogs/new", requiresLogin: true),
+        ], exports: []),
+        ModuleManifest(id: "odd", version: "1.0.0", summary: "tab\there, line\nbreak, back\\slash, \u{1F}, é 日本 👩‍👩‍👧, +-",
+                       routes: [.init("-"), .init("+"), .init("+-/<x>"), .init("a/<int:n>/b", requiresLogin: true)]),
+        ModuleManifest(id: "none", version: "0.0.1", routes: []),
+    ]
 
     @Test("entries survive the file: odd paths (tab, newline, backslash, non-ASCII), absent fields, long texts")
     func roundTrip() throws {
@@ -25,17 +42,62 @@ struct RegistryCacheFormatTests {
         #expect(parsed.entries == entries)
     }
 
+    @Test("a manifest without settings or exports is kept in plain fields and comes back equal",
+          arguments: plainManifests)
+    func plainFields(manifest: ModuleManifest) throws {
+        #expect(RegistryCacheFormat.isPlain(manifest))
+        let entries = ["/m/lib.so": entry(9, cached: .decoded(manifest))]
+        let data = RegistryCacheFormat.render(entries)
+        #expect(!String(decoding: data, as: UTF8.self).contains("\"v\""), "written as JSON")
+        let parsed = try #require(RegistryCacheFormat.parse(data))
+        #expect(parsed.dropped == 0)
+        #expect(parsed.entries == entries)
+        // And equal to what the manifest's own JSON decodes to (a file's den_manifest).
+        let json = try JSONEncoder().encode(manifest)
+        #expect(try ManifestDecoding.decode(Array(json)).get() == manifest)
+    }
+
+    @Test("a manifest with settings, exports or a route the routes field cannot hold is kept as JSON")
+    func jsonWhenNotPlain() throws {
+        let withSettings = ModuleManifest(id: "main", version: "1.0.0", routes: [.init("main")],
+                                          settings: [SettingDefinition("base", kind: .string, default: "EUR", help: "Base")])
+        let withExports = ModuleManifest(id: "calc", version: "1.0.0", routes: [], exports: [.init(name: "calc.add", signature: "(i64 a, i64 b) -> i64")])
+        let newlineRoute = ModuleManifest(id: "nl", version: "1.0.0", routes: [.init("a\nb")])
+        for manifest in [withSettings, withExports, newlineRoute] {
+            #expect(!RegistryCacheFormat.isPlain(manifest))
+            let parsed = try #require(RegistryCacheFormat.parse(RegistryCacheFormat.render(["/m/lib.so": entry(10, cached: .decoded(manifest))])))
+            #expect(parsed.dropped == 0)
+            guard case .json(let json)? = parsed.entries["/m/lib.so"]?.manifest else {
+                Issue.record("\(manifest.id): not kept as JSON")
+                continue
+            }
+            #expect(try JSONDecoder().decode(ModuleManifest.self, from: Data(json.utf8)) == manifest)
+        }
+    }
+
+    @Test("a damaged plain manifest drops its line",
+          arguments: ["\tabout\t\t\t\t-about", "\tabout\t1.0.0\t\tyes\t-about", "\tabout\t1.0.0\t\t\tabout",
+                      "\tabout\t1.0.0\t\t\t-about\\n", "\tabout\t1.0.0\t\t\t\\n-about", #"{"v":1}\tabout\t1.0.0\t\t\t-about"#])
+    func damagedPlainManifest(fields: String) throws {
+        let line = "/p\t1\t2\t3\t4\t5\t2\tt\t\t" + fields
+        let parsed = try #require(RegistryCacheFormat.parse(Data((RegistryCacheFormat.header + "\n" + line + "\n").utf8)))
+        #expect(parsed.dropped == 1, "\(fields)")
+    }
+
     @Test("another header is not this format: nothing is read")
     func otherHeader() {
         #expect(RegistryCacheFormat.parse(Data(#"{"v":2,"entries":{}}"#.utf8)) == nil)
         #expect(RegistryCacheFormat.parse(Data()) == nil)
         #expect(RegistryCacheFormat.parse(Data("den-module-registry 2\n".utf8)) == nil)
+        #expect(RegistryCacheFormat.parse(Data("den-module-registry 3\n".utf8)) == nil)
     }
 
     @Test("a damaged line is dropped and counted; the good lines are kept",
-          arguments: ["just one field", "/p\t1\t2\t3\t4\t5\t2\tt\t\t{}\textra", "/p\tx\t2\t3\t4\t5\t2\tt\t\t{}",
-                      "\t1\t2\t3\t4\t5\t2\tt\t\t{}", "/p\t1\t2\t3\t4\t5\tnine\tt\t\t{}", "/p\t1\t2\t3\t4\t99999999999999999999999\t2\tt\t\t{}",
-                      "/p\t1\t2\t3\t4\t5\t2\tt\t{}", "/p\t1\t2\t3\t4\t5\t2\tt\t\t{}\t", "\t\t\t\t\t\t\t\t\t"])
+          arguments: ["just one field", "/p\t1\t2\t3\t4\t5\t2\tt\t\t{}\t\t\t\t\t\textra", "/p\tx\t2\t3\t4\t5\t2\tt\t\t{}\t\t\t\t\t",
+                      "\t1\t2\t3\t4\t5\t2\tt\t\t{}\t\t\t\t\t", "/p\t1\t2\t3\t4\t5\tnine\tt\t\t{}\t\t\t\t\t",
+                      "/p\t1\t2\t3\t4\t99999999999999999999999\t2\tt\t\t{}\t\t\t\t\t",
+                      "/p\t1\t2\t3\t4\t5\t2\tt\t{}\t\t\t\t\t", "/p\t1\t2\t3\t4\t5\t2\tt\t\t{}\t\t\t\t\t\t",
+                      "/p\t1\t2\t3\t4\t5\t2\tt\t\t{}", "\t\t\t\t\t\t\t\t\t\t\t\t\t\t"])
     func damagedLine(line: String) throws {
         var text = String(decoding: RegistryCacheFormat.render(["/m/lib.so": entry(7)]), as: UTF8.self)
         text += line + "\n"
@@ -52,7 +114,8 @@ struct RegistryCacheFormatTests {
         #expect(parsed.entries["/old/lib.so"] == before1970)
         for line in ["/p\t-1\t2\t3\t4\t5\t2\tt\t\t{}", "/p\t1\t2\t3\t-\t5\t2\tt\t\t{}", "/p\t1\t2\t+3\t4\t5\t2\tt\t\t{}",
                      "/p\t1\t2\t3\t4\t5\t4294967296\tt\t\t{}"] {
-            let damaged = try #require(RegistryCacheFormat.parse(Data((RegistryCacheFormat.header + "\n" + line + "\n").utf8)))
+            let whole = line + "\t\t\t\t\t"
+            let damaged = try #require(RegistryCacheFormat.parse(Data((RegistryCacheFormat.header + "\n" + whole + "\n").utf8)))
             #expect(damaged.dropped == 1, "\(line)")
         }
     }
@@ -61,9 +124,9 @@ struct RegistryCacheFormatTests {
     func invalidUTF8() throws {
         var data = Data((RegistryCacheFormat.header + "\n/p\t1\t2\t3\t4\t5\t2\t").utf8)
         data += Data([0xFF, 0xFE])
-        data += Data("\t\t{}\n".utf8)
+        data += Data("\t\t{}\t\t\t\t\t\n".utf8)
         let parsed = try #require(RegistryCacheFormat.parse(data))
         #expect(parsed.entries["/p"]?.toolchain == nil)
-        #expect(parsed.entries["/p"]?.manifestJSON == "{}")
+        #expect(parsed.entries["/p"]?.manifest == .json("{}"))
     }
 }
