@@ -23,8 +23,13 @@ enum TerminalHotSwap {
             if let prompt { print("\n" + prompt, terminator: "") }
             fflush(nil)
         }
-        watch.start()
-        FileHandle.standardError.write(Data((WatchOptions.startLine(runtime, mode: watch.mode) + "\n").utf8))
+        do {
+            try watch.start()
+            FileHandle.standardError.write(Data((WatchOptions.startLine(runtime, mode: watch.mode) + "\n").utf8))
+        } catch {
+            // The app runs on without hot swap; the user learns why and what to do.
+            FileHandle.standardError.write(Data("Error: --watch is off: \(error)\n".utf8))
+        }
         return watch
     }
 }

@@ -20,8 +20,14 @@ enum WebHotSwap {
             }
             fflush(nil)
         }
-        watch.start()
-        print(WatchOptions.startLine(runtime, mode: watch.mode))
+        do {
+            try watch.start()
+            print(WatchOptions.startLine(runtime, mode: watch.mode))
+        } catch {
+            // The server runs on without hot swap; the user learns why and what to do.
+            events.report(problem: "--watch is off: \(error)")
+            print("Error: --watch is off: \(error)")
+        }
         return watch
     }
 }

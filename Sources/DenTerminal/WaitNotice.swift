@@ -121,7 +121,12 @@ private final class Ticker: Sendable {
     }
 
     func start() {
-        HostThread.start(name: "den wait notice") { [self] in
+        // Without a thread there are no "still waiting" lines; `stop` must not wait for them.
+        do { try startTicking() } catch { finished.signal() }
+    }
+
+    private func startTicking() throws(HostThread.StartFailure) {
+        try HostThread.start(name: "den wait notice") { [self] in
             var next = Ticker.every
             while !stopped.load(ordering: .acquiring) {
                 let elapsed = ContinuousClock.now - begin

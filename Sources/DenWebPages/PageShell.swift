@@ -4,7 +4,7 @@
 enum PageShell {
     static func document(title: String, script: Bool, devModule: String? = nil, main: (inout HTMLWriter) -> Void,
                          footer: (inout HTMLWriter) -> Void) -> HTMLWriter {
-        var page = HTMLWriter()
+        let page = HTMLWriter()
         page.doctype()
         page.element(.html, HTMLAttribute(.lang, "en")) { page in
             page.element(.head) { page in

@@ -161,7 +161,7 @@ struct SwapBench {
             let arrived = Arrivals()
             let watcher = FileChangeWatcher(folders: [folder], options: .init(mode: mode, debounce: .milliseconds(50), pollInterval: .milliseconds(250)),
                                             accept: { $0.pathExtension == "so" }, onStable: { _ in arrived.note() })
-            watcher.start()
+            try watcher.start()
             Thread.sleep(forTimeInterval: 0.1)
             for index in 0..<12 {
                 let partial = folder.appendingPathComponent(".x\(index).tmp")

@@ -45,7 +45,13 @@ final class ModuleRebuilder: @unchecked Sendable {
             fflush(nil)
             self.enqueue(name)
         })
-        watcher.start()
+        do {
+            try watcher.start()
+        } catch {
+            print("Error: den dev cannot watch the sources in \(plugins.path): \(error); rebuild a module with swift build, then reload")
+            fflush(nil)
+            return
+        }
         self.watcher = watcher
         print("den dev: watching the sources in \(plugins.path) (\(watcher.activeMode.rawValue)); a saved file rebuilds its module")
         fflush(nil)

@@ -22,8 +22,11 @@ extension DenRuntime {
         switch runner.run(call, { ExportCallDepth.$current.withValue(1) { ExportInvoker.invoke(export, values) } }) {
         case .success(let outcome):
             return outcome
+        case .failure(.noThread(let failure)):
+            logger.error("\(call): \(failure)")
+            return .failure(ExportCallFailure(.gaveUp, status: DEN_ERR_INTERNAL, "\(export.name) could not be called: \(failure)"))
         case .failure(let giveUp):
-            let after = switch giveUp { case .timedOut(let after), .interrupted(let after): after }
+            let after = switch giveUp { case .timedOut(let after), .interrupted(let after): after; case .noThread: Duration.zero }
             logger.error("\(call): given up after \(ModuleCallRunner.format(after))")
             return .failure(ExportCallFailure(.gaveUp, status: DEN_ERR_INTERNAL,
                                               "\(export.name) did not return within \(ModuleCallRunner.format(after)) (the call limit, --call-timeout); den gave up on it"))

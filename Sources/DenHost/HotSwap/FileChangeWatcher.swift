@@ -59,10 +59,11 @@ public final class FileChangeWatcher: @unchecked Sendable {
     deinit { stop() }
 
     /// Starts watching; files as they are now count as seen (only later changes are reported).
-    public func start() {
+    /// - Throws: `HostThread.StartFailure` when no thread could be started: nothing is watched.
+    public func start() throws(HostThread.StartFailure) {
         let inotify = options.mode == .polling ? nil : InotifyHandle(folders: allFolders(), recursive: options.recursive)
         activeMode = inotify == nil ? .polling : .inotify
-        HostThread.start(name: "den watcher") { [self] in run(inotify: inotify) }
+        try HostThread.start(name: "den watcher") { [self] in run(inotify: inotify) }
     }
 
     public func stop() {

@@ -33,8 +33,9 @@ public final class PluginFolderWatch: Sendable {
     /// inotify or polling, once started.
     public var mode: FileChangeWatcher.Mode { watcher.activeMode }
 
-    public func start() {
-        watcher.start()
+    /// - Throws: `HostThread.StartFailure` when the watcher's thread could not be started.
+    public func start() throws(HostThread.StartFailure) {
+        try watcher.start()
         swapper.publishStatus()
     }
 

@@ -13,6 +13,10 @@ public struct ModuleCallRunner: Sendable {
     var onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)?
     /// The UI session the calls are for, bound on each worker thread (`CallContext`).
     var session: UISessionID?
+    /// Starts each call's thread; a spec replaces it to play a system out of threads.
+    var startThread: @Sendable (String, @escaping @Sendable () -> Void) throws(HostThread.StartFailure) -> Void = { name, body throws(HostThread.StartFailure) in
+        try HostThread.start(name: name, body)
+    }
 
     public init(policy: ModuleCallPolicy = .default, interruption: CallInterruption? = nil, session: UISessionID? = nil,
                 onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
@@ -22,10 +26,13 @@ public struct ModuleCallRunner: Sendable {
         self.onSlowCall = onSlowCall
     }
 
-    /// Why a call was given up.
+    /// Why a call was given up, or never made.
     public enum GiveUp: Error, Equatable {
         case timedOut(after: Duration)
         case interrupted(after: Duration)
+        /// No thread could be started for the call: the module's code did not run, and the
+        /// instance stays usable once the system has threads again.
+        case noThread(HostThread.StartFailure)
     }
 
     /// The result of `body`, or why the caller stopped waiting for it.
@@ -42,10 +49,14 @@ public struct ModuleCallRunner: Sendable {
         _ = interruption?.consume() // an interrupt pressed before this call is not for it
         let clock = ContinuousClock()
         let start = clock.now
-        HostThread.start(name: "den \(call.moduleID)") {
-            // Services called from inside `body` on this thread learn the UI session from here.
-            let value = CallContext.$session.withValue(session) { body() }
-            if !outcome.finish(value) { lateResult(value) }
+        do {
+            try startThread("den \(call.moduleID)") {
+                // Services called from inside `body` on this thread learn the UI session from here.
+                let value = CallContext.$session.withValue(session) { body() }
+                if !outcome.finish(value) { lateResult(value) }
+            }
+        } catch {
+            return .failure(.noThread(error))
         }
         var noticed = false
         while true {
@@ -70,11 +81,17 @@ public struct ModuleCallRunner: Sendable {
 
     /// A `ModuleCallError` for a call given up, naming the module and the call.
     static func error(for call: ModuleCall, _ giveUp: GiveUp) -> ModuleCallError {
+        if case .noThread(let failure) = giveUp {
+            return ModuleCallError(moduleID: call.moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),
+                                   message: "could not be called for \(call.what): \(failure)", isStall: false)
+        }
         let message = switch giveUp {
         case .timedOut(let after):
             "did not return from \(call.what) within \(format(after)) (the call limit, --call-timeout); the host gave up on it and will never call this instance again"
         case .interrupted(let after):
             "was interrupted in \(call.what) after \(format(after)); the host gave up on it and will never call this instance again"
+        case .noThread(let failure):
+            "could not be called for \(call.what): \(failure)" // answered above
         }
         return ModuleCallError(moduleID: call.moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue), message: message, isStall: true)
     }

@@ -18,19 +18,43 @@ public enum HostThread {
         }
     }
 
+    /// The system would not start another thread (out of threads or memory): `body` never runs.
+    public struct StartFailure: Error, Equatable, CustomStringConvertible {
+        /// `pthread_create`'s error number (EAGAIN: a limit on threads, or no memory for a stack).
+        public let code: Int32
+
+        public init(code: Int32) {
+            self.code = code
+        }
+
+        public var description: String {
+            "the system would not start another thread (\(String(cString: strerror(code)))): it is out of threads or memory; "
+                + "close other programs, or raise the limit on processes (ulimit -u) and the memory limit (ulimit -v)"
+        }
+    }
+
     /// Runs `body` on a new thread named `name` (its first 15 bytes show in gdb and `top -H`).
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
-        let start = Unmanaged.passRetained(Start(name, body)).toOpaque()
+    /// - Throws: `StartFailure` when no thread could be started; `body` is then released unrun,
+    ///   and the caller decides what that means (a module call fails with the reason).
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(StartFailure) {
+        try start(name: name, creating: { pthread_create($0, nil, $1, $2) }, body)
+    }
+
+    /// `start` with the thread creation passed in, so a spec can make it fail as a system out of
+    /// threads would (root is not held to `ulimit -u`, so no real limit can be set in a test).
+    static func start(name: String, creating create: (UnsafeMutablePointer<pthread_t>, @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?, UnsafeMutableRawPointer) -> Int32,
+                      _ body: @escaping @Sendable () -> Void) throws(StartFailure) {
+        let start = Unmanaged.passRetained(Start(name, body))
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { raw in
+        let created = create(&thread, { raw in
             let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
             den_name_current_thread(start.name)
             start.body()
             return nil
-        }, start)
+        }, start.toOpaque())
         guard created == 0 else {
-            // Out of threads: nothing can run the body, and giving up silently would hang its caller.
-            fatalError("den: cannot start a thread (\(String(cString: strerror(created)))); the system is out of threads or memory")
+            start.release()
+            throw StartFailure(code: created)
         }
         pthread_detach(thread)
     }

@@ -43,6 +43,10 @@ private struct Parser {
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     mutating func skipWhitespace() {
+        // Locals, not `self`'s fields: the loop then keeps them in registers.
+        let bytes = bytes
+        var index = index
+        defer { self.index = index }
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -132,22 +136,26 @@ private struct Parser {
 
     /// A string starting at its opening quote. Raw control characters are not JSON.
     private mutating func string() -> String? {
-        index += 1 // "
-        let start = index
+        let bytes = bytes // locals, not `self`'s fields: the loop keeps them in registers
+        let start = index + 1 // after the "
+        var end = start
         var ascii = true
-        while index < bytes.count {
-            let byte = bytes[index]
+        while end < bytes.count {
+            let byte = bytes[end]
             if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 // ASCII is valid UTF-8 as it stands; only other text needs checking.
                 let text = ascii ? String(decoding: slice, as: UTF8.self) : UTF8Text.string(validating: slice)
-                index += 1
+                index = end + 1
                 return text
             }
             if byte >= 0x80 { ascii = false }
-            if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
+            if byte == UInt8(ascii: "\\") {
+                index = end
+                return escapedString(from: start)
+            }
             if byte < 0x20 { return nil }
-            index += 1
+            end += 1
         }
         return nil
     }

@@ -9,6 +9,10 @@ import Musl
 /// specialises; this decodes with the latter and refuses the text when it had to repair any.
 package enum UTF8Text {
     package static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        // ASCII is valid UTF-8 as it stands: most text on the wire and in the caches.
+        var ascii = true
+        for byte in bytes where byte >= 0x80 { ascii = false; break }
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
         var text = String(decoding: bytes, as: UTF8.self)
         let unchanged = text.withUTF8 { decoded in
             decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)

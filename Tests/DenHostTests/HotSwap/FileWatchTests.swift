@@ -27,7 +27,7 @@ struct FileWatchTests {
         let reports = Reports()
         let watcher = FileChangeWatcher(folders: [folder], options: .init(mode: mode, debounce: .milliseconds(150), pollInterval: .milliseconds(20)),
                                         accept: { $0.pathExtension == "so" }, onStable: { file in reports.files.withLock { $0.append(file) } })
-        watcher.start()
+        try watcher.start()
         defer { watcher.stop() }
         #expect(watcher.activeMode == mode)
         let file = folder.appendingPathComponent("libX.so")
@@ -54,7 +54,7 @@ struct FileWatchTests {
         let watch = PluginFolderWatch(runtime: app.runtime, options: .init(mode: mode, debounce: .milliseconds(50), pollInterval: .milliseconds(50))) { report in
             reports.withLock { $0.append(report) }
         }
-        watch.start()
+        try watch.start()
         defer { watch.stop() }
         try SwapTestApp.fixture.install(["-DSWAP_VERSION=2"], into: app.plugins)
         let deadline = Date().addingTimeInterval(10)
@@ -85,7 +85,7 @@ struct RecursiveWatchTests {
         let reports = FileWatchTests.Reports()
         let watcher = FileChangeWatcher(folders: [root], options: .init(mode: mode, debounce: .milliseconds(100), pollInterval: .milliseconds(20), recursive: true),
                                         accept: { $0.pathExtension == "swift" }, onStable: { file in reports.files.withLock { $0.append(file) } })
-        watcher.start()
+        try watcher.start()
         defer { watcher.stop() }
         #expect(watcher.activeMode == mode)
         // A new module folder with a nested one, then a source saved into the nested one.

@@ -1,14 +1,14 @@
-import DenHost
+@testable import DenHost
 import Foundation
 import Testing
 
 @Suite("Host threads")
 struct HostThreadSpec {
     /// What the kernel calls the thread that runs `body`'s check, read from /proc.
-    private func nameSeenInside(_ name: String) -> String? {
+    private func nameSeenInside(_ name: String) throws -> String? {
         let seen = Box()
         let done = DispatchSemaphore(value: 0)
-        HostThread.start(name: name) {
+        try HostThread.start(name: name) {
             seen.value = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
             done.signal()
         }
@@ -19,14 +19,55 @@ struct HostThreadSpec {
     private final class Box: @unchecked Sendable { var value: String? }
 
     @Test("the body runs on a thread of its own, named as asked")
-    func named() {
-        #expect(nameSeenInside("den about") == "den about")
+    func named() throws {
+        #expect(try nameSeenInside("den about") == "den about")
     }
 
     @Test("a long name keeps its first 15 bytes, never half a character")
-    func longName() {
-        #expect(nameSeenInside("den ééééééééé") == "den ééééé", "4 + 5 × 2 bytes; a sixth é would need 16")
-        #expect(nameSeenInside("den a-very-long-module-id") == "den a-very-long")
+    func longName() throws {
+        #expect(try nameSeenInside("den ééééééééé") == "den ééééé", "4 + 5 × 2 bytes; a sixth é would need 16")
+        #expect(try nameSeenInside("den a-very-long-module-id") == "den a-very-long")
+    }
+
+    @Test("a thread the system will not start is an error saying why and what to do; the body is released unrun")
+    func outOfThreads() {
+        final class Witness: Sendable {}
+        weak var witness: Witness?
+        let ran = Box()
+        do {
+            let captured = Witness()
+            witness = captured
+            try HostThread.start(name: "den refused", creating: { _, _, _ in EAGAIN }) {
+                _ = captured
+                ran.value = "ran"
+            }
+            Issue.record("no error")
+        } catch {
+            #expect(error == HostThread.StartFailure(code: EAGAIN))
+            #expect(error.description.contains("Resource temporarily unavailable") && error.description.contains("ulimit -u"),
+                    "\(error)")
+        }
+        #expect(witness == nil, "the body (and what it holds) was released")
+        #expect(ran.value == nil)
+    }
+
+    @Test("a module call that gets no thread fails with that reason, never runs the module, and does not give up on the instance")
+    func callWithoutThread() {
+        var runner = ModuleCallRunner()
+        runner.startThread = { _, _ throws(HostThread.StartFailure) in throw HostThread.StartFailure(code: EAGAIN) }
+        let ran = Box()
+        var gaveUp = false
+        let call = ModuleCall(moduleID: "about", what: "build about")
+        let result = runner.run(call, whenGivenUp: { gaveUp = true }) { ran.value = "ran"; return 1 }
+        guard case .failure(let reason) = result else {
+            Issue.record("the call ran: \(result)")
+            return
+        }
+        #expect(reason == .noThread(HostThread.StartFailure(code: EAGAIN)))
+        #expect(ran.value == nil && !gaveUp)
+        let error = ModuleCallRunner.error(for: call, reason)
+        #expect(!error.isStall)
+        #expect(error.message.hasPrefix("could not be called for build about: the system would not start another thread"), "\(error.message)")
     }
 
     @Test("sleep waits at least as long as asked")

@@ -46,10 +46,10 @@ struct ThreadSignalSpec {
     }
 
     @Test("a signal from another thread wakes a thread waiting without a limit")
-    func wakesWaiter() {
+    func wakesWaiter() throws {
         let signal = ThreadSignal()
         let woken = ThreadSignal()
-        HostThread.start(name: "den test waiter") {
+        try HostThread.start(name: "den test waiter") {
             signal.wait()
             woken.signal()
         }
