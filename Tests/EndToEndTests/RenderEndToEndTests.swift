@@ -26,6 +26,22 @@ struct RenderEndToEndTests {
         #expect(types.contains("list"))
     }
 
+    @Test("a system out of threads gets a screen saying so and what to do, and an exit status, not a crash")
+    func outOfThreads() throws {
+        // Every thread's stack is as large as the stack limit; an address-space limit below it
+        // leaves den itself room to run but no room for a module call's thread. (Root is not
+        // held to `ulimit -u`, so the thread limit itself cannot be used here.)
+        let den = try BuildProducts.require(BuildProducts.den).path
+        let result = try DenCommand().run(["-c", "ulimit -s 500000 && ulimit -v 400000 && exec \"$0\" render about", den],
+                                          executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Cannot open about"), "\(result.stdout)")
+        let flat = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("could not be called for the builder of route 'about': the system would not start another thread"), "\(flat)")
+        #expect(flat.contains("ulimit -u"))
+        #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
+    }
+
     @Test("an unknown route prints a Not found screen naming it and exits 1")
     func unknownRoute() throws {
         let result = try DenCommand().run(["render", "runs/42"])
