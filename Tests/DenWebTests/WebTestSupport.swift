@@ -40,8 +40,29 @@ final class Probe: Sendable {
     private let actions = Mutex<[String]>([])
     /// Released at the end of a test so the hanging builder's thread can finish.
     let release = DispatchSemaphore(value: 0)
+    /// How many times the hanging builder was entered.
+    private let hangs = Mutex(0)
     var received: [String] { actions.withLock { $0 } }
     func record(_ action: String) { actions.withLock { $0.append(action) } }
+
+    func hang() {
+        hangs.withLock { $0 += 1 }
+        release.wait()
+    }
+
+    /// Waits until the hanging builder is running: an order to rely on, where a fixed sleep
+    /// loses the race on a loaded machine. Throws after `seconds`.
+    func waitForHang(seconds: Double = 120) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while hangs.withLock({ $0 }) == 0 {
+            guard ContinuousClock.now < deadline else { throw HangNotReached() }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    struct HangNotReached: Error, CustomStringConvertible {
+        var description: String { "the hanging builder was never entered" }
+    }
 }
 
 /// In-process modules for the HTTP tests:
@@ -103,7 +124,7 @@ enum TestModules {
     static func slowpoke(_ probe: Probe) -> ModuleDefinition {
         ModuleDefinition(id: "slowpoke", version: "1.0.0", summary: "Never answers", routes: [
             RouteDefinition("slow") { _ in
-                probe.release.wait()
+                probe.hang()
                 return ScriptedInstance { _ in ModuleReply(screen: Screen(title: "Finally", elements: [])) }
             },
         ])

@@ -63,7 +63,11 @@ public final class FileChangeWatcher: @unchecked Sendable {
     public func start() throws(HostThread.StartFailure) {
         let inotify = options.mode == .polling ? nil : InotifyHandle(folders: allFolders(), recursive: options.recursive)
         activeMode = inotify == nil ? .polling : .inotify
-        try HostThread.start(name: "den watcher") { [self] in run(inotify: inotify) }
+        // The files as they are now, taken here and not on the thread: a change made just after
+        // `start` returns, before the thread first runs, must count as a change.
+        var known: [String: FileStamp] = [:]
+        for file in files() { known[file.path] = FileStamp(file.path) }
+        try HostThread.start(name: "den watcher") { [self, known] in run(inotify: inotify, known: known) }
     }
 
     public func stop() {
@@ -103,9 +107,8 @@ public final class FileChangeWatcher: @unchecked Sendable {
         return result
     }
 
-    private func run(inotify: InotifyHandle?) {
-        var known: [String: FileStamp] = [:]
-        for file in files() { known[file.path] = FileStamp(file.path) }
+    private func run(inotify: InotifyHandle?, known: [String: FileStamp]) {
+        var known = known
         var pending: [String: (url: URL, stamp: FileStamp?, since: ContinuousClock.Instant)] = [:]
         var lastPoll = ContinuousClock.now
         let tick = min(options.pollInterval, max(.milliseconds(5), options.debounce / 2))

@@ -45,6 +45,26 @@ struct FileWatchTests {
         #expect(reports.files.withLock { $0.count } == 1)
     }
 
+    @Test("a file changed the moment start returns is reported: the files are taken as seen before start returns",
+          arguments: [FileChangeWatcher.Mode.inotify, .polling])
+    func changedRightAfterStart(mode: FileChangeWatcher.Mode) throws {
+        // Without a baseline taken inside `start`, the watcher thread could read the changed file
+        // as the starting state and never report it; a few rounds make that race show.
+        for round in 0..<5 {
+            let temp = try TemporaryDirectory("den-watch-start")
+            let folder = try temp.folder("plugins")
+            let file = folder.appendingPathComponent("libX.so")
+            try Data(repeating: 1, count: 100).write(to: file)
+            let reports = Reports()
+            let watcher = FileChangeWatcher(folders: [folder], options: .init(mode: mode, debounce: .milliseconds(50), pollInterval: .milliseconds(20)),
+                                            accept: { $0.pathExtension == "so" }, onStable: { file in reports.files.withLock { $0.append(file) } })
+            try watcher.start()
+            defer { watcher.stop() }
+            try Data(repeating: 2, count: 200).write(to: file)
+            #expect(reports.wait(for: 1).map(\.lastPathComponent) == ["libX.so"], "round \(round)")
+        }
+    }
+
     @Test("the folder watch swaps a rebuilt plugin in by itself", arguments: [FileChangeWatcher.Mode.inotify, .polling])
     func watchSwaps(mode: FileChangeWatcher.Mode) throws {
         let app = try SwapTestApp()
