@@ -21,9 +21,9 @@ struct RequestLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        let merged = metadata.isEmpty ? explicit : metadata.merging(explicit ?? [:]) { $1 }
-        base.log(level: level, message: message, metadata: merged, source: source, file: file, function: function, line: line)
+    func log(event: LogEvent) {
+        var event = event
+        if !metadata.isEmpty { event.metadata = metadata.merging(event.metadata ?? [:]) { $1 } }
+        base.log(event: event)
     }
 }

@@ -73,7 +73,8 @@ public final class NavigationSession: @unchecked Sendable {
         lock.withLock { stack.isEmpty ? nil : view() }
     }
 
-    /// Pushes the screen for `route`.
+    /// Pushes the screen for `route`; the view it returns is also `current`.
+    @discardableResult
     public func open(_ route: String) -> SessionView {
         step { _ = push(route, budget: &$0) }
     }

@@ -32,9 +32,9 @@ final class CapturedLog: Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-                 file: String, function: String, line: UInt) {
-            log.append(Line(level: level, message: message.description, module: metadata?["module"].map { "\($0)" }))
+        func log(event: LogEvent) {
+            log.append(Line(level: event.level, message: event.message.description,
+                            module: event.metadata?["module"].map { "\($0)" }))
         }
     }
 }
