@@ -7,6 +7,10 @@ public enum DevScript {
     public static let eventsPath = "/_dev/events"
     /// The id of the banner the script shows build and swap errors in.
     public static let bannerID = "den-dev-banner"
+    /// Set on `<html>` to "connected" while the page listens to the events, and to "reconnecting"
+    /// while the browser tries again: a swap made before a page listens reloads nothing, so
+    /// tools (and the browser test) wait for "connected".
+    public static let stateAttribute = "data-den-dev"
 
     public static let text = """
     // den-dev.js: hot swap in development (docs/HOT_SWAP.md). Not served by plain den serve.
@@ -31,6 +35,10 @@ public enum DevScript {
         box.style.whiteSpace = "pre-wrap";
         box.textContent = "Error: " + text;
       }
+
+      var root = document.documentElement;
+      source.addEventListener("open", function () { root.setAttribute("\(stateAttribute)", "connected"); });
+      source.addEventListener("error", function () { root.setAttribute("\(stateAttribute)", "reconnecting"); });
 
       source.addEventListener("swap", function (event) {
         var data = JSON.parse(event.data);

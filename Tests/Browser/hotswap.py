@@ -36,7 +36,7 @@ def main():
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     step = 0
 
-    def expect(what, description, seconds=15):
+    def expect(what, description, seconds=60):
         nonlocal step
         def shows(d):
             try:
@@ -51,6 +51,15 @@ def main():
         step += 1
         driver.save_screenshot(os.path.join(SHOTS, f"hotswap-{step:02d}-{description}.png".replace(" ", "-")))
 
+    def listening(description, seconds=60):
+        """Waits until den-dev.js listens to the server's events: a swap before that reloads nothing."""
+        try:
+            WebDriverWait(driver, seconds).until(
+                lambda d: d.execute_script("return document.documentElement.getAttribute('data-den-dev');") == "connected")
+        except TimeoutException:
+            print(f"FAILED at {description}: the page never connected to /_dev/events")
+            sys.exit(1)
+
     try:
         driver.get(f"{BASE}/swap/5")
         expect("swap v1", "v1 open")
@@ -59,12 +68,14 @@ def main():
             expect(f"count {count}", f"pressed to {count}")
         marker = driver.execute_script("window.denBeforeSwap = true; return window.denBeforeSwap;")
         assert marker
+        listening("v1 page listens")
         install(V2)
         expect("swap v2", "reloaded by itself with v2")
         expect("count 7", "count kept")
         if driver.execute_script("return window.denBeforeSwap === true;"):
             print("FAILED: the page did not reload (the marker set before the swap is still there)")
             sys.exit(1)
+        listening("v2 page listens")
         install(BROKEN)
         expect("ABI version 99", "error banner")
         expect("swap v2", "v2 still shown")

@@ -7,10 +7,12 @@ public final class ServedDen: @unchecked Sendable {
     public let process = Process()
     /// `http://127.0.0.1:<port>`, as den printed it; nil when it printed none within a minute.
     public private(set) var baseURL: String?
-    /// What den printed before (and including) its address line.
+    /// What den printed before (and including) its address line, or `readyLine`.
     public private(set) var printed = ""
 
-    public init(_ den: URL, arguments: [String], environment: [String: String] = [:]) throws {
+    /// `readyLine`: text den prints once it is ready beyond listening (e.g. `den dev`'s source
+    /// watcher); the start waits for it too.
+    public init(_ den: URL, arguments: [String], environment: [String: String] = [:], readyLine: String? = nil) throws {
         process.executableURL = den
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -25,7 +27,7 @@ public final class ServedDen: @unchecked Sendable {
             printed += String(decoding: chunk, as: UTF8.self)
             if let range = printed.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
                 baseURL = String(printed[range])
-                break
+                if readyLine.map(printed.contains) ?? true { break }
             }
         }
     }

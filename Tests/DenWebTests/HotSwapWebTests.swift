@@ -107,12 +107,13 @@ struct DevCommandTests {
         environment["DEN_PLUGIN_PATH"] = ""
         let server = try ServedDen(den, arguments: ["dev", "--package-path", checkout.path, "--port", "0", "--no-default-modules",
                                                     "--plugin-dir", plugins.path, "--data-dir", temp.path("data").path,
-                                                    "--cache-dir", temp.path("cache").path], environment: environment)
+                                                    "--cache-dir", temp.path("cache").path], environment: environment,
+                                    readyLine: "a saved file rebuilds its module") // the source watcher starts after den listens
         defer { server.stop() }
         let port = try #require(server.port, "\(server.printed)")
+        #expect(server.printed.contains("a saved file rebuilds its module"), "\(server.printed)")
         let events = try RawHTTP.EventStream(port: port, path: "/_dev/events")
         #expect(events.wait(for: "retry:"))
-        Thread.sleep(forTimeInterval: 0.5) // the source watcher starts once den listens
         try Data("let greeting = 2\n".utf8).write(to: source)
         #expect(events.wait(for: "swift build --product GreeterModule failed", seconds: 120), "\(events.text)")
         #expect(events.text.contains("old version keeps serving"))

@@ -61,7 +61,11 @@ struct WebSessionTests {
             clock.advance(.seconds(50))
             _ = try await staying.get("/main")
             #expect(harness.server.responder.sessions.count == 1)
-            try await Task.sleep(for: .milliseconds(100)) // the end runs on the session's queue
+            // The end runs on the session's queue: wait for it, with a deadline only against a hang.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while harness.runtime.sessions.user(of: id) != nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             #expect(harness.runtime.sessions.user(of: id) == nil)
         }
     }

@@ -21,7 +21,7 @@ struct RuleBreakerEndToEndTests {
     func callTimeout() throws {
         let den = try DenCommand()
         let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
-        let result = try den.run(["run", "about", "--plugin-dir", folder.path, "--call-timeout", "0.5"],
+        let result = try den.run(["run", "about", "--plugin-dir", folder.path, "--call-timeout", "3"],
                                  input: "go hangs-on-tap\ntap\nclose\nquit\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("module 'rule-breaker' did not return from handle(action 'tap')"), "\(result.stdout)")

@@ -11,7 +11,7 @@ struct ExportCallTests {
     let fixture: ExportFixture
 
     init() throws {
-        fixture = try ExportFixture(timeout: .seconds(1))
+        fixture = try ExportFixture()
     }
 
     @Test("the fixture loads with all its exports, named <module>.<function>, signatures in canonical form")
@@ -142,11 +142,14 @@ struct ExportCallTests {
 
     @Test("den call's path gives up on an export that runs past the call limit")
     func timeout() throws {
+        // A limit of its own: the other tests keep the default, so a busy machine cannot time
+        // out a call that returns. The nap outlasts any delay in noticing the limit.
+        let fixture = try ExportFixture(timeout: .seconds(1))
         let started = ContinuousClock.now
-        let failure = try #require(fixture.call("exporter.nap", "3000").failure)
+        let failure = try #require(fixture.call("exporter.nap", "60000").failure)
         #expect(failure.kind == .gaveUp)
-        #expect(failure.message.contains("exporter.nap did not return within 1."), "\(failure.message)")
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(failure.message.contains("exporter.nap did not return within "), "\(failure.message)")
+        #expect(ContinuousClock.now - started < .seconds(30), "given up at the limit, not when the nap ended")
         #expect(fixture.call("exporter.nap", "1").value == .void)
     }
 

@@ -25,7 +25,9 @@ struct FileWatchTests {
         let temp = try TemporaryDirectory("den-watch")
         let folder = try temp.folder("plugins")
         let reports = Reports()
-        let watcher = FileChangeWatcher(folders: [folder], options: .init(mode: mode, debounce: .milliseconds(150), pollInterval: .milliseconds(20)),
+        // A debounce well above the pauses between pieces, so a writer slowed by a busy machine
+        // still writes the whole file within it.
+        let watcher = FileChangeWatcher(folders: [folder], options: .init(mode: mode, debounce: .seconds(1), pollInterval: .milliseconds(20)),
                                         accept: { $0.pathExtension == "so" }, onStable: { file in reports.files.withLock { $0.append(file) } })
         try watcher.start()
         defer { watcher.stop() }
@@ -41,7 +43,7 @@ struct FileWatchTests {
         let seen = reports.wait(for: 1)
         #expect(seen.map(\.lastPathComponent) == ["libX.so"])
         // Reported once: nothing more arrives for an unchanged file.
-        Thread.sleep(forTimeInterval: 0.4)
+        Thread.sleep(forTimeInterval: 1.2)
         #expect(reports.files.withLock { $0.count } == 1)
     }
 

@@ -2,7 +2,9 @@
  * `secret-form`). Pressing Show answers with the length of the password it received (never the
  * password itself), so a test can tell the value arrived without it being drawn. Route
  * `slow-form` has a button Wait whose action takes 3 s and then answers, for the progress notice
- * and for typed input during a wait. */
+ * and for typed input during a wait. With DEN_FIXTURE_RELEASE set to a path, the action waits
+ * instead until that file exists (at most 60 s) and removes it: a test then decides when the wait
+ * ends, however slow the machine. */
 #define _GNU_SOURCE /* memmem */
 #include "den_module.h"
 
@@ -33,13 +35,21 @@ static int pin_length(den_bytes event) {
     return end ? (int)(end - start) : -1;
 }
 
+/* The slow action's wait: 3 s, or until the test creates the release file. */
+static void slow_wait(void) {
+    const char *release = getenv("DEN_FIXTURE_RELEASE");
+    if (!release || !*release) { sleep(3); return; }
+    for (int waited = 0; waited < 6000 && access(release, F_OK) != 0; waited++) usleep(10000);
+    unlink(release);
+}
+
 static int32_t handle(void *self, den_bytes event, den_owned *reply) {
     const char *kind = ((instance *)self)->kind;
     int is_action = event.len > 0 && memmem(event.ptr, event.len, "\"action\"", 8) != NULL;
     char buffer[1024];
     int len;
     if (strcmp(kind, "slow-form") == 0) {
-        if (is_action) sleep(3);
+        if (is_action) slow_wait();
         len = snprintf(buffer, sizeof buffer,
                        "{\"v\":1,\"screen\":{\"v\":1,\"title\":\"Slow form\",\"elements\":["
                        "{\"type\":\"text\",\"text\":\"%s\"},"
