@@ -1,6 +1,7 @@
 @testable import DenHost
 @testable import DenSQLiteStorage
 @testable import DenKit
+import DenTestSupport
 import Foundation
 import Testing
 

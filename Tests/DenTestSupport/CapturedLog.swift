@@ -3,18 +3,23 @@ import Logging
 import Synchronization
 
 /// A swift-log handler that keeps every line, for tests that check what the host logs.
-final class CapturedLog: Sendable {
-    struct Line: Sendable {
-        var level: Logger.Level
-        var message: String
-        var module: String?
+public final class CapturedLog: Sendable {
+    public struct Line: Sendable {
+        public var level: Logger.Level
+        public var message: String
+        /// The record's metadata (not the logger's own), each value as text.
+        public var metadata: [String: String]
+        public var module: String? { metadata["module"] }
     }
 
     private let stored = Mutex<[Line]>([])
 
-    var lines: [Line] { stored.withLock { $0 } }
+    public init() {}
 
-    var logger: Logger {
+    public var lines: [Line] { stored.withLock { $0 } }
+
+    /// A logger that keeps every level, from trace up.
+    public var logger: Logger {
         Logger(label: "den-test") { _ in Handler(log: self) }
     }
 
@@ -34,7 +39,7 @@ final class CapturedLog: Sendable {
 
         func log(event: LogEvent) {
             log.append(Line(level: event.level, message: event.message.description,
-                            module: event.metadata?["module"].map { "\($0)" }))
+                            metadata: (event.metadata ?? [:]).mapValues { "\($0)" }))
         }
     }
 }
