@@ -31,6 +31,12 @@ struct ExportsEndToEndTests {
         #expect(list.status == 0)
         #expect(list.stdout.contains("main.convert(f64 amount, string from, string to) -> string\n    module main · Converts an amount"), "\(list.stdout)")
         #expect(list.stdout.contains("jogs.weekly_totals() -> string"))
+        // A wrong module name names the modules that do export, though none of them is loaded
+        // yet (they are known from their manifests) and nothing else was loaded to say so.
+        let wrong = try den.run(["call", "nosuch.fn"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr == "Error: no export 'nosuch.fn': no module 'nosuch' exports anything; modules with exports: jogs, main (den exports lists them; den plugins says whether a module failed to load)\n",
+                "\(wrong.stderr)")
     }
 
     @Test("wrong count or type exits 64 showing the signature; a refused value or unknown export exits 1")

@@ -7,7 +7,8 @@ import FoundationEssentials
 public final class ExportTable: @unchecked Sendable {
     private let lock = Lock()
     private var byModule: [String: [ModuleExport]] = [:]
-    private var hooks: (loadModule: (@Sendable (String) -> Bool)?, loadEveryModule: (@Sendable () -> Void)?) = (nil, nil)
+    private var hooks: (loadModule: (@Sendable (String) -> Bool)?, loadEveryModule: (@Sendable () -> Void)?,
+                        declaredExporters: (@Sendable () -> [String])?) = (nil, nil, nil)
 
     public init() {}
 
@@ -22,6 +23,13 @@ public final class ExportTable: @unchecked Sendable {
     var loadEveryModule: (@Sendable () -> Void)? {
         get { lock.withLock { hooks.loadEveryModule } }
         set { lock.withLock { hooks.loadEveryModule = newValue } }
+    }
+
+    /// The ids of modules not loaded yet whose manifests list exports, for a message that says
+    /// what exists without loading them. Set by the registry.
+    var declaredExporters: (@Sendable () -> [String])? {
+        get { lock.withLock { hooks.declaredExporters } }
+        set { lock.withLock { hooks.declaredExporters = newValue } }
     }
 
     /// Makes `exports` the exports of `moduleID`, replacing what it exported before.
@@ -66,10 +74,13 @@ public final class ExportTable: @unchecked Sendable {
         if let exports {
             message = "no export '\(shown)': module '\(parts[0])' exports \(exports.map(\.function).sorted().joined(separator: ", ")) (den exports lists them with their signatures)"
         } else {
-            let modules = lock.withLock { byModule.keys.sorted() }
-            message = "no export '\(shown)': no loaded module '\(ModuleText.singleLine(parts[0], limit: 64))' exports anything" +
-                (modules.isEmpty ? "; no loaded module exports a function" : "; modules with exports: \(modules.joined(separator: ", "))") +
-                " (den plugins says whether a module failed to load)"
+            // Modules not loaded yet count by their manifests: with lazy loading, a call by a
+            // wrong name must not make the right ones look absent.
+            let loaded = lock.withLock { Array(byModule.keys) }
+            let modules = Set(loaded + (declaredExporters?() ?? [])).sorted()
+            message = "no export '\(shown)': no module '\(ModuleText.singleLine(parts[0], limit: 64))' exports anything" +
+                (modules.isEmpty ? "; no installed module exports a function" : "; modules with exports: \(modules.joined(separator: ", "))") +
+                " (den exports lists them; den plugins says whether a module failed to load)"
         }
         return ExportCallFailure(.unknownExport, status: DEN_ERR_NOT_FOUND, message)
     }

@@ -30,6 +30,12 @@ public final class ModuleRegistry: @unchecked Sendable {
         // An export of a module not loaded yet is known only once its code has registered it.
         exports.loadModule = { [weak self] id in self?.loadPending(id) ?? false }
         exports.loadEveryModule = { [weak self] in self?.loadAllPending() }
+        exports.declaredExporters = { [weak self] in self?.pendingExporters() ?? [] }
+    }
+
+    /// The modules not loaded yet whose manifests list exports.
+    private func pendingExporters() -> [String] {
+        lock.withLock { pending.compactMap { id, module in module.manifest.exports.isEmpty ? nil : id } }
     }
 
     /// Remembers a module installed from its manifest, so a call of one of its exports can load it.

@@ -92,7 +92,7 @@ struct ExportCallTests {
         #expect(function.kind == .unknownExport && function.status == 2)
         #expect(function.message.hasPrefix("no export 'exporter.nope': module 'exporter' exports add, call_other,"), "\(function.message)")
         let module = try #require(fixture.call("ghost.convert").failure)
-        #expect(module.message.contains("no loaded module 'ghost' exports anything; modules with exports: exporter"), "\(module.message)")
+        #expect(module.message.contains("no module 'ghost' exports anything; modules with exports: exporter"), "\(module.message)")
         let malformed = try #require(fixture.call("convert").failure)
         #expect(malformed.status == 1)
         #expect(malformed.message.contains("write <module>.<function>"))
