@@ -94,7 +94,7 @@ let package = Package(
         .target(name: "DenKitExports", dependencies: ["CDenABI"]),
         // Loader, registry, router, navigator, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
-            "CDenABI", "DenKit", "DenHTTPWire", "CFFI", "CDenThreads",
+            "CDenABI", "DenKit", "DenHTTPWire", "CFFI", "CDenThreads", "CDenSignals",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: startPathSwift),
         // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the

@@ -25,6 +25,9 @@ struct LazyLoadingEndToEndTests {
         let folder = try den.pluginFolder(["AboutModule", "DenFixtureLazyAbort"])
         let opened = try den.run(["render", "boom", "--no-default-modules", "--plugin-dir", folder.path])
         #expect(opened.status == 6, "SIGABRT from the constructor: \(opened.status) \(opened.stderr)")
+        // The crash report starts with the file to blame, before the runtime's backtrace.
+        #expect(opened.stderr.hasPrefix("\nden: a module crashed den while loading \(folder.path)/libDenFixtureLazyAbort.so (in its ELF constructors or den_module_entry)"),
+                "\(opened.stderr.prefix(400))")
         let eager = try den.run(["render", "about", "--eager", "--no-default-modules", "--plugin-dir", folder.path])
         #expect(eager.status == 6, "--eager loads every module at start: \(eager.status)")
         let byEnvironment = try den.run(["render", "about", "--no-default-modules", "--plugin-dir", folder.path],

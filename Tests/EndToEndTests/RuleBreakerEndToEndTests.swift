@@ -17,6 +17,17 @@ struct RuleBreakerEndToEndTests {
         #expect(!result.stdout.contains("\u{07}"))
     }
 
+    @Test("a builder that faults kills den (in-process code cannot be survived), and the report starts by naming the module and the call")
+    func faultNamed() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
+        let result = try den.run(["render", "build-faults", "--no-default-modules", "--plugin-dir", folder.path])
+        #expect(result.status == 11, "SIGSEGV, passed on to the runtime's handler: \(result.status)")
+        #expect(result.stderr.hasPrefix("\nden: module 'rule-breaker': the builder of route 'build-faults' crashed den"),
+                "\(result.stderr.prefix(400))")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test("an action that never returns is given up after --call-timeout; the session goes on")
     func callTimeout() throws {
         let den = try DenCommand()

@@ -42,7 +42,16 @@
  * len > 0 passed to den_host.call; releasing a den_owned twice; a den_owned with ptr != NULL and a
  * NULL release; tables, builder contexts or strings that do not live for the process lifetime;
  * calling an instance's functions yourself concurrently with the host; dlclose of any image; an
- * export whose C function does not have exactly the type its declared signature gives (revision 2).
+ * export whose C function does not have exactly the type its declared signature gives (revision 2);
+ * a registrar ctx other than the registrar's own (NULL is refused).
+ *
+ * Crashing: a module runs in the host's process, so abort(), a fault, or a C++ exception or Rust
+ * panic unwinding out of any function here (an ELF constructor included) ends the host. Its
+ * crash report starts with a line naming the module file or the module and call.
+ *
+ * den_abi_version must be exactly that: a 4-byte uint32_t object (DEN_DEFINE_ABI_VERSION), and
+ * den_manifest a char array, not a pointer (DEN_DEFINE_MANIFEST): the host reads both from the
+ * file's symbol table without running code.
  */
 #ifndef DEN_MODULE_H
 #define DEN_MODULE_H

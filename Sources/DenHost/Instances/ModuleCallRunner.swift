@@ -52,7 +52,7 @@ public struct ModuleCallRunner: Sendable {
         do {
             try startThread("den \(call.moduleID)") {
                 // Services called from inside `body` on this thread learn the UI session from here.
-                let value = CallContext.$session.withValue(session) { body() }
+                let value = CrashNote.during(CrashNote.call(call)) { CallContext.$session.withValue(session) { body() } }
                 if !outcome.finish(value) { lateResult(value) }
             }
         } catch {

@@ -72,7 +72,7 @@ public struct PluginLoader: Sendable {
         let (exportsChecked, manifest) = try checkExports(of: copy, reportedAs: file)
         let library: DynamicLibrary
         do {
-            library = try DynamicLibrary.open(copy.path)
+            library = try CrashNote.during(CrashNote.loading(file.path)) { () throws(DynamicLibraryError) in try DynamicLibrary.open(copy.path) }
         } catch {
             // dlerror names the copy; users know the original.
             throw fail(.openFailed(error.message.replacing(copy.path, with: file.lastPathComponent)))
@@ -94,7 +94,7 @@ public struct PluginLoader: Sendable {
         endpoint.revoke()
         // Service calls count as the module's only once the registry has installed it.
         let recorder = RegistrationRecorder(file: file.lastPathComponent, logger: logger)
-        let status = recorder.withRegistrar { entry(endpoint.host, $0) }
+        let status = CrashNote.during(CrashNote.loading(file.path)) { recorder.withRegistrar { entry(endpoint.host, $0) } }
         endpoint.settings.close()
         guard status == DEN_OK.rawValue else {
             endpoint.revoke()

@@ -133,7 +133,12 @@ final class RegistrationRecorder: @unchecked Sendable {
                 _problems.append("add_route was called without a pattern or a builder")
                 return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
             }
-            let text = String(cString: pattern)
+            // Repairing would register a route other than the one the module meant.
+            guard let text = String(validatingCString: pattern) else {
+                _problems.append("route pattern '\(ModuleText.singleLine(String(cString: pattern), limit: 200))' is not valid UTF-8; "
+                                 + "route patterns are UTF-8 text (den_module.h)")
+                return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
+            }
             do {
                 _ = try RoutePattern(text)
             } catch {

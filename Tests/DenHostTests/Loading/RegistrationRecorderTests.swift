@@ -89,6 +89,19 @@ struct RegistrationRecorderTests {
         #expect(recorder.problems.first?.contains("float") == true)
     }
 
+    @Test("a pattern that is not valid UTF-8 is refused, not repaired into another route")
+    func patternNotUTF8() {
+        var status: Int32 = 0
+        let recorder = register { registrar in
+            _ = describe(registrar, "jogs")
+            let bytes: [CChar] = [CChar(bitPattern: 0x6A), CChar(bitPattern: 0xFF), CChar(bitPattern: 0xFE), 0] // "j\xff\xfe"
+            status = registrar.pointee.add_route(registrar.pointee.ctx, bytes, Self.unusedBuilder, nil)
+        }
+        #expect(status == Int32(DEN_ERR_INVALID_ARGUMENT.rawValue))
+        #expect(recorder.routes.isEmpty)
+        #expect(recorder.problems == ["route pattern 'j\u{FFFD}\u{FFFD}' is not valid UTF-8; route patterns are UTF-8 text (den_module.h)"])
+    }
+
     @Test("a kept registrar (pointer or copy) used after den_module_entry returned is refused, not a crash")
     func lateCalls() {
         var kept: UnsafePointer<den_registrar>?

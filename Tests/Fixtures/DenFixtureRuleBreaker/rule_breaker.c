@@ -12,6 +12,7 @@
  *   hangs              never returns from handle (appear)
  *   hangs-on-tap       draws a screen, then never returns from handle (action)
  *   build-hangs        its builder never returns
+ *   build-faults       its builder dereferences NULL (den dies: in-process code cannot be survived)
  * Its summary carries escape sequences (clear screen, set window title). Every reply buffer is
  * released with den_free_release, which the header offers to plugins. */
 #define _GNU_SOURCE /* memmem */
@@ -156,6 +157,10 @@ static int32_t build(void *ctx, const den_host *host, den_bytes params, void **s
     (void)host; (void)params; (void)error;
     const char *kind = ctx;
     if (strcmp(kind, "build-hangs") == 0) never_return();
+    if (strcmp(kind, "build-faults") == 0) {
+        volatile int *nowhere = NULL;
+        return *nowhere;
+    }
     instance *made = malloc(sizeof *made);
     made->kind = kind;
     *self = made;
@@ -166,7 +171,7 @@ static int32_t build(void *ctx, const den_host *host, den_bytes params, void **s
 DEN_EXPORT int32_t den_module_entry(const den_host *host, const den_registrar *registrar) {
     static const char *kinds[] = {"late-registrar", "forged-log", "huge-reply", "deep-reply", "future-reply",
                                   "unversioned-reply", "javascript-url", "long-error", "huge-request",
-                                  "deep-request", "hangs", "hangs-on-tap", "build-hangs"};
+                                  "deep-request", "hangs", "hangs-on-tap", "build-hangs", "build-faults"};
     kept_host = host;
     kept_registrar = registrar;
     kept_copy = *registrar;
