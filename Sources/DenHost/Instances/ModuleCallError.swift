@@ -8,16 +8,21 @@ public struct ModuleCallError: Error, Sendable, Equatable, CustomStringConvertib
     /// True when the host gave up waiting for the call (it ran past the call limit or the user
     /// interrupted it): the instance is abandoned and its screen closed.
     public var isStall: Bool
+    /// True when the host refused what the module did (a reply over the limit, a table without
+    /// functions) rather than the module returning an error status: the message says what the
+    /// module did, and the status's wording ("rejected the input") would put it the wrong way round.
+    public var isHostFinding: Bool
 
-    public init(moduleID: String, status: Int32, message: String, isStall: Bool = false) {
+    public init(moduleID: String, status: Int32, message: String, isStall: Bool = false, isHostFinding: Bool = false) {
         self.moduleID = moduleID
         self.status = status
         self.message = message
         self.isStall = isStall
+        self.isHostFinding = isHostFinding
     }
 
     public var description: String {
-        if isStall { return "module '\(moduleID)' \(message)" }
+        if isStall || isHostFinding { return "module '\(moduleID)' \(message)" }
         return "module '\(moduleID)' \(ModuleCallError.statusText(status)): \(message.isEmpty ? "no details given" : message)"
     }
 

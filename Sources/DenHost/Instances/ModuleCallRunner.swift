@@ -85,11 +85,15 @@ public struct ModuleCallRunner: Sendable {
             return ModuleCallError(moduleID: call.moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),
                                    message: "could not be called for \(call.what): \(failure)", isStall: false)
         }
+        // A builder has no instance yet: its module builds again once it returns (BuildGate).
+        let consequence = call.what.hasPrefix("handle(")
+            ? "the host gave up on it and will never call this instance again"
+            : "the host gave up on it; this module's screens open again once it returns"
         let message = switch giveUp {
         case .timedOut(let after):
-            "did not return from \(call.what) within \(format(after)) (the call limit, --call-timeout); the host gave up on it and will never call this instance again"
+            "did not return from \(call.what) within \(format(after)) (the call limit, --call-timeout); \(consequence)"
         case .interrupted(let after):
-            "was interrupted in \(call.what) after \(format(after)); the host gave up on it and will never call this instance again"
+            "was interrupted in \(call.what) after \(format(after)); \(consequence)"
         case .noThread(let failure):
             "could not be called for \(call.what): \(failure)" // answered above
         }

@@ -22,14 +22,14 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
                       runner: ModuleCallRunner = ModuleCallRunner()) throws(ModuleCallError) -> ModuleInstanceHandle {
         let target = try target.loaded() // a module installed from its manifest loads now
         func fail(_ status: den_status, _ message: String) -> ModuleCallError {
-            ModuleCallError(moduleID: target.moduleID, status: Int32(status.rawValue), message: message)
+            ModuleCallError(moduleID: target.moduleID, status: Int32(status.rawValue), message: message, isHostFinding: true)
         }
         let call = ModuleCall(moduleID: target.moduleID, what: "the builder of route '\(ModuleText.singleLine(request.route, limit: 200))'")
         if let stalled = target.gate.stalledCall {
             throw fail(DEN_ERR_INTERNAL, "cannot build now: \(stalled) has not returned yet (the host gave up waiting for it); this module's screens open again once it returns, or after den restarts")
         }
         let body: Data
-        do { body = try WireFormat.encode(request) } catch { throw fail(DEN_ERR_INTERNAL, "\(error)") }
+        do { body = try WireFormat.encode(request) } catch { throw fail(DEN_ERR_INTERNAL, "could not be sent its build request (\(error))") }
         let gate = target.gate
         let outcome = runner.run(call, whenGivenUp: { gate.markStalled(call.what) }, lateResult: { (late: BuildOutcome) in
             // The builder returned after the host gave up: free what it built, reopen the module.
@@ -58,15 +58,15 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
             throw ModuleCallError(moduleID: target.moduleID, status: built.status, message: built.message)
         }
         guard let instance = built.instance, let api = built.api else {
-            throw fail(DEN_ERR_INTERNAL, "its builder reported success but returned no instance")
+            throw fail(DEN_ERR_INTERNAL, "reported success from its builder but returned no instance (set *self and *api on DEN_OK)")
         }
         // Read no field the plugin's table does not have: a smaller table can only be leaked.
         guard api.pointee.struct_size >= UInt32(MemoryLayout<den_instance_api>.size) else {
-            throw fail(DEN_ERR_VERSION, "its instance API table is older than this host's (rebuild it against this den_module.h)")
+            throw fail(DEN_ERR_VERSION, "returned an instance API table older than this host's: its struct_size is below this den_module.h's (rebuild it against this den_module.h)")
         }
         guard api.pointee.handle != nil, api.pointee.destroy != nil else {
             api.pointee.destroy?(instance)
-            throw fail(DEN_ERR_VERSION, "its instance API table has no handle or destroy function")
+            throw fail(DEN_ERR_VERSION, "returned an instance API table without a handle or destroy function (both are required)")
         }
         return ModuleInstanceHandle(moduleID: target.moduleID, pointer: instance, api: api)
     }

@@ -24,7 +24,31 @@ struct ReplyReaderSpec {
             Issue.record("a trailing NUL was accepted")
             return
         }
-        #expect(error.description.contains("cannot read"))
+        #expect(error.description == "module 'm' sent a reply this host cannot read (it ends in a NUL byte: len counts the document's bytes only, with no terminator)")
+    }
+
+    @Test("bytes that are no JSON text at all are named for what they are, not just 'not valid JSON'", arguments: [
+        (Data(), "it is empty: on DEN_OK, reply must hold a JSON document"),
+        (Data(#"{"v":1,"screen":{"v":1,"title":""#.utf8) + [0xC3, 0x28] + Data(#""}}"#.utf8), "it is not valid UTF-8 (at byte 32): documents are UTF-8 JSON"),
+        (Data([0xFF]), "it is not valid UTF-8 (at byte 0): documents are UTF-8 JSON"),
+    ])
+    func notText(bytes: Data, expected: String) {
+        guard case .failure(let error) = read(bytes) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.description == "module 'm' sent a reply this host cannot read (\(expected))")
+    }
+
+    @Test("a good reply is never diagnosed as unreadable; text that is not JSON is left to the decoder's words")
+    func diagnosis() {
+        #expect(ReplyReader.unreadable(Data(Self.reply.utf8)) == nil)
+        #expect(ReplyReader.unreadable(Data("not json é".utf8)) == nil)
+        guard case .failure(let error) = read(Data("not json".utf8)) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.description.hasPrefix("module 'm' sent a reply this host cannot read ("), "\(error)")
     }
 
     @Test("null is refused even where the key is optional", arguments: [

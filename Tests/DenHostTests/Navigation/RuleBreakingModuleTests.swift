@@ -57,8 +57,8 @@ struct RuleBreakingModuleTests {
     func hugeReply() {
         let view = runtime().makeSession().open("huge-reply")
         #expect(view.errors.count == 1)
-        #expect(view.errors.first?.contains("module 'rule-breaker'") == true)
-        #expect(view.errors.first?.contains("sent a reply of 50 MiB") == true, "\(view.errors)")
+        // Said as what the module did, not as a status the module returned ("rejected the input").
+        #expect(view.errors.first?.hasPrefix("module 'rule-breaker' sent a reply of 50 MiB") == true, "\(view.errors)")
         #expect(view.errors.first?.contains("replies are limited to 4 MiB") == true, "\(view.errors)")
     }
 
@@ -77,6 +77,19 @@ struct RuleBreakingModuleTests {
         let view = runtime().makeSession().open(route)
         #expect(view.errors.count == 1)
         #expect(view.errors.first?.contains(expected) == true, "\(view.errors)")
+    }
+
+    @Test("a builder's broken instance table is refused with what was wrong, as the host's finding", arguments: [
+        ("no-instance", "module 'rule-breaker' reported success from its builder but returned no instance (set *self and *api on DEN_OK)"),
+        ("old-table", "module 'rule-breaker' returned an instance API table older than this host's: its struct_size is below this den_module.h's"),
+        ("no-handle", "module 'rule-breaker' returned an instance API table without a handle or destroy function (both are required)"),
+    ])
+    func brokenInstanceTable(route: String, expected: String) {
+        let session = runtime().makeSession()
+        let view = session.open(route)
+        #expect(view.isHostScreen)
+        #expect(errorBanners(view).contains { $0.contains(expected) }, "\(errorBanners(view))")
+        #expect(session.replace("about").route == "about", "the host goes on")
     }
 
     @Test("an error message of 100 KB is cut to 4 KiB with a note saying so")
@@ -181,6 +194,8 @@ struct RuleBreakingModuleTests {
         let first = session.open("build-hangs")
         #expect(first.route == "about")
         #expect(first.errors.first?.contains("did not return from the builder of route 'build-hangs'") == true, "\(first.errors)")
+        #expect(first.errors.first?.contains("this module's screens open again once it returns") == true, "a builder has no instance to give up")
+        #expect(first.errors.first?.contains("this instance") == false)
         // No second thread queues behind the stuck one: the next build is refused at once.
         let second = session.open("late-registrar")
         #expect(second.isHostScreen)

@@ -13,6 +13,9 @@
  *   hangs-on-tap       draws a screen, then never returns from handle (action)
  *   build-hangs        its builder never returns
  *   build-faults       its builder dereferences NULL (den dies: in-process code cannot be survived)
+ *   no-instance        its builder returns DEN_OK without setting *self or *api
+ *   old-table          its builder returns an instance API table whose struct_size is 8
+ *   no-handle          its builder returns an instance API table without handle
  * Its summary carries escape sequences (clear screen, set window title). Every reply buffer is
  * released with den_free_release, which the header offers to plugins. */
 #define _GNU_SOURCE /* memmem */
@@ -152,6 +155,10 @@ static void destroy(void *self) { free(self); }
 
 static const den_instance_api api = {sizeof(den_instance_api), 0, handle, NULL, NULL, destroy};
 
+/* Tables the host must refuse: too small for this header, and without a handle function. */
+static const den_instance_api old_api = {8, 0, handle, NULL, NULL, destroy};
+static const den_instance_api handleless_api = {sizeof(den_instance_api), 0, NULL, NULL, NULL, destroy};
+
 static int32_t build(void *ctx, const den_host *host, den_bytes params, void **self,
                      const den_instance_api **out_api, den_owned *error) {
     (void)host; (void)params; (void)error;
@@ -161,17 +168,19 @@ static int32_t build(void *ctx, const den_host *host, den_bytes params, void **s
         volatile int *nowhere = NULL;
         return *nowhere;
     }
+    if (strcmp(kind, "no-instance") == 0) return DEN_OK;
     instance *made = malloc(sizeof *made);
     made->kind = kind;
     *self = made;
-    *out_api = &api;
+    *out_api = strcmp(kind, "old-table") == 0 ? &old_api : strcmp(kind, "no-handle") == 0 ? &handleless_api : &api;
     return DEN_OK;
 }
 
 DEN_EXPORT int32_t den_module_entry(const den_host *host, const den_registrar *registrar) {
     static const char *kinds[] = {"late-registrar", "forged-log", "huge-reply", "deep-reply", "future-reply",
                                   "unversioned-reply", "javascript-url", "long-error", "huge-request",
-                                  "deep-request", "hangs", "hangs-on-tap", "build-hangs", "build-faults"};
+                                  "deep-request", "hangs", "hangs-on-tap", "build-hangs", "build-faults", "no-instance", "old-table",
+                                  "no-handle"};
     kept_host = host;
     kept_registrar = registrar;
     kept_copy = *registrar;
