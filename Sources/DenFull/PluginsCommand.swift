@@ -48,7 +48,7 @@ struct PluginsCommand: ParsableCommand {
         for plugin in plugins {
             let status = plugin.isActive ? "active" : "FAILED"
             // Everything a module or a file name supplies is printed through the one sanitiser.
-            let name = plugin.id.map { "\($0) \(plugin.version ?? "")" } ?? "(unknown module)"
+            let name = plugin.id.map { id in plugin.version.map { "\(id) \($0)" } ?? id } ?? "(unknown module)"
             print("\(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ModuleText.singleLine(name))  \(ModuleText.singleLine(plugin.file.path))")
             if let summary = plugin.summary, !summary.isEmpty { print("        \(ModuleText.singleLine(summary, limit: 200))") }
             if !plugin.routes.isEmpty {

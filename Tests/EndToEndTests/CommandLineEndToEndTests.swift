@@ -73,6 +73,11 @@ struct CommandLineEndToEndTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains("0 active, 2 failed"))
         #expect(result.stdout.contains("No module works"))
+        // A module that described itself before failing is named; a file refused before any of
+        // its code ran (another ABI version, no manifest) can only be named by its file.
+        #expect(result.stdout.contains("FAILED  failing  \(folder.path)/libDenFixtureEntryFails.so\n        error: its entry point returned DEN_ERR_SERVICE (6)"),
+                "\(result.stdout)")
+        #expect(result.stdout.contains("FAILED  (unknown module)  \(folder.path)/libDenFixtureWrongABI.so"))
         let json = try den.run(["plugins", "--json", "--no-default-modules", "--plugin-dir", folder.path])
         #expect(json.status == 1)
         // One broken file beside working ones is not a failure of the command.

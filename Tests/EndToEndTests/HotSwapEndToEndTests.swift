@@ -94,7 +94,7 @@ struct HotSwapEndToEndTests {
         from = live.text.count
         try fixture.install(["-DSWAP_VERSION=3", "-DENTRY_FAILS"], into: plugins)
         #expect(live.wait(for: "Error: hot swap refused, the old version keeps serving", after: from), "\(live.text)")
-        #expect(live.text.dropFirst(from).contains("libSwapModule.so: its entry point returned error"))
+        #expect(live.text.dropFirst(from).contains("libSwapModule.so: its entry point returned DEN_ERR_"))
         live.type("add")
         #expect(live.wait(for: "COUNT 10", after: from), "v2 still serves: \(live.text)")
         let refused = try den.run(["plugins", "--no-default-modules", "--plugin-dir", plugins.path])

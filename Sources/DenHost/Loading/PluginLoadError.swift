@@ -23,10 +23,14 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
     /// The plugin file as the user named it (not the cache copy).
     public var file: String
     public var cause: Cause
+    /// The module's id when the file told it before failing (its manifest, or `describe`), so
+    /// `den plugins` and `den modules remove` can name the module and not only its file.
+    public var moduleID: String?
 
-    public init(file: String, cause: Cause) {
+    public init(file: String, cause: Cause, moduleID: String? = nil) {
         self.file = file
         self.cause = cause
+        self.moduleID = moduleID
     }
 
     /// One line, sanitised: the file name, dlerror's text and a module's registration text are
@@ -49,7 +53,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .toolchainMismatch(let found, let expected):
             "it was built by another Swift toolchain (\(found); the host's is \(expected))"
         case .entryFailed(let status, let detail):
-            "its entry point returned error \(status)\(detail.map { ": \($0)" } ?? "")"
+            "its entry point returned \(ExportInvoker.statusName(status)) (\(status))\(detail.map { ": \($0)" } ?? "")"
         case .invalidRegistration(let detail): "it registered itself wrongly: \(detail)"
         case .duplicateModule(let id, let existing): "module id '\(id)' is already provided by \(existing)"
         case .routeConflict(let detail): detail
@@ -84,7 +88,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .entryFailed(_, let detail?) where ExportDeclaration.isExportProblem(detail),
              .invalidRegistration(let detail) where ExportDeclaration.isExportProblem(detail):
             "fix the export's declaration as the error says (docs/ABI.md, \"Exports\": the name rule, the signature notation, one declaration per name), then rebuild the plugin"
-        case .entryFailed: "see the plugin's log lines above; fix the plugin and rebuild it"
+        case .entryFailed: "the plugin's own log lines, if it logged why, come before this one (den run --log-level debug shows them all); fix the plugin and rebuild it"
         case .invalidRegistration: "call describe once with a valid id and version, then add_route for each route"
         case .duplicateModule: "remove one of the two files, or give the new module another id"
         case .routeConflict: "change one of the two patterns, or drop one of the modules with --plugins"

@@ -62,7 +62,8 @@ public struct PluginLoader: Sendable {
     }
 
     private func load(_ file: URL, from copy: URL, endpoint existing: ServiceEndpoint?) throws(PluginLoadError) -> LoadedPlugin {
-        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
+        var knownID: String? // from the manifest, then from describe
+        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause, moduleID: knownID) }
 
         // Check the copy, the file dlopen will map: the original may be rewritten meanwhile (a
         // build in progress), and a copy never changes once written.
@@ -70,6 +71,7 @@ public struct PluginLoader: Sendable {
         // The ABI version and the toolchain are read from the file: dlopen would already run
         // the plugin's constructors and register its Swift types with the runtime for good.
         let (exportsChecked, manifest) = try checkExports(of: copy, reportedAs: file)
+        knownID = manifest?.id
         let library: DynamicLibrary
         do {
             library = try CrashNote.during(CrashNote.loading(file.path)) { () throws(DynamicLibraryError) in try DynamicLibrary.open(copy.path) }
@@ -96,6 +98,7 @@ public struct PluginLoader: Sendable {
         let recorder = RegistrationRecorder(file: file.lastPathComponent, logger: logger)
         let status = CrashNote.during(CrashNote.loading(file.path)) { recorder.withRegistrar { entry(endpoint.host, $0) } }
         endpoint.settings.close()
+        knownID = knownID ?? recorder.id
         guard status == DEN_OK.rawValue else {
             endpoint.revoke()
             throw fail(.entryFailed(status: status, detail: recorder.problems.first))

@@ -118,7 +118,9 @@ public final class ModuleRegistry: @unchecked Sendable {
 
     /// Records a plugin file that failed to load.
     public func recordFailure(_ error: PluginLoadError, file: URL) {
-        let record = PluginRecord(file: file, id: nil, version: nil, summary: nil, routes: [], status: .failed(error))
+        var id = error.moduleID
+        if id == nil, case .duplicateModule(let taken, _) = error.cause { id = taken }
+        let record = PluginRecord(file: file, id: id, version: nil, summary: nil, routes: [], status: .failed(error))
         lock.withLock { records.append(record) }
     }
 

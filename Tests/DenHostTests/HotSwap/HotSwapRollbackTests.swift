@@ -27,7 +27,7 @@ struct HotSwapRollbackTests {
         var expected: [String] {
             switch self {
             case .badABI: ["ABI version 99", "rebuild"]
-            case .entryFails: ["entry point returned error", "fix the plugin"]
+            case .entryFails: ["entry point returned DEN_ERR_", "fix the plugin"]
             case .routeConflict: ["other", "change the pattern"]
             case .builderFails: ["could not build the open screen 'swap/20'", "cannot build any screen"]
             case .restoreRefusedByPolicy: ["could not restore the state of the open screen 'swap/20'"]

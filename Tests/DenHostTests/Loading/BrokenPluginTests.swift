@@ -212,7 +212,7 @@ struct BrokenPluginTests {
             return "libDenFixtureEntryFails.so"
         }
         #expect(error.cause == .entryFailed(status: 6, detail: nil))
-        #expect(error.reason.contains("returned error 6"))
+        #expect(error.reason.contains("returned DEN_ERR_SERVICE (6)"))
     }
 
     @Test("a second module with an id already taken")
