@@ -127,7 +127,29 @@ struct WireFormatDescribeSpec {
         }
         let message = WireFormat.describe(error)
 
-        #expect(message.hasPrefix("title: expected String"), "\(message)")
+        #expect(message == "title: expected a string but found a number", "\(message)")
+    }
+
+    private enum Level: String, Decodable { case info, error }
+    private struct Levelled: Decodable { let level: Level }
+    private struct Listed: Decodable { let names: [String] }
+
+    @Test("a value an enumerated field does not take is said so, not in Swift's words")
+    func unknownValue() throws {
+        let error = try #require(throws: DecodingError.self) {
+            try JSONDecoder().decode(Levelled.self, from: Data(#"{"level":"loud"}"#.utf8))
+        }
+        #expect(WireFormat.describe(error) == "level: 'loud' is not one of the values it takes")
+    }
+
+    @Test("JSON's kinds, not Swift's types, in a type mismatch", arguments: [
+        (#"{"v":1,"title":{},"elements":[]}"#, "title: expected a string but found an object"),
+        (#"{"v":1,"title":"T","elements":"none"}"#, "elements: expected an array but found a string"),
+        (#"{"v":"1","title":"T","elements":[]}"#, "v: expected a whole number but found a string"),
+    ])
+    func kinds(json: String, expected: String) throws {
+        let error = try #require(throws: DecodingError.self) { try WireJSON.decode(Screen.self, json) }
+        #expect(WireFormat.describe(error) == expected)
     }
 
     @Test("a nested path mixes keys and indices")

@@ -6,6 +6,8 @@ import FoundationEssentials
 /// (no plugin code runs): `den_abi_version`, `den_toolchain` and `den_manifest`.
 struct ManifestProbe: Sendable, Equatable {
     var abiVersion: UInt32?
+    /// The size of a `den_abi_version` that is not a 4-byte object (a `uint64_t`, a function).
+    var abiVersionSize: Int?
     var toolchain: String?
     /// nil when the file defines no `den_manifest`.
     var manifest: Result<ModuleManifest, ManifestProblem>?
@@ -17,13 +19,22 @@ struct ManifestProbe: Sendable, Equatable {
         return read(reader)
     }
 
+    /// Why the file has no readable ABI version: not exported, or not a 4-byte object.
+    var abiVersionProblem: PluginLoadError.Cause {
+        abiVersionSize.map { .malformedABIVersion(size: $0) } ?? .missingSymbol(DEN_ABI_VERSION_SYMBOL)
+    }
+
     static func read(_ reader: ELFSymbolReader) -> ManifestProbe {
         // One byte more than allowed, so an oversized manifest is told apart from one at the limit.
         let values = reader.values(of: [DEN_ABI_VERSION_SYMBOL, DEN_TOOLCHAIN_SYMBOL, DEN_MANIFEST_SYMBOL],
                                    maximum: ModuleManifest.maximumBytes + 1)
         var probe = ManifestProbe()
-        if let abi = values[DEN_ABI_VERSION_SYMBOL], abi.count == 4 {
-            probe.abiVersion = UInt32(abi[0]) | UInt32(abi[1]) << 8 | UInt32(abi[2]) << 16 | UInt32(abi[3]) << 24
+        if let abi = values[DEN_ABI_VERSION_SYMBOL] {
+            if abi.count == 4 {
+                probe.abiVersion = UInt32(abi[0]) | UInt32(abi[1]) << 8 | UInt32(abi[2]) << 16 | UInt32(abi[3]) << 24
+            } else {
+                probe.abiVersionSize = abi.count
+            }
         }
         if let toolchain = values[DEN_TOOLCHAIN_SYMBOL] {
             probe.toolchain = String(decoding: toolchain.prefix(512).prefix { $0 != 0 }, as: UTF8.self)

@@ -42,7 +42,7 @@ public struct ModuleFileInspection: Sendable, Encodable {
         case nil: break
         }
         let errors: [PluginLoadError.Cause?] = [
-            probe.abiVersion == nil ? .missingSymbol(DEN_ABI_VERSION_SYMBOL) : nil,
+            probe.abiVersion == nil ? probe.abiVersionProblem : nil,
             probe.abiVersion.flatMap { abi -> PluginLoadError.Cause? in
                 abi == DEN_ABI_VERSION ? nil : .abiMismatch(found: abi, expected: DEN_ABI_VERSION)
             },

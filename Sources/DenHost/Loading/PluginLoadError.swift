@@ -9,6 +9,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case truncated(size: UInt64, required: UInt64)
         case openFailed(String)
         case missingSymbol(String)
+        /// `den_abi_version` is exported, but not as a 4-byte object.
+        case malformedABIVersion(size: Int)
         case abiMismatch(found: UInt32, expected: UInt32)
         case toolchainMismatch(found: String, expected: String)
         case entryFailed(status: Int32, detail: String?)
@@ -49,6 +51,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
             "the library is truncated: its headers need \(required) bytes but the file has \(size) (an interrupted copy or build?)"
         case .openFailed(let detail): "the dynamic loader refused it: \(detail)"
         case .missingSymbol(let symbol): "it does not export `\(symbol)`"
+        case .malformedABIVersion(let size): "its `den_abi_version` is \(size) bytes, not a 4-byte `uint32_t` (a wider integer, or a function?)"
         case .abiMismatch(let found, let expected): "it speaks Den ABI version \(found), this host speaks version \(expected)"
         case .toolchainMismatch(let found, let expected):
             "it was built by another Swift toolchain (\(found); the host's is \(expected))"
@@ -78,7 +81,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .wrongArchitecture: "rebuild the plugin on this machine"
         case .missingSymbol(let symbol) where symbol == "den_module_entry":
             "export `int32_t den_module_entry(const den_host *, const den_registrar *)` (Swift: `@_cdecl(\"den_module_entry\")` calling `DenModule.entry`)"
-        case .missingSymbol:
+        case .missingSymbol, .malformedABIVersion:
             "build the module against DenKit, or add `DEN_DEFINE_ABI_VERSION();` to a C plugin (see den_module.h)"
         case .abiMismatch: "rebuild the plugin against this host's DenKit / den_module.h"
         case .toolchainMismatch: "Linux Swift has no stable ABI: rebuild the plugin with the host's toolchain"

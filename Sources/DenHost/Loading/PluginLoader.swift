@@ -133,7 +133,7 @@ public struct PluginLoader: Sendable {
         defer { reader.finish() }
         let probe = ManifestProbe.read(reader)
         guard let abi = probe.abiVersion else {
-            throw PluginLoadError(file: file.path, cause: .missingSymbol(DEN_ABI_VERSION_SYMBOL))
+            throw PluginLoadError(file: file.path, cause: probe.abiVersionProblem)
         }
         try check(abi: abi, file: file)
         if let toolchain = probe.toolchain {

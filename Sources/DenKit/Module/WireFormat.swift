@@ -30,13 +30,50 @@ public enum WireFormat {
         case .keyNotFound(let key, let context):
             return "\(path(context.codingPath)): missing key '\(key.stringValue)'"
         case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)): expected \(type) (\(context.debugDescription))"
+            // In JSON's words, not Swift's ("Dictionary<String, Any>"): module authors write JSON.
+            let found = context.debugDescription.firstRange(of: "but found ").map {
+                " but found " + jsonFound(String(context.debugDescription[$0.upperBound...]).replacing(" instead.", with: ""))
+            } ?? ""
+            return "\(path(context.codingPath)): expected \(jsonKind(type))\(found)"
         case .valueNotFound(let type, let context):
             return "\(path(context.codingPath)): missing \(type) value"
         case .dataCorrupted(let context):
+            // An enum's raw value: "Cannot initialize LogLevel from invalid String value loud".
+            if context.debugDescription.hasPrefix("Cannot initialize "),
+               let range = context.debugDescription.firstRange(of: " value ") {
+                return "\(path(context.codingPath)): '\(context.debugDescription[range.upperBound...])' is not one of the values it takes"
+            }
             return "\(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:
             return String(describing: error)
+        }
+    }
+}
+
+extension WireFormat {
+    /// "a string", "an object"… for a Swift type a decoder expected.
+    static func jsonKind(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("Dictionary") { return "an object" }
+        if name.hasPrefix("Array") { return "an array" }
+        if name == "String" || name == "Substring" { return "a string" }
+        if name == "Bool" { return "true or false" }
+        if ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"].contains(name) {
+            return "a whole number"
+        }
+        if name == "Double" || name == "Float" { return "a number" }
+        return name
+    }
+
+    /// The decoder's word for what it found ("number", "a string", "dictionary"), as JSON says it.
+    static func jsonFound(_ word: String) -> String {
+        switch word {
+        case "number": "a number"
+        case "string": "a string"
+        case "bool", "a bool", "boolean": "true or false"
+        case "dictionary", "a dictionary": "an object"
+        case "array", "an array": "an array"
+        default: word
         }
     }
 }

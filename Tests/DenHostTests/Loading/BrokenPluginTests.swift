@@ -157,6 +157,24 @@ struct BrokenPluginTests {
         #expect(error.fix.contains("DEN_DEFINE_ABI_VERSION"))
     }
 
+    @Test("a den_abi_version that is not a 4-byte object is named as such, not as missing", arguments: [
+        ("const uint64_t den_abi_version = 1;", 8),
+        ("const uint8_t den_abi_version = 1;", 1),
+    ])
+    func malformedABIVersion(definition: String, size: Int) throws {
+        let error = try loadBeside { folder in
+            let source = folder.temp.path("abi.c")
+            try Data("#include <stdint.h>\n__attribute__((visibility(\"default\"))) \(definition)\n".utf8).write(to: source)
+            let output = folder.plugins.appendingPathComponent("libWideABI.so")
+            let built = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/cc"), ["-shared", "-fPIC", source.path, "-o", output.path])
+            try #require(built.status == 0, "\(built.stderr)")
+            return "libWideABI.so"
+        }
+        #expect(error.cause == .malformedABIVersion(size: size))
+        #expect(error.reason == "its `den_abi_version` is \(size) bytes, not a 4-byte `uint32_t` (a wider integer, or a function?)")
+        #expect(error.fix.contains("DEN_DEFINE_ABI_VERSION"))
+    }
+
     @Test("a module that describes itself with an invalid id is refused with the rule")
     func invalidID() throws {
         let error = try loadBeside { folder in
