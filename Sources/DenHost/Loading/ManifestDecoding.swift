@@ -9,6 +9,10 @@ enum ManifestDecoding {
     static func decode(_ bytes: [UInt8]) -> Result<ModuleManifest, ManifestProblem> {
         // A C string ends at its NUL; a Rust `[u8; N]` may carry none.
         let text = bytes.prefix { $0 != 0 }
+        // `const char *den_manifest = "…"` exports the pointer, not the text: 8 bytes, no `{`.
+        if bytes.count == MemoryLayout<UnsafeRawPointer>.size, text.first(where: { $0 != 0x20 && $0 != 0x0A }) != UInt8(ascii: "{") {
+            return .failure(ManifestProblem("it is \(bytes.count) bytes that are not JSON: declared as a pointer? `den_manifest` must be a char array (DEN_DEFINE_MANIFEST in den_module.h)"))
+        }
         guard text.count <= ModuleManifest.maximumBytes else {
             return .failure(ManifestProblem("it is longer than \(ModuleManifest.maximumBytes / 1024) KiB"))
         }

@@ -96,6 +96,21 @@ struct ManifestDecodingTests {
         #expect(manifest.routes == [.init("ok/<int:n>", requiresLogin: true)])
     }
 
+    @Test("a den_manifest declared as a pointer (8 bytes of address) is named as such; an 8-byte document is still read", arguments: [
+        [UInt8]([0x10, 0x20, 0x40, 0x55, 0x55, 0x55, 0, 0]),
+        [UInt8]([0, 0, 0, 0, 0, 0, 0, 0]),
+    ])
+    func pointerManifest(bytes: [UInt8]) {
+        guard case .failure(let problem) = ManifestDecoding.decode(bytes) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(problem.description == "it is 8 bytes that are not JSON: declared as a pointer? `den_manifest` must be a char array (DEN_DEFINE_MANIFEST in den_module.h)")
+        // Eight bytes that start a document are left to the JSON rules, which say what is wrong.
+        guard case .failure(let short) = ManifestDecoding.decode(Array(#"{"v":1}"#.utf8) + [0]) else { return }
+        #expect(!short.description.contains("pointer"), "\(short)")
+    }
+
     /// A manifest with routes r1…r20, then `repeated` again.
     static func manyRoutes(repeating repeated: String) -> String {
         var routes: [String] = []
