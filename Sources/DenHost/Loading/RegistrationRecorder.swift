@@ -52,27 +52,42 @@ final class RegistrationRecorder: @unchecked Sendable {
         registrar.initialize(to: den_registrar(
             ctx: Unmanaged.passRetained(self).toOpaque(),
             describe: { ctx, id, version, summary in
-                guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
+                guard let ctx else { return RegistrationRecorder.refuseNullContext("describe") }
                 return RegistrationRecorder.from(ctx).describe(id: id, version: version, summary: summary)
             },
             add_route: { ctx, pattern, build, builderContext in
-                guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
+                guard let ctx else { return RegistrationRecorder.refuseNullContext("add_route") }
                 return RegistrationRecorder.from(ctx).addRoute(pattern: pattern, flags: 0, build: build, context: builderContext)
             },
             add_route_with_flags: { ctx, pattern, flags, build, builderContext in
-                guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
+                guard let ctx else { return RegistrationRecorder.refuseNullContext("add_route_with_flags") }
                 return RegistrationRecorder.from(ctx).addRoute(pattern: pattern, flags: flags, build: build, context: builderContext)
             },
             add_export: { ctx, name, signature, summary, function in
-                guard let ctx else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
+                guard let ctx else { return RegistrationRecorder.refuseNullContext("add_export") }
                 return RegistrationRecorder.from(ctx).addExport(name: name, signature: signature, summary: summary, function: function)
             }))
     }
 
+    /// The recorder whose entry point runs on this thread: a call with a NULL `ctx` cannot say
+    /// whose it is, but it comes during that entry point.
+    @TaskLocal private static var registering: RegistrationRecorder?
+
     /// Runs `body` (the entry point) with the registrar, then closes registration.
     func withRegistrar<R>(_ body: (UnsafePointer<den_registrar>) -> R) -> R {
         defer { close() }
-        return body(registrar)
+        return Self.$registering.withValue(self) { body(registrar) }
+    }
+
+    /// Refuses a registrar call whose `ctx` is NULL, recording it against the entry point
+    /// running on this thread, so the plugin's failure names the real mistake.
+    private static func refuseNullContext(_ function: String) -> Int32 {
+        if let recorder = registering {
+            recorder.lock.withLock {
+                recorder._problems.append("\(function) was called with a NULL ctx: pass registrar->ctx as its first argument")
+            }
+        }
+        return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)
     }
 
     /// Ends registration: called as soon as `den_module_entry` returns.

@@ -89,6 +89,19 @@ struct RegistrationRecorderTests {
         #expect(recorder.problems.first?.contains("float") == true)
     }
 
+    @Test("a call with a NULL ctx is refused and recorded against the entry point that made it")
+    func nullContext() {
+        var statuses: [Int32] = []
+        let recorder = register { registrar in
+            statuses.append(registrar.pointee.describe(nil, "jogs", "1.0.0", "Jogs"))
+            statuses.append(registrar.pointee.add_route(nil, "jogs", Self.unusedBuilder, nil))
+        }
+        #expect(statuses == [Int32(DEN_ERR_INVALID_ARGUMENT.rawValue), Int32(DEN_ERR_INVALID_ARGUMENT.rawValue)])
+        #expect(recorder.id == nil)
+        #expect(recorder.problems == ["describe was called with a NULL ctx: pass registrar->ctx as its first argument",
+                                      "add_route was called with a NULL ctx: pass registrar->ctx as its first argument"])
+    }
+
     @Test("a pattern that is not valid UTF-8 is refused, not repaired into another route")
     func patternNotUTF8() {
         var status: Int32 = 0
