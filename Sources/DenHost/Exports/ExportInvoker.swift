@@ -70,7 +70,7 @@ enum ExportInvoker {
             if leaked { text += " (its message had no release function, so it was leaked)" }
             let message = text.isEmpty ? "it gave no message" : ModuleText.singleLine(text, limit: WireLimits.maxErrorMessageBytes)
             return .failure(ExportCallFailure(.failed, status: status,
-                                              "\(export.name) failed (\(Self.statusName(status))): \(message)"))
+                                              "\(export.name) failed (\(ModuleCallError.statusName(status))): \(message)"))
         }
         if error.ptr != nil { release(&error) } // a message beside DEN_OK means nothing
         func broken(_ problem: String) -> Result<ExportValue, ExportCallFailure> {
@@ -101,12 +101,5 @@ enum ExportInvoker {
     private static func release(_ owned: inout den_owned) {
         if let ptr = owned.ptr { owned.release?(ptr, owned.len) }
         owned = den_owned(ptr: nil, len: 0, release: nil)
-    }
-
-    /// "DEN_ERR_NOT_FOUND", or "status 42" for a code den_module.h does not define.
-    static func statusName(_ status: Int32) -> String {
-        let names = ["DEN_OK", "DEN_ERR_INVALID_ARGUMENT", "DEN_ERR_NOT_FOUND", "DEN_ERR_UNSUPPORTED", "DEN_ERR_CONFLICT",
-                     "DEN_ERR_VERSION", "DEN_ERR_SERVICE", "DEN_ERR_INTERNAL"]
-        return names.indices.contains(Int(status)) ? names[Int(status)] : "status \(status)"
     }
 }

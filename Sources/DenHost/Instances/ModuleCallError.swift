@@ -26,6 +26,13 @@ public struct ModuleCallError: Error, Sendable, Equatable, CustomStringConvertib
         return "module '\(moduleID)' \(ModuleCallError.statusText(status)): \(message.isEmpty ? "no details given" : message)"
     }
 
+    /// "DEN_ERR_NOT_FOUND", or "status 42" for a code den_module.h does not define.
+    static func statusName(_ status: Int32) -> String {
+        let names = ["DEN_OK", "DEN_ERR_INVALID_ARGUMENT", "DEN_ERR_NOT_FOUND", "DEN_ERR_UNSUPPORTED", "DEN_ERR_CONFLICT",
+                     "DEN_ERR_VERSION", "DEN_ERR_SERVICE", "DEN_ERR_INTERNAL"]
+        return names.indices.contains(Int(status)) ? names[Int(status)] : "status \(status)"
+    }
+
     static func statusText(_ status: Int32) -> String {
         switch UInt32(bitPattern: status) {
         case DEN_ERR_INVALID_ARGUMENT.rawValue: "rejected the input"

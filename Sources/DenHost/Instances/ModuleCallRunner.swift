@@ -79,16 +79,13 @@ public struct ModuleCallRunner: Sendable {
         }
     }
 
-    /// A `ModuleCallError` for a call given up, naming the module and the call.
-    static func error(for call: ModuleCall, _ giveUp: GiveUp) -> ModuleCallError {
+    /// A `ModuleCallError` for a call given up, naming the module and the call; `consequence`
+    /// says what giving up means for the caller ("will never call this instance again").
+    static func error(for call: ModuleCall, _ giveUp: GiveUp, consequence: String) -> ModuleCallError {
         if case .noThread(let failure) = giveUp {
             return ModuleCallError(moduleID: call.moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),
                                    message: "could not be called for \(call.what): \(failure)", isStall: false)
         }
-        // A builder has no instance yet: its module builds again once it returns (BuildGate).
-        let consequence = call.what.hasPrefix("handle(")
-            ? "the host gave up on it and will never call this instance again"
-            : "the host gave up on it; this module's screens open again once it returns"
         let message = switch giveUp {
         case .timedOut(let after):
             "did not return from \(call.what) within \(format(after)) (the call limit, --call-timeout); \(consequence)"

@@ -52,7 +52,8 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         switch outcome {
         case .success(let value): built = value
         case .failure(let giveUp):
-            throw ModuleCallRunner.error(for: call, giveUp)
+            // A builder has no instance yet: its module builds again once it returns (BuildGate).
+            throw ModuleCallRunner.error(for: call, giveUp, consequence: "the host gave up on it; this module's screens open again once it returns")
         }
         guard built.status == DEN_OK.rawValue else {
             throw ModuleCallError(moduleID: target.moduleID, status: built.status, message: built.message)
@@ -122,7 +123,8 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
         let answer: HandleOutcome
         switch outcome {
         case .success(let value): answer = value
-        case .failure(let giveUp): throw ModuleCallRunner.error(for: call, giveUp)
+        case .failure(let giveUp):
+            throw ModuleCallRunner.error(for: call, giveUp, consequence: "the host gave up on it and will never call this instance again")
         }
         guard answer.status == DEN_OK.rawValue else {
             throw ModuleCallError(moduleID: moduleID, status: answer.status, message: answer.error)

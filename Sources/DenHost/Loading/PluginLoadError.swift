@@ -56,7 +56,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .toolchainMismatch(let found, let expected):
             "it was built by another Swift toolchain (\(found); the host's is \(expected))"
         case .entryFailed(let status, let detail):
-            "its entry point returned \(ExportInvoker.statusName(status)) (\(status))\(detail.map { ": \($0)" } ?? "")"
+            "its entry point returned \(ModuleCallError.statusName(status)) (\(status))\(detail.map { ": \($0)" } ?? "")"
         case .invalidRegistration(let detail): "it registered itself wrongly: \(detail)"
         case .duplicateModule(let id, let existing): "module id '\(id)' is already provided by \(existing)"
         case .routeConflict(let detail): detail

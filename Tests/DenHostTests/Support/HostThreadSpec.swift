@@ -65,7 +65,7 @@ struct HostThreadSpec {
         }
         #expect(reason == .noThread(HostThread.StartFailure(code: EAGAIN)))
         #expect(ran.value == nil && !gaveUp)
-        let error = ModuleCallRunner.error(for: call, reason)
+        let error = ModuleCallRunner.error(for: call, reason, consequence: "unused: the call never started")
         #expect(!error.isStall)
         #expect(error.message.hasPrefix("could not be called for build about: the system would not start another thread"), "\(error.message)")
     }
