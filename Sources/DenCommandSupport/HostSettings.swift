@@ -18,12 +18,13 @@ public struct HostSettings: Sendable {
     /// `--call-timeout`, as typed.
     public var callTimeout: String?
     public var eager = false
+    /// The `DEN_` and `XDG_` variables (`ProcessEnvironment.hostVariables()`): all it reads.
     public var environment: [String: String]
     /// The storage engine for a data folder; nil keeps the runtime's default, SQLite through
     /// `libDenSQLiteStorage.so`. `den-full`, which links the engine anyway, uses it directly.
     public var makeStorageEngine: (@Sendable (URL) -> any StorageEngine)?
 
-    public init(environment: [String: String] = ProcessEnvironment.current()) {
+    public init(environment: [String: String] = ProcessEnvironment.hostVariables()) {
         self.environment = environment
     }
 

@@ -58,7 +58,7 @@ public struct HostConfiguration: Sendable {
     }
 
     /// `$DEN_DATA_DIR`, else `$XDG_DATA_HOME/den`, else `~/.local/share/den`.
-    public static func defaultDataDirectory(environment: [String: String] = ProcessEnvironment.current()) -> URL {
+    public static func defaultDataDirectory(environment: [String: String] = ProcessEnvironment.hostVariables()) -> URL {
         // A blank DEN_DATA_DIR counts as unset: it must never become a folder named " " here.
         if let explicit = environment["DEN_DATA_DIR"], !explicit.trimmingWhitespace().isEmpty {
             return URL(fileURLWithPath: explicit, isDirectory: true)

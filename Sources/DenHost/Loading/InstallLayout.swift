@@ -52,13 +52,13 @@ public struct InstallLayout: Sendable, Equatable {
 
     /// The per-user modules folder: `$XDG_DATA_HOME/den/modules`, else `~/.local/share/den/modules`.
     /// (`DEN_DATA_DIR` moves modules' data, not the user's modules.)
-    public static func userModulesDirectory(environment: [String: String] = ProcessEnvironment.current()) -> URL {
+    public static func userModulesDirectory(environment: [String: String] = ProcessEnvironment.hostVariables()) -> URL {
         dataHome(environment).appendingPathComponent("den/modules", isDirectory: true)
     }
 
     /// `$XDG_DATA_HOME`, else `~/.local/share`: the one rule for den's data and user modules. The
     /// XDG spec says a relative value is invalid and must be ignored.
-    public static func dataHome(_ environment: [String: String] = ProcessEnvironment.current()) -> URL {
+    public static func dataHome(_ environment: [String: String] = ProcessEnvironment.hostVariables()) -> URL {
         environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
     }

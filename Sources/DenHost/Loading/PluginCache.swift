@@ -35,7 +35,7 @@ public struct PluginCache: Sendable {
     }
 
     /// The default folder: `$DEN_CACHE_DIR`, else `$XDG_CACHE_HOME/den/plugins`, else `~/.cache/den/plugins`.
-    public static func defaultDirectory(environment: [String: String] = ProcessEnvironment.current()) -> URL {
+    public static func defaultDirectory(environment: [String: String] = ProcessEnvironment.hostVariables()) -> URL {
         if let explicit = environment["DEN_CACHE_DIR"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
