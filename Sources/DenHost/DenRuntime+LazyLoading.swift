@@ -22,7 +22,7 @@ extension DenRuntime {
             return true
         }
         let endpoint = services.makeEndpoint(file: candidate.fileName)
-        let lazy = LazyModule(file: file, manifest: manifest, endpoint: endpoint, loader: loader) { [registry, logger] result in
+        let lazy = LazyModule(file: file, manifest: manifest, stamp: stamp, endpoint: endpoint, loader: loader) { [registry, logger] result in
             switch result {
             case .success(let plugin):
                 logger.debug("""

@@ -10,6 +10,8 @@ import Synchronization
 final class LazyModule: Sendable {
     let file: URL
     let manifest: ModuleManifest
+    /// The file's identity when `manifest` was read from it (nil: unknown, so it is read again).
+    let stamp: FileStamp?
     let endpoint: ServiceEndpoint
     private let loader: PluginLoader
     private let onLoad: @Sendable (Result<LoadedPlugin, PluginLoadError>) -> Void
@@ -21,10 +23,11 @@ final class LazyModule: Sendable {
         case failed(PluginLoadError)
     }
 
-    init(file: URL, manifest: ModuleManifest, endpoint: ServiceEndpoint, loader: PluginLoader,
+    init(file: URL, manifest: ModuleManifest, stamp: FileStamp? = nil, endpoint: ServiceEndpoint, loader: PluginLoader,
          onLoad: @escaping @Sendable (Result<LoadedPlugin, PluginLoadError>) -> Void) {
         self.file = file
         self.manifest = manifest
+        self.stamp = stamp
         self.endpoint = endpoint
         self.loader = loader
         self.onLoad = onLoad
@@ -76,7 +79,8 @@ final class LazyModule: Sendable {
     private func load() -> Result<LoadedPlugin, PluginLoadError> {
         let plugin: LoadedPlugin
         do {
-            plugin = try loader.load(file, endpoint: endpoint)
+            plugin = try loader.load(file, endpoint: endpoint,
+                                     known: stamp.map { PluginLoader.KnownManifest(stamp: $0, manifest: manifest) })
         } catch {
             return .failure(error)
         }

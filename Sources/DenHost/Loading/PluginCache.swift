@@ -48,6 +48,18 @@ public struct PluginCache: Sendable {
     public struct StagedCopy: Sendable, Equatable {
         public var url: URL
         public var reused: Bool
+        /// The staged file's identity when it was staged: the copy holds exactly that version.
+        var source: FileStamp?
+
+        public init(url: URL, reused: Bool) {
+            self.url = url
+            self.reused = reused
+        }
+
+        init(url: URL, reused: Bool, source: FileStamp) {
+            self.init(url: url, reused: reused)
+            self.source = source
+        }
     }
 
     /// Returns the path of this version's copy, copying the file if this version was never staged.
@@ -77,7 +89,7 @@ public struct PluginCache: Sendable {
             if Double(time(nil) - copyInfo.st_mtim.tv_sec) > PluginCache.recentUseWindow / 6 {
                 _ = utimensat(AT_FDCWD, copy.path, nil, 0)
             }
-            return StagedCopy(url: copy, reused: true)
+            return StagedCopy(url: copy, reused: true, source: FileStamp(info))
         }
         guard access(file.path, R_OK) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
         guard PluginCache.startsLikeELF(file) else { throw fail(.notELF) }
@@ -97,7 +109,7 @@ public struct PluginCache: Sendable {
         pruneOlderCopies(of: stem, keeping: name)
         // The cache just grew: keep it within its limits.
         prune(keeping: [name])
-        return StagedCopy(url: copy, reused: false)
+        return StagedCopy(url: copy, reused: false, source: FileStamp(info))
     }
 
     /// Removes the copy of a file that failed to load: it would never be loaded again (a new

@@ -251,4 +251,34 @@ struct LazyLoadingTests {
         let record = try #require(runtime.registry.plugins.first { $0.id == "about" })
         #expect(record.error?.fix == "restart den to load the new version of the file")
     }
+
+    @Test("a first build takes the manifest the cache read from this very version, and reads the file when the version differs")
+    func knownManifest() throws {
+        // A manifest that is not the file's: taken on the cache's word, the registration is held
+        // to it; read from the file, it is never seen.
+        func altered(_ file: URL) throws -> ModuleManifest {
+            var manifest = try #require(ModuleFileInspection.inspect(file).manifest)
+            manifest.summary = "not what the file says"
+            return manifest
+        }
+        let same = try PluginFolder()
+        let file = try same.add("AboutModule")
+        let trusted = PluginLoader.KnownManifest(stamp: try #require(FileStamp(file.path)), manifest: try altered(file))
+        do {
+            _ = try lazyRuntime(same).loader.load(file, endpoint: nil, known: trusted)
+            Issue.record("the registration was not held to the cached manifest")
+        } catch {
+            #expect(error.cause == .manifestMismatch(["the manifest's summary \"not what the file says\" differs from the registered \"\(try #require(ModuleFileInspection.inspect(file).manifest).summary)\""]))
+        }
+
+        let other = try PluginFolder()
+        let otherFile = try other.add("AboutModule")
+        var info = stat()
+        #expect(stat(otherFile.path, &info) == 0)
+        info.st_size += 1 // another version of the file than the one the manifest was read from
+        let plugin = try lazyRuntime(other).loader.load(otherFile, endpoint: nil,
+                                                        known: .init(stamp: FileStamp(info), manifest: try altered(otherFile)))
+        #expect(plugin.manifest?.summary != "not what the file says")
+        #expect(plugin.manifest?.summary == plugin.summary)
+    }
 }
