@@ -12,6 +12,9 @@ struct ModuleInstaller {
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// What the refused module logged while it loaded, shown before the refusal (its fix
+        /// text points up at them).
+        var moduleLog: [String] = []
     }
 
     init(environment: [String: String], cacheDirectory: URL?) {
@@ -53,15 +56,17 @@ struct ModuleInstaller {
         // against its manifest, and against every module it would live beside.
         var configuration = HostConfiguration(pluginDirectories: [kept, candidateFolder], bundledDirectory: bundledFolder,
                                               cacheDirectory: cacheDirectory, dataDirectory: scratch.url.appendingPathComponent("data"),
-                                              logLevel: .critical)
+                                              logLevel: .info)
         configuration.loadsLazily = false
-        let runtime = DenRuntime(configuration: configuration)
+        let log = ModuleLoadLog()
+        let runtime = DenRuntime(configuration: configuration, logger: log.logger)
         runtime.loadPlugins()
         guard let record = runtime.registry.plugins.first(where: { $0.file.path == candidate.path }) else {
             throw Failure(description: "\(file.path) was not taken for a module (is it a .so file?)")
         }
         if let error = record.error {
-            throw Failure(description: "\(file.lastPathComponent) cannot be installed: \(error.reason) — \(error.fix)")
+            throw Failure(description: "\(file.lastPathComponent) cannot be installed: \(error.reason) — \(error.fix)",
+                          moduleLog: log.lines(file: candidate.lastPathComponent, id: record.id))
         }
         let id = record.id ?? "?"
         if let other = replaced.first(where: { $0.id != nil && $0.id != id && $0.file.lastPathComponent == file.lastPathComponent }) {

@@ -61,7 +61,8 @@ extension ModuleInstaller {
         do {
             print(try step(installer))
         } catch let failure as ModuleInstaller.Failure {
-            FileHandle.standardError.write(Data("Error: \(failure)\n".utf8))
+            let logged = failure.moduleLog.isEmpty ? "" : "The module logged while it loaded:\n" + failure.moduleLog.map { "  \($0)\n" }.joined()
+            FileHandle.standardError.write(Data("\(logged)Error: \(failure)\n".utf8))
             throw ExitCode(ExitStatus.failure)
         }
     }

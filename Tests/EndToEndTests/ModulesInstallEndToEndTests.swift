@@ -50,6 +50,24 @@ struct ModulesInstallEndToEndTests {
         #expect(copied.isEmpty, "nothing was copied: \(copied)")
     }
 
+    @Test("a refused module's own log lines are shown with the refusal: often they say the real reason")
+    func showsWhatTheModuleLogged() throws {
+        let den = try DenCommand()
+        let source = try den.pluginFolder(["DenFixtureEntryFails", "DenFixtureGuardedRoute"])
+        let result = try den.run(["modules", "install", source.appendingPathComponent("libDenFixtureEntryFails.so").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("returned DEN_ERR_SERVICE (6)"), "\(result.stderr)")
+        // Before the refusal, whose fix text points up at them.
+        #expect(result.stderr.hasPrefix("The module logged while it loaded:\n  [error] FAILING_API_KEY is not set; set it and start den again\nError: "),
+                "\(result.stderr)")
+
+        // A module that loads logs nothing into the output, and nothing of one module is
+        // shown for another.
+        let fine = try den.run(["modules", "install", source.appendingPathComponent("libDenFixtureGuardedRoute.so").path])
+        #expect(fine.status == 0, "\(fine.stderr)")
+        #expect(!fine.stdout.contains("logged") && !fine.stderr.contains("FAILING_API_KEY"), "\(fine.stdout)\(fine.stderr)")
+    }
+
     @Test("install refuses a second copy of a bundled module's id, naming the installed file")
     func duplicateOfBundled() throws {
         let den = try DenCommand()
