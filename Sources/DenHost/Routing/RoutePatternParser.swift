@@ -2,7 +2,7 @@
 /// only, so it favours clear errors over speed.
 enum RoutePatternParser {
     static func parse(_ text: String) throws(RoutePatternError) -> [RouteSegment] {
-        if let plain = plainLiteralSegments(text) { return plain }
+        if let plain = plainSegments(text) { return plain }
         return try parseInFull(text)
     }
 
@@ -47,23 +47,64 @@ enum RoutePatternParser {
         return segments
     }
 
-    /// The segments of a pattern of ASCII literals only ("about", "jogs/about"), read by bytes;
-    /// nil for anything else — placeholders, slashes at either end, empty or dot segments,
-    /// other characters — which the parser above reads, reporting what is wrong.
-    static func plainLiteralSegments(_ text: String) -> [RouteSegment]? {
+    /// The segments of an ASCII pattern of plain literals and well-formed placeholders
+    /// ("about", "jogs/<int:id>/edit", "files/<path:rest>"), read by bytes; nil for anything
+    /// else — slashes at either end, empty or dot segments, other characters, a placeholder that
+    /// is malformed, of an unknown type, named twice or a catch-all before the end, a pattern
+    /// over the length limit — which the parser above reads, reporting what is wrong. (The full
+    /// parser walks Characters: ≈ 57,000 instructions for `jogs/<int:id>`, at every start.)
+    static func plainSegments(_ text: String) -> [RouteSegment]? {
         let bytes = text.utf8
         guard !bytes.isEmpty, bytes.count <= RouteLengthLimit.maximumByteCount else { return nil }
         var segments: [RouteSegment] = []
+        var names: [String] = []
         var start = bytes.startIndex
         while true {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
             let piece = bytes[start..<end]
-            guard !piece.isEmpty, !piece.elementsEqual(".".utf8), !piece.elementsEqual("..".utf8),
-                  piece.allSatisfy({ $0 < 0x80 && isLiteralScalar(Unicode.Scalar($0)) }) else { return nil }
-            segments.append(.literal(String(Substring(text[start..<end]))))
-            guard end < bytes.endIndex else { return segments }
+            guard !piece.isEmpty else { return nil }
+            if piece.first == UInt8(ascii: "<") {
+                guard let parameter = simplePlaceholder(piece), !names.contains(parameter.name),
+                      parameter.type != .path || end == bytes.endIndex else { return nil }
+                names.append(parameter.name)
+                segments.append(.parameter(name: parameter.name, type: parameter.type))
+            } else {
+                guard !piece.elementsEqual(".".utf8), !piece.elementsEqual("..".utf8),
+                      piece.allSatisfy({ $0 < 0x80 && isLiteralScalar(Unicode.Scalar($0)) }) else { return nil }
+                segments.append(.literal(String(Substring(text[start..<end]))))
+            }
+            guard end < bytes.endIndex else { break }
             start = bytes.index(after: end)
         }
+        guard names.isEmpty || RouteLengthLimit.shortestRouteByteCount(segments) <= RouteLengthLimit.maximumByteCount else {
+            return nil
+        }
+        return segments
+    }
+
+    /// `<type:name>` or `<name>` (a string) with a known type and an ASCII identifier; nil
+    /// for anything else, including `<int>` (a type without a name).
+    private static func simplePlaceholder(_ piece: Substring.UTF8View.SubSequence) -> (name: String, type: RouteParameterType)? {
+        guard piece.count >= 3, piece.last == UInt8(ascii: ">") else { return nil }
+        let inner = piece.dropFirst().dropLast()
+        let colon = inner.firstIndex(of: UInt8(ascii: ":"))
+        let nameBytes = colon.map { inner[inner.index(after: $0)...] } ?? inner
+        guard let first = nameBytes.first, isIdentifierStart(first), nameBytes.allSatisfy(isIdentifierByte) else { return nil }
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        guard let colon else {
+            return RouteParameterType(rawValue: name) == nil ? (name, .string) : nil
+        }
+        guard let type = RouteParameterType(rawValue: String(decoding: inner[..<colon], as: UTF8.self)) else { return nil }
+        return (name, type)
+    }
+
+    private static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        isIdentifierStart(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// Leading and trailing slashes carry no meaning in patterns or routes.
