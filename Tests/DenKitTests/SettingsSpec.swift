@@ -36,6 +36,16 @@ struct SettingsSpec {
         #expect(text.problem(with: "a\u{1B}[31m") != nil)
     }
 
+    @Test("control characters are refused in ASCII and beyond; other characters are not", arguments: [
+        ("plain", true), ("tab\there", false), ("line\nbreak", false), ("del\u{7F}", false), ("nul\u{0}", false),
+        ("café", true), ("café\u{85}", false), ("日本\u{9F}語", false), ("emoji 🦊", true), ("zero\u{200B}width", true),
+    ])
+    func controlCharacters(value: String, allowed: Bool) {
+        let text = SettingDefinition("name", kind: .string, default: "x", help: "")
+        #expect((text.problem(with: value) == nil) == allowed, "\(value.unicodeScalars.map { $0.value })")
+        if !allowed { #expect(text.problem(with: value)?.contains("without control characters") == true) }
+    }
+
     @Test("a declaration with a bad name, a duplicate or a default its rule refuses is refused")
     func declarationProblems() {
         #expect(SettingsDeclaration(settings: [url, seconds]).problem == nil)

@@ -79,10 +79,15 @@ public struct SettingDefinition: Codable, Sendable, Equatable {
     /// Why `value` is not allowed (naming what is), or nil when it is.
     public func problem(with value: String) -> String? {
         if value.isEmpty { return emptyMeans == nil ? "'\(name)' cannot be empty; it takes \(rule)" : nil }
-        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        // ASCII by bytes: a scalar's general category is a table look-up of some hundred
+        // instructions, and every declared default is checked at every start.
+        let hasControl = value.utf8.allSatisfy { $0 < 0x80 }
+            ? value.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+            : value.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        if hasControl {
             return "'\(name)' takes \(rule), on one line without control characters"
         }
-        let refused = "'\(value)' is not allowed for '\(name)', which takes \(rule)"
+        var refused: String { "'\(value)' is not allowed for '\(name)', which takes \(rule)" }
         switch kind {
         case .string:
             return nil
