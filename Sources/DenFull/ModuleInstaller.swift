@@ -65,8 +65,14 @@ struct ModuleInstaller {
             throw Failure(description: "\(file.path) was not taken for a module (is it a .so file?)")
         }
         if let error = record.error {
+            // Lines name a module by its file name, then by its id: only a name no other loaded
+            // file shares says it is the candidate (a bundled libAboutModule.so shares both).
+            let others = runtime.registry.plugins.filter { $0.file.path != candidate.path }
+            let fileName = candidate.lastPathComponent
+            let ownFile = others.contains { $0.fileName == fileName } ? nil : fileName
+            let ownID = record.id.flatMap { id in others.contains { $0.id == id } ? nil : id }
             throw Failure(description: "\(file.lastPathComponent) cannot be installed: \(error.reason) — \(error.fix)",
-                          moduleLog: log.lines(file: candidate.lastPathComponent, id: record.id))
+                          moduleLog: log.lines(file: ownFile, id: ownID))
         }
         let id = record.id ?? "?"
         if let other = replaced.first(where: { $0.id != nil && $0.id != id && $0.file.lastPathComponent == file.lastPathComponent }) {

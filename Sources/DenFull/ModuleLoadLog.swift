@@ -21,10 +21,11 @@ final class ModuleLoadLog: Sendable {
         return logger
     }
 
-    /// The lines of the module in `file` (or, once it described itself, `id`), as the user reads them.
-    func lines(file: String, id: String?) -> [String] {
+    /// The lines logged under the file name `file` or the module id `id` (nil: not that way),
+    /// as the user reads them.
+    func lines(file: String?, id: String?) -> [String] {
         stored.withLock { $0 }
-            .filter { $0.module == file || ($0.module == id && id != nil) }
+            .filter { line in (file != nil && line.module == file) || (id != nil && line.module == id) }
             .map { "[\($0.level.rawValue)] \($0.message)" }
     }
 

@@ -22,7 +22,7 @@ struct ELFHeader {
     /// Reads and checks the headers of `file`. Returns nil for a file shorter than an ELF identification.
     /// Plain POSIX calls: this runs on every plugin load, next to a ~0.2 ms `dlopen`.
     static func read(_ file: URL) throws(ELFReadError) -> (header: ELFHeader?, fileSize: UInt64) {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(file.filePath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ELFReadError(errno: errno) }
         defer { close(descriptor) }
         var info = stat()

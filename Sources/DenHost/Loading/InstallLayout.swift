@@ -29,7 +29,7 @@ public struct InstallLayout: Sendable, Equatable {
     /// True when den runs from an installed prefix rather than a build folder.
     public var isInstalled: Bool {
         var isDirectory = false
-        return FileManager.default.fileExists(atPath: modulesDirectoryWhenInstalled.path, isDirectory: &isDirectory)
+        return FileManager.default.fileExists(atPath: modulesDirectoryWhenInstalled.filePath, isDirectory: &isDirectory)
             && isDirectory
     }
 

@@ -29,7 +29,7 @@ struct ManifestIndex {
         }
 
         init?(_ file: URL) {
-            guard let stamp = FileStamp(file.path) else { return nil }
+            guard let stamp = FileStamp(file.filePath) else { return nil }
             self.init(stamp)
         }
 
@@ -90,8 +90,8 @@ struct ManifestIndex {
     private(set) var loadProblem: String?
 
     init(directory: URL) {
-        file = directory.appendingPathComponent(Self.fileName)
-        guard let data = FileManager.default.contents(atPath: file.path) else { return }
+        file = directory.appendingFileName(Self.fileName)
+        guard let data = FileManager.default.contents(atPath: file.filePath) else { return }
         guard let lines = RegistryCacheFormat.lines(data) else {
             loadProblem = "it does not start with \"\(RegistryCacheFormat.header)\"; it is rebuilt"
             changed = true
@@ -134,7 +134,7 @@ struct ManifestIndex {
     /// the file (no plugin code runs either way). nil when the file cannot be read at all.
     mutating func entry(for file: URL, path: String? = nil, stamp: FileStamp? = nil) -> Entry? {
         guard let key = stamp.map({ Key($0) }) ?? Key(file) else { return nil }
-        let path = path ?? file.path
+        let path = path ?? file.filePath
         used.insert(path)
         if let cached = known(path), cached.key == key {
             hits += 1

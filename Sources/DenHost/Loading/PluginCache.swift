@@ -15,6 +15,8 @@ import Glibc
 public struct PluginCache: Sendable {
     public let directory: URL
     public let limits: Limits
+    /// Copies a plugin file (FileManager's copy); a spec replaces it to change the file mid-copy.
+    var copyFile: @Sendable (_ from: URL, _ to: URL) throws -> Void = { try FileManager.default.copyItem(at: $0, to: $1) }
 
     public struct Limits: Sendable, Equatable {
         public var maxBytes: Int64
@@ -68,40 +70,58 @@ public struct PluginCache: Sendable {
     }
 
     public func stageCopy(_ file: URL) throws(PluginLoadError) -> StagedCopy {
-        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
+        try stageCopy(file, attempts: 3)
+    }
+
+    /// A copy is named after the file's stamp before copying; a file that changed while it was
+    /// copied (a build writing it) would leave another version under that name, so it is staged
+    /// again, `attempts` times in all.
+    private func stageCopy(_ file: URL, attempts: Int) throws(PluginLoadError) -> StagedCopy {
+        // Paths without URL.path's first-use cost (URL+FilePath.swift): this runs on every start.
+        let filePath = file.filePath
+        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: filePath, cause: cause) }
         var info = stat()
-        guard stat(file.path, &info) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+        guard stat(filePath, &info) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
         // Only a readable regular file that starts like a library is worth a copy: not a folder
         // named x.so, not a link to /dev/zero, not a huge text file.
         guard info.st_mode & S_IFMT == S_IFREG else { throw fail(.unreadable("it is not a regular file")) }
         guard info.st_size > 0 else { throw fail(.emptyFile) }
 
-        let stem = file.deletingPathExtension().lastPathComponent
+        let stem = PluginCache.stem(of: file.fileName)
         // The modification time as text (seconds, then nanoseconds): no arithmetic to overflow.
         let nanoseconds = String(info.st_mtim.tv_nsec)
         let modified = "\(UInt64(bitPattern: Int64(info.st_mtim.tv_sec)))\(String(repeating: "0", count: max(0, 9 - nanoseconds.count)))\(nanoseconds)"
         let name = "\(stem)-\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified).so"
-        let copy = directory.appendingPathComponent(name)
+        let copy = directory.appendingFileName(name)
         var copyInfo = stat()
-        if stat(copy.path, &copyInfo) == 0 {
+        if stat(copy.filePath, &copyInfo) == 0 {
             // Mark it as in use, so no other `den` prunes it within the hour (at most every ten
             // minutes: a start should not write to the disk each time).
             if Double(time(nil) - copyInfo.st_mtim.tv_sec) > PluginCache.recentUseWindow / 6 {
-                _ = utimensat(AT_FDCWD, copy.path, nil, 0)
+                _ = utimensat(AT_FDCWD, copy.filePath, nil, 0)
             }
             return StagedCopy(url: copy, reused: true, source: FileStamp(info))
         }
-        guard access(file.path, R_OK) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
+        guard access(filePath, R_OK) == 0 else { throw fail(.unreadable(String(cString: strerror(errno)))) }
         guard PluginCache.startsLikeELF(file) else { throw fail(.notELF) }
         // Write under a private name, then rename: a concurrent `den` never sees half a file.
         let partial = directory.appendingPathComponent(".\(name).\(getpid()).partial")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try? FileManager.default.removeItem(at: partial)
-            try FileManager.default.copyItem(at: file, to: partial)
+            try copyFile(file, partial)
+            guard FileStamp(filePath) == FileStamp(info) else {
+                try? FileManager.default.removeItem(at: partial)
+                guard attempts > 1 else {
+                    throw fail(.unreadable("it kept changing while den copied it (is a build still writing it?); try again once it is written"))
+                }
+                return try stageCopy(file, attempts: attempts - 1)
+            }
             guard rename(partial.path, copy.path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: ["NSLocalizedDescription": String(cString: strerror(errno))])
             }
+        } catch let error as PluginLoadError {
+            throw error
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw fail(.cacheUnwritable(directory: directory.path, detail: ErrorText.describe(error)))
@@ -110,6 +130,15 @@ public struct PluginCache: Sendable {
         // The cache just grew: keep it within its limits.
         prune(keeping: [name])
         return StagedCopy(url: copy, reused: false, source: FileStamp(info))
+    }
+
+    /// A plugin file's name without its extension, as `deletingPathExtension().lastPathComponent`
+    /// gives it (`libAboutModule.so` → `libAboutModule`), by bytes for the usual `.so`.
+    static func stem(of name: String) -> String {
+        guard name.utf8.count > 3, name.hasSuffix(".so") else {
+            return URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+        }
+        return String(name.utf8.dropLast(3))!
     }
 
     /// Removes the copy of a file that failed to load: it would never be loaded again (a new

@@ -87,8 +87,8 @@ extension PluginCache {
     /// Prunes when the last prune was more than a day ago: a cache nobody adds to still ages.
     public func pruneIfDue(now: Date = Date()) -> PluginCacheReport? {
         var info = stat()
-        if stat(stamp.path, &info) == 0, now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec) < 86_400 { return nil }
-        guard FileManager.default.fileExists(atPath: directory.path) else { return nil }
+        if stat(stamp.filePath, &info) == 0, now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec) < 86_400 { return nil }
+        guard FileManager.default.fileExists(atPath: directory.filePath) else { return nil }
         return prune(now: now)
     }
 
@@ -110,7 +110,7 @@ extension PluginCache {
         return report
     }
 
-    private var stamp: URL { directory.appendingPathComponent(".last-prune") }
+    private var stamp: URL { directory.appendingFileName(".last-prune") }
 
     private func markPruned() {
         guard FileManager.default.fileExists(atPath: directory.path) else { return }

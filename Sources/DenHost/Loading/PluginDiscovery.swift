@@ -71,7 +71,7 @@ public struct PluginDiscovery: Sendable {
                     ? names.filter { $0.hasSuffix(".so") && PluginDiscovery.moduleName(fromFile: $0) != nil }
                     : names.filter { $0.hasSuffix(".so") }
                 // A file URL made from the path: `appendingPathComponent` costs a few times more, per file.
-                let folderPath = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
+                let folderPath = directory.filePath.hasSuffix("/") ? directory.filePath : directory.filePath + "/"
                 found += plugins.sorted().map { candidate(folderPath, $0) }
             } catch {
                 var error = error
@@ -110,19 +110,20 @@ public struct PluginDiscovery: Sendable {
     }
 
     private func files(in directory: URL, required: Bool) throws(DiscoveryError) -> [String] {
+        let path = directory.filePath // without URL.path's first-use cost (URL+FilePath.swift)
         var isDirectory = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
-            if required { throw DiscoveryError(directory: directory.path, reason: "no such folder (or a parent folder cannot be searched)") }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if required { throw DiscoveryError(directory: path, reason: "no such folder (or a parent folder cannot be searched)") }
             return []
         }
         guard isDirectory else {
-            if required { throw DiscoveryError(directory: directory.path, reason: "it is a file, not a folder") }
+            if required { throw DiscoveryError(directory: path, reason: "it is a file, not a folder") }
             return []
         }
         do {
-            return try DirectoryListing.names(atPath: directory.path)
+            return try DirectoryListing.names(atPath: path)
         } catch {
-            throw DiscoveryError(directory: directory.path, reason: error.reason)
+            throw DiscoveryError(directory: path, reason: error.reason)
         }
     }
 }

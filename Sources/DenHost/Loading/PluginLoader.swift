@@ -75,7 +75,9 @@ public struct PluginLoader: Sendable {
     private func load(_ file: URL, from copy: URL, endpoint existing: ServiceEndpoint?,
                       knownManifest: ModuleManifest?) throws(PluginLoadError) -> LoadedPlugin {
         var knownID: String? // from the manifest, then from describe
-        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause, moduleID: knownID) }
+        // Paths without URL.path's first-use cost (URL+FilePath.swift): a first build runs this.
+        let filePath = file.filePath, fileName = file.fileName, copyPath = copy.filePath
+        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: filePath, cause: cause, moduleID: knownID) }
 
         // Check the copy, the file dlopen will map: the original may be rewritten meanwhile (a
         // build in progress), and a copy never changes once written.
@@ -89,10 +91,10 @@ public struct PluginLoader: Sendable {
         knownID = manifest?.id
         let library: DynamicLibrary
         do {
-            library = try CrashNote.during(CrashNote.loading(file.path)) { () throws(DynamicLibraryError) in try DynamicLibrary.open(copy.path) }
+            library = try CrashNote.during(CrashNote.loading(filePath)) { () throws(DynamicLibraryError) in try DynamicLibrary.open(copyPath) }
         } catch {
             // dlerror names the copy; users know the original.
-            throw fail(.openFailed(error.message.replacing(copy.path, with: file.lastPathComponent)))
+            throw fail(.openFailed(error.message.replacing(copyPath, with: fileName)))
         }
         if !exportsChecked {
             // A library stripped of section headers: check through the loader instead.
@@ -105,13 +107,13 @@ public struct PluginLoader: Sendable {
         guard let entrySymbol = library.symbol(DEN_ENTRY_SYMBOL) else { throw fail(.missingSymbol(DEN_ENTRY_SYMBOL)) }
         let entry = unsafeBitCast(entrySymbol, to: den_module_entry_fn.self)
 
-        let endpoint = existing ?? hub.makeEndpoint(file: file.lastPathComponent)
+        let endpoint = existing ?? hub.makeEndpoint(file: fileName)
         // A lazily loaded module's endpoint was opened for its routes: during den_module_entry
         // it gets only what any loading plugin gets (log, settings.declare).
         endpoint.revoke()
         // Service calls count as the module's only once the registry has installed it.
-        let recorder = RegistrationRecorder(file: file.lastPathComponent, logger: logger)
-        let status = CrashNote.during(CrashNote.loading(file.path)) { recorder.withRegistrar { entry(endpoint.host, $0) } }
+        let recorder = RegistrationRecorder(file: fileName, logger: logger)
+        let status = CrashNote.during(CrashNote.loading(filePath)) { recorder.withRegistrar { entry(endpoint.host, $0) } }
         endpoint.settings.close()
         knownID = knownID ?? recorder.id
         guard status == DEN_OK.rawValue else {
@@ -144,7 +146,7 @@ public struct PluginLoader: Sendable {
     /// Checks the ABI version, the toolchain and the manifest from the file; false when the file
     /// has no section headers to read them from (then the manifest is not read either).
     private func checkExports(of copy: URL, reportedAs file: URL) throws(PluginLoadError) -> (Bool, ModuleManifest?) {
-        guard let reader = ELFSymbolReader(path: copy.path) else { return (false, nil) }
+        guard let reader = ELFSymbolReader(path: copy.filePath) else { return (false, nil) }
         defer { reader.finish() }
         let probe = ManifestProbe.read(reader)
         guard let abi = probe.abiVersion else {

@@ -13,15 +13,21 @@ public enum ProcessEnvironment {
     /// Every variable, as it is now (a later `setenv` shows in the next call). A variable
     /// without `=` is skipped; of two with one name, the first wins, as `getenv` would.
     public static func current() -> [String: String] {
-        variables { _ in true }
+        variables(in: environ) { _ in true }
     }
 
     /// The variables the host's settings read (`hostPrefixes`), as `current()` has them. Every
     /// variable costs a start ≈ 5,000 instructions as a dictionary entry, and a shell has dozens
     /// den never asks for; these are picked by their bytes before any `String` is made.
     public static func hostVariables() -> [String: String] {
+        hostVariables(in: environ)
+    }
+
+    /// `hostVariables()` of an `environ`-shaped list (a spec passes its own: `setenv` while
+    /// other tests read the environment is a use-after-free in glibc).
+    static func hostVariables(in entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
         let prefixes = hostPrefixes.map { Array($0.utf8) }
-        return variables { entry in
+        return variables(in: entries) { entry in
             prefixes.contains { prefix in
                 prefix.indices.allSatisfy { UInt8(bitPattern: entry[$0]) == prefix[$0] } // stops at the entry's NUL
             }
@@ -33,9 +39,10 @@ public enum ProcessEnvironment {
         getenv(name).map { String(cString: $0) }
     }
 
-    private static func variables(where keeps: (UnsafePointer<CChar>) -> Bool) -> [String: String] {
+    private static func variables(in entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                                  where keeps: (UnsafePointer<CChar>) -> Bool) -> [String: String] {
         var variables: [String: String] = [:]
-        var entry = environ
+        var entry = entries
         while let pointer = entry.pointee {
             entry += 1
             guard keeps(UnsafePointer(pointer)) else { continue }

@@ -1,6 +1,7 @@
 @testable import DenHost
 import DenTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("PluginCache stays bounded")
@@ -81,6 +82,50 @@ struct PluginCacheLimitsTests {
         #expect(cache.pruneIfDue() == nil, "pruned less than a day ago")
         #expect(cache.pruneIfDue(now: Date().addingTimeInterval(2 * 86_400))?.removed == 1)
     }
+
+    @Test("a file rewritten while it is copied is copied again, so a copy always holds the version its name says")
+    func changedWhileCopying() throws {
+        let temp = try TemporaryDirectory()
+        let file = temp.path("libBuiltModule.so")
+        try Data([0x7F, 0x45, 0x4C, 0x46] + Array(repeating: 1, count: 60)).write(to: file)
+        let rewrites = Mutex(1)
+        var cache = PluginCache(directory: temp.path("cache"))
+        cache.copyFile = { from, to in
+            try FileManager.default.copyItem(at: from, to: to)
+            // A build replaces the file after the copy began: a new inode, other bytes.
+            guard rewrites.withLock({ count in defer { count -= 1 }; return count > 0 }) else { return }
+            let next = temp.path("next.so")
+            try Data([0x7F, 0x45, 0x4C, 0x46] + Array(repeating: 2, count: 90)).write(to: next)
+            _ = rename(next.path, from.path)
+        }
+        let staged = try cache.stageCopy(file)
+        let stamp = try #require(FileStamp(file.path))
+        #expect(try Data(contentsOf: staged.url) == Data(contentsOf: file), "the copy holds the file as it is now")
+        #expect(staged.url.lastPathComponent.contains("-\(stamp.inode)-\(stamp.size)-"), "named after that version")
+        #expect(staged.source == stamp)
+        let files = try stagedFiles(temp)
+        #expect(files.count == 1, "no copy of the replaced version is left: \(files)")
+    }
+
+    @Test("a file that keeps changing while it is copied is refused with what to do, leaving no copy")
+    func keepsChanging() throws {
+        let temp = try TemporaryDirectory()
+        let file = temp.path("libBusyModule.so")
+        try Data([0x7F, 0x45, 0x4C, 0x46] + Array(repeating: 1, count: 60)).write(to: file)
+        var cache = PluginCache(directory: temp.path("cache"))
+        cache.copyFile = { from, to in
+            try FileManager.default.copyItem(at: from, to: to)
+            let next = temp.path("next.so")
+            try Data([0x7F, 0x45, 0x4C, 0x46] + Array(repeating: 3, count: Int.random(in: 61...900))).write(to: next)
+            _ = rename(next.path, from.path)
+        }
+        #expect {
+            try cache.stageCopy(file)
+        } throws: { error in
+            "\(error)".contains("kept changing while den copied it")
+        }
+        #expect(try stagedFiles(temp).isEmpty)
+    }
 }
 
 @Suite("InstallLayout and module folders")
@@ -131,4 +176,9 @@ struct InstallLayoutTests {
         #expect(missing.candidates().found.isEmpty)
         #expect(missing.candidates().problems.isEmpty)
     }
+}
+
+/// The plugin copies (and partial copies) in a test's cache folder.
+private func stagedFiles(_ temp: TemporaryDirectory) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: temp.path("cache").path).filter { $0.contains(".so") }
 }
