@@ -8,9 +8,11 @@ extension DenRuntime {
     /// loading; the loader then reports any problem).
     func installFromManifest(_ candidate: PluginDiscovery.Candidate, stamp: FileStamp?, index: inout ManifestIndex,
                              found: inout Set<String>) -> Bool {
-        let file = candidate.file
+        // The file's path, not a URL: a URL per module costs a start with many modules ≈ 5,000
+        // instructions each (one is made when the module loads).
+        let filePath = candidate.path
         let manifest: ModuleManifest
-        switch index.lazyManifest(for: file, path: candidate.path, stamp: stamp) {
+        switch index.lazyManifest(for: candidate.file, path: filePath, stamp: stamp) {
         case .success(let value): manifest = value
         case .failure(let reason):
             logger.debug("\(candidate.fileName): loaded at start (\(reason))")
@@ -22,14 +24,14 @@ extension DenRuntime {
             return true
         }
         let endpoint = services.makeEndpoint(file: candidate.fileName)
-        let lazy = LazyModule(file: file, manifest: manifest, stamp: stamp, endpoint: endpoint, loader: loader) { [registry, logger] result in
+        let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, endpoint: endpoint, loader: loader) { [registry, logger] result in
             switch result {
             case .success(let plugin):
                 logger.debug("""
-                    loaded \(plugin.id) \(plugin.version) from \(file.path) on first use \
+                    loaded \(plugin.id) \(plugin.version) from \(filePath) on first use \
                     (\(plugin.reusedCopy ? "reused cached copy" : "staged new copy") \(plugin.loadedCopy.lastPathComponent))
                     """)
-                registry.updateRecord(file: file, id: manifest.id) { record in
+                registry.updateRecord(filePath: filePath, id: manifest.id) { record in
                     record.isLoaded = true
                     record.loadedAt = Date()
                     record.settings = plugin.settings
@@ -37,7 +39,7 @@ extension DenRuntime {
                 registry.exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             case .failure(let error):
                 logger.error("\(error)")
-                registry.updateRecord(file: file, id: manifest.id) { record in
+                registry.updateRecord(filePath: filePath, id: manifest.id) { record in
                     record.isLoaded = true
                     record.status = .failed(error)
                 }
@@ -48,13 +50,13 @@ extension DenRuntime {
                         context: nil, lazy: lazy)
         }
         let record = registry.install(LoadedPlugin(
-            file: file, loadedCopy: file, id: manifest.id, version: manifest.version, summary: manifest.summary,
+            filePath: filePath, loadedCopyPath: filePath, id: manifest.id, version: manifest.version, summary: manifest.summary,
             routes: routes, settings: manifest.settings, manifest: manifest, host: endpoint.host, endpoint: endpoint,
             library: .processImage, fileName: candidate.fileName))
         if let error = record.error {
             logger.error("\(error)")
         } else {
-            registry.updateRecord(file: file, id: manifest.id) { $0.isLoaded = lazy.isSettled }
+            registry.updateRecord(filePath: filePath, id: manifest.id) { $0.isLoaded = lazy.isSettled }
             if !lazy.isSettled { registry.notePending(lazy, id: manifest.id) }
             logger.debug("\(candidate.fileName): module \(manifest.id) installed from its manifest; loaded when first opened")
         }

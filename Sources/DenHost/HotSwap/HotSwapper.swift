@@ -92,7 +92,7 @@ public final class HotSwapper: @unchecked Sendable {
             return refuse(.load(error), file: file, moduleID: serving?.id, stamp: stamp, into: &report)
         }
         loadedStamps[key] = stamp
-        let imageCost = Int64(FileStamp(plugin.loadedCopy.path)?.size ?? 0) + max(0, ResidentMemory.bytes() - memoryBefore)
+        let imageCost = Int64(FileStamp(plugin.loadedCopyPath)?.size ?? 0) + max(0, ResidentMemory.bytes() - memoryBefore)
         report.moduleID = plugin.id
         if let selected, !selected.contains(plugin.id) {
             plugin.endpoint.revoke()

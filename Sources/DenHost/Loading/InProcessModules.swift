@@ -35,7 +35,8 @@ extension DenRuntime {
         // The process's own image stands in for the plugin's: nothing is ever looked up in it.
         guard let process = dlopen(nil, RTLD_NOW) else { return refuse(.openFailed("dlopen(NULL) failed")) }
         return registry.install(LoadedPlugin(
-            file: file, loadedCopy: file, id: id, version: version, summary: recorder.summary ?? "", routes: recorder.routes,
-            settings: endpoint.settings.settings, exports: recorder.exports, host: endpoint.host, endpoint: endpoint, library: DynamicLibrary(handle: process)))
+            filePath: file.filePath, loadedCopyPath: file.filePath, id: id, version: version, summary: recorder.summary ?? "",
+            routes: recorder.routes, settings: endpoint.settings.settings, exports: recorder.exports, host: endpoint.host,
+            endpoint: endpoint, library: DynamicLibrary(handle: process), fileName: file.fileName))
     }
 }

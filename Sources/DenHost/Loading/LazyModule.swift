@@ -8,7 +8,9 @@ import Synchronization
 /// (copy, checks, `dlopen`, entry point, registration checked against the manifest) and every
 /// later build uses the loaded builders. Thread-safe: concurrent first builds wait for one load.
 final class LazyModule: Sendable {
-    let file: URL
+    /// The plugin file's path (a `URL` per module costs a start with many modules).
+    let filePath: String
+    var file: URL { URL(fileURLWithPath: filePath, isDirectory: false) }
     let manifest: ModuleManifest
     /// The file's identity when `manifest` was read from it (nil: unknown, so it is read again).
     let stamp: FileStamp?
@@ -23,9 +25,9 @@ final class LazyModule: Sendable {
         case failed(PluginLoadError)
     }
 
-    init(file: URL, manifest: ModuleManifest, stamp: FileStamp? = nil, endpoint: ServiceEndpoint, loader: PluginLoader,
+    init(filePath: String, manifest: ModuleManifest, stamp: FileStamp? = nil, endpoint: ServiceEndpoint, loader: PluginLoader,
          onLoad: @escaping @Sendable (Result<LoadedPlugin, PluginLoadError>) -> Void) {
-        self.file = file
+        self.filePath = filePath
         self.manifest = manifest
         self.stamp = stamp
         self.endpoint = endpoint
@@ -65,11 +67,11 @@ final class LazyModule: Sendable {
         state.withLock { state -> Result<PluginRoute, PluginLoadError> in
             loadIfWaiting(&state)
             switch state {
-            case .waiting: return .failure(PluginLoadError(file: file.path, cause: .changedSinceStart("it was not loaded")))
+            case .waiting: return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart("it was not loaded")))
             case .failed(let error): return .failure(error)
             case .loaded(let routes):
                 guard let route = routes[pattern] else {
-                    return .failure(PluginLoadError(file: file.path, cause: .changedSinceStart("it no longer registers '\(pattern)'")))
+                    return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart("it no longer registers '\(pattern)'")))
                 }
                 return .success(route)
             }
@@ -88,12 +90,12 @@ final class LazyModule: Sendable {
         // are the old manifest's, so only the same manifest may serve them.
         guard let loaded = plugin.manifest else {
             endpoint.revoke()
-            return .failure(PluginLoadError(file: file.path, cause: .changedSinceStart("it no longer has a manifest")))
+            return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart("it no longer has a manifest")))
         }
         guard loaded == manifest else {
             endpoint.revoke()
             let differences = manifest.differences(from: loaded)
-            return .failure(PluginLoadError(file: file.path, cause: .changedSinceStart(
+            return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart(
                 "its manifest is not the one den started with (\(differences.isEmpty ? "its exports changed" : differences.joined(separator: "; ")))")))
         }
         endpoint.attribute(to: plugin.id)

@@ -132,24 +132,26 @@ struct ManifestIndex {
 
     /// What `file` says about itself: from the cache when the file is unchanged, else read from
     /// the file (no plugin code runs either way). nil when the file cannot be read at all.
-    mutating func entry(for file: URL, path: String? = nil, stamp: FileStamp? = nil) -> Entry? {
-        guard let key = stamp.map({ Key($0) }) ?? Key(file) else { return nil }
-        let path = path ?? file.filePath
+    /// `file` is made only when it is needed (no `path` or `stamp`, or a file read anew): a URL
+    /// per module costs a start with many modules.
+    mutating func entry(for file: @autoclosure () -> URL, path: String? = nil, stamp: FileStamp? = nil) -> Entry? {
+        guard let key = stamp.map({ Key($0) }) ?? Key(file()) else { return nil }
+        let path = path ?? file().filePath
         used.insert(path)
         if let cached = known(path), cached.key == key {
             hits += 1
             return cached
         }
         misses += 1
-        let entry = Self.read(file, key: key)
+        let entry = Self.read(file(), key: key)
         entries[path] = entry
         changed = true
         return entry
     }
 
     /// The manifest to install `file` from without loading it, or why it must be loaded now.
-    mutating func lazyManifest(for file: URL, path: String? = nil, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
-        guard let entry = entry(for: file, path: path, stamp: stamp) else { return .failure(LoadNow("the file cannot be read")) }
+    mutating func lazyManifest(for file: @autoclosure () -> URL, path: String? = nil, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
+        guard let entry = entry(for: file(), path: path, stamp: stamp) else { return .failure(LoadNow("the file cannot be read")) }
         if let reason = entry.eagerBecause { return .failure(LoadNow(reason)) }
         guard let cached = entry.manifest else { return .failure(LoadNow("it has no manifest")) }
         // The host's own rules, not the cache's word: the ABI, the toolchain, and the manifest

@@ -48,9 +48,11 @@ public struct PluginDiscovery: Sendable {
     }
 
     public struct Candidate: Sendable, Equatable {
-        public var file: URL
-        /// `file`'s path and last component, kept from discovery: asking the URL costs a few
-        /// µs each time, per module and start (docs/PERFORMANCE.md).
+        /// The file, made when asked for: a URL per module costs a start ≈ 5,000 instructions, and
+        /// a module installed from its manifest needs only its path and name.
+        /// (`isDirectory: false` spares a `stat`: URL would look whether it is a folder.)
+        public var file: URL { URL(fileURLWithPath: path, isDirectory: false) }
+        /// The file's path and last component, kept from discovery (docs/PERFORMANCE.md).
         public var path: String
         public var fileName: String
         /// The module id the file name suggests (`libAboutModule.so` → `about`), used to skip
@@ -103,9 +105,8 @@ public struct PluginDiscovery: Sendable {
     }
 
     private func candidate(_ folderPath: String, _ name: String) -> Candidate {
-        // isDirectory: false spares a `stat` per file (URL would look whether it is a folder).
         let path = folderPath + name
-        return Candidate(file: URL(fileURLWithPath: path, isDirectory: false), path: path, fileName: name,
+        return Candidate(path: path, fileName: name,
                          idHint: PluginDiscovery.moduleName(fromFile: name).map { $0.lowercased() })
     }
 

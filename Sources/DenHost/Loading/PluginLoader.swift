@@ -5,9 +5,12 @@ import Logging
 
 /// A plugin whose entry point ran and registered itself.
 public struct LoadedPlugin: @unchecked Sendable {
-    public var file: URL
-    /// The copy that was actually `dlopen`ed (see `PluginCache`).
-    public var loadedCopy: URL
+    /// The plugin file's path (a `URL` per module costs a start with many modules: see `file`).
+    public var filePath: String
+    public var file: URL { URL(fileURLWithPath: filePath, isDirectory: false) }
+    /// The path of the copy that was actually `dlopen`ed (see `PluginCache`).
+    public var loadedCopyPath: String
+    public var loadedCopy: URL { URL(fileURLWithPath: loadedCopyPath, isDirectory: false) }
     /// True when an earlier run had already copied this version into the cache.
     public var reusedCopy: Bool = false
     public var id: String
@@ -24,8 +27,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     let host: UnsafePointer<den_host>
     let endpoint: ServiceEndpoint
     let library: DynamicLibrary
-    /// `file`'s last component when the caller already has it (lazy installs do, from discovery).
-    var fileName: String?
+    /// `file`'s last component.
+    var fileName: String
 }
 
 /// Loads one plugin file: checks its header, loads a private copy, checks the ABI version and the
@@ -128,10 +131,10 @@ public struct PluginLoader: Sendable {
             endpoint.revoke()
             throw fail(.invalidRegistration(problem))
         }
-        var plugin = LoadedPlugin(file: file, loadedCopy: copy, id: id, version: version, summary: recorder.summary ?? "",
+        var plugin = LoadedPlugin(filePath: filePath, loadedCopyPath: copyPath, id: id, version: version, summary: recorder.summary ?? "",
                                   routes: recorder.routes, settings: endpoint.settings.settings, exports: recorder.exports,
                                   host: endpoint.host,
-                                  endpoint: endpoint, library: library)
+                                  endpoint: endpoint, library: library, fileName: fileName)
         if let manifest {
             let differences = manifest.differences(from: plugin.registeredManifest)
             guard differences.isEmpty else {

@@ -82,12 +82,12 @@ public final class ModuleRegistry: @unchecked Sendable {
     @discardableResult
     public func install(_ plugin: LoadedPlugin) -> PluginRecord {
         lock.withLock {
-            var record = PluginRecord(file: plugin.file, fileName: plugin.fileName, id: plugin.id, version: plugin.version, summary: plugin.summary,
+            var record = PluginRecord(filePath: plugin.filePath, fileName: plugin.fileName, id: plugin.id, version: plugin.version, summary: plugin.summary,
                                       routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
             record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
             if let index = activeRecordIndex[plugin.id] {
                 let existing = records[index]
-                record.status = .failed(PluginLoadError(file: plugin.file.path,
+                record.status = .failed(PluginLoadError(file: plugin.filePath,
                                                         cause: .duplicateModule(id: plugin.id, existingFile: existing.file.path)))
                 plugin.endpoint.revoke()
                 records.append(record)
@@ -101,7 +101,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                                   value: RouteTarget(moduleID: plugin.id, route: route, host: plugin.host, gate: gate))
                 } catch {
                     table.removeLast(added)
-                    record.status = .failed(PluginLoadError(file: plugin.file.path, cause: .routeConflict("\(error)")))
+                    record.status = .failed(PluginLoadError(file: plugin.filePath, cause: .routeConflict("\(error)")))
                     plugin.endpoint.revoke()
                     records.append(record)
                     return record
@@ -151,9 +151,9 @@ public final class ModuleRegistry: @unchecked Sendable {
     var tableSnapshot: RouteTable<RouteTarget> { lock.withLock { table } }
 
     /// Changes the record of the module `id` from `file` (a lazily loaded module that loaded or failed).
-    func updateRecord(file: URL, id: String, _ change: (inout PluginRecord) -> Void) {
+    func updateRecord(filePath: String, id: String, _ change: (inout PluginRecord) -> Void) {
         lock.withLock {
-            guard let index = activeRecordIndex[id], records[index].file == file else { return }
+            guard let index = activeRecordIndex[id], records[index].filePath == filePath else { return }
             change(&records[index])
             if !records[index].isActive { activeRecordIndex[id] = nil }
         }

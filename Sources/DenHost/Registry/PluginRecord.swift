@@ -8,9 +8,17 @@ public struct PluginRecord: Sendable {
         case failed(PluginLoadError)
     }
 
+    /// The plugin file. Kept as its path: making a `URL` costs a start ≈ 5,000 instructions a
+    /// module, and a start with many modules only asks for the path.
     public var file: URL {
-        didSet { fileName = file.lastPathComponent }
+        get { URL(fileURLWithPath: filePath, isDirectory: false) }
+        set {
+            filePath = newValue.filePath
+            fileName = newValue.fileName
+        }
     }
+    /// `file`'s path.
+    public private(set) var filePath: String
     /// `file`'s last component (`libAboutModule.so`), kept: `plugins.list` names every file.
     public private(set) var fileName: String
     public var id: String?
@@ -36,10 +44,16 @@ public struct PluginRecord: Sendable {
     /// its routes (lazy loading): its code has not run yet.
     public var isLoaded = true
 
-    init(file: URL, fileName: String? = nil, id: String?, version: String?, summary: String?, routes: [String],
+    init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {
-        self.file = file
-        self.fileName = fileName ?? file.lastPathComponent
+        self.init(filePath: file.filePath, fileName: file.fileName, id: id, version: version, summary: summary,
+                  routes: routes, settings: settings, status: status)
+    }
+
+    init(filePath: String, fileName: String, id: String?, version: String?, summary: String?, routes: [String],
+         settings: [SettingDefinition] = [], status: Status) {
+        self.filePath = filePath
+        self.fileName = fileName
         self.id = id
         self.version = version
         self.summary = summary
