@@ -1,3 +1,5 @@
+import DenKit
+
 /// An `application/x-www-form-urlencoded` body, read strictly within `WebLimits`: den's forms
 /// send each name once, so anything else is a client's mistake worth a precise 400 page. (Our own
 /// parser rather than `URLEncodedFormDecoder`: its errors do not say which field was wrong, and
@@ -55,7 +57,7 @@ struct FormBody: Sendable {
             if byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%") {
-                guard index + 2 < raw.endIndex, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2]) else {
+                guard index + 2 < raw.endIndex, let high = HexDigit.value(raw[index + 1]), let low = HexDigit.value(raw[index + 2]) else {
                     throw FormProblem("\(what) has a '%' that is not followed by two hex digits")
                 }
                 bytes.append(high << 4 | low)
@@ -69,15 +71,6 @@ struct FormBody: Sendable {
             throw FormProblem("\(what) is not valid UTF-8 text")
         }
         return text
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

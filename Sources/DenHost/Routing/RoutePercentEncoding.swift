@@ -1,3 +1,5 @@
+import DenKit
+
 /// Percent-decoding for route segments and query components, and the matching encoder for
 /// URL generation. Decoding validates as it goes so a bad route becomes a precise error.
 enum RoutePercentEncoding {
@@ -30,8 +32,8 @@ enum RoutePercentEncoding {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "%") {
                     guard index + 2 < bytes.count,
-                          let high = RouteSegmentMatcher.hexValue(bytes[index + 1]),
-                          let low = RouteSegmentMatcher.hexValue(bytes[index + 2])
+                          let high = HexDigit.value(bytes[index + 1]),
+                          let low = HexDigit.value(bytes[index + 2])
                     else {
                         let end = min(index + 3, bytes.count)
                         return .failure(.badEscape(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)))

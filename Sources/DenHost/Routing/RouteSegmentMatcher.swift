@@ -1,3 +1,5 @@
+import DenKit
+
 /// Checks one decoded path segment against a placeholder type. Works on UTF-8 bytes and never
 /// allocates (except to rule out infinity for absurdly long numbers), because the trie calls it
 /// for every typed candidate while matching.
@@ -74,7 +76,7 @@ enum RouteSegmentMatcher {
             case 8, 13, 18, 23:
                 guard byte == UInt8(ascii: "-") else { return false }
             default:
-                guard hexValue(byte) != nil else { return false }
+                guard HexDigit.value(byte) != nil else { return false }
             }
         }
         return true
@@ -84,15 +86,5 @@ enum RouteSegmentMatcher {
     static func digitValue(_ byte: UInt8) -> UInt8? {
         let value = byte &- UInt8(ascii: "0")
         return value < 10 ? value : nil
-    }
-
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,3 +1,5 @@
+import DenKit
+
 /// A segment's bytes within the decoded path buffer.
 struct RouteSegmentRange {
     var start: Int
@@ -109,8 +111,8 @@ enum RouteStringParser {
                 offset += 1
             } else if byte == UInt8(ascii: "%") {
                 guard offset + 2 < layout.pathEnd,
-                      let high = RouteSegmentMatcher.hexValue(raw[offset + 1]),
-                      let low = RouteSegmentMatcher.hexValue(raw[offset + 2])
+                      let high = HexDigit.value(raw[offset + 1]),
+                      let low = HexDigit.value(raw[offset + 2])
                 else {
                     let escape = String(decoding: raw[offset..<min(offset + 3, layout.pathEnd)], as: UTF8.self)
                     return .failure(.invalidPercentEncoding(escape: escape, in: .segment(segmentCount + 1)))

@@ -1,3 +1,4 @@
+import DenKit
 import FoundationEssentials
 
 /// A file URL's path and name as `path` and `lastPathComponent` give them, without their first-use
@@ -24,7 +25,7 @@ extension URL {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
             // A file URL escapes every '%' it holds, so an escape is always two hex digits.
             guard let high = iterator.next(), let low = iterator.next(),
-                  let value = Self.hexValue(high).flatMap({ h in Self.hexValue(low).map { h << 4 | $0 } }) else {
+                  let value = HexDigit.value(high).flatMap({ h in HexDigit.value(low).map { h << 4 | $0 } }) else {
                 return nil
             }
             bytes.append(value)
@@ -44,14 +45,5 @@ extension URL {
         guard let folder = decodedPathBytes else { return appendingPathComponent(name) }
         let separator = folder.last == UInt8(ascii: "/") ? "" : "/"
         return URL(fileURLWithPath: String(decoding: folder, as: UTF8.self) + separator + name, isDirectory: false)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }
