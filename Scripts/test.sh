@@ -10,3 +10,10 @@ swift build --build-tests
 swift build --product generate-manual
 # Every test uses Swift Testing; skipping the empty XCTest pass keeps the summary unambiguous.
 swift test --skip-build --disable-xctest "$@"
+# The benchmark (Scripts/bench.sh) is its own package on the host's public API: a whole run also
+# compiles it, so a change to that API cannot break the figures unseen. Not with a test filter.
+if [ "$#" -eq 0 ]; then
+    echo "test: compiling the benchmark package (Benchmarks/)..." >&2
+    rm -f Benchmarks/.build/debug.yaml Benchmarks/.build/*/debug/description.json # see bench.sh: a stale plan
+    swift build --package-path Benchmarks
+fi
