@@ -1,3 +1,4 @@
+import DenKit
 import Foundation
 import Testing
 @testable import LoginModule

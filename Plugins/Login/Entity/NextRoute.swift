@@ -1,3 +1,4 @@
+import DenKit
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -135,15 +135,21 @@ struct ManifestIndex {
     /// `file` is made only when it is needed (no `path` or `stamp`, or a file read anew): a URL
     /// per module costs a start with many modules.
     mutating func entry(for file: @autoclosure () -> URL, path: String? = nil, stamp: FileStamp? = nil) -> Entry? {
-        guard let key = stamp.map({ Key($0) }) ?? Key(file()) else { return nil }
-        let path = path ?? file().filePath
+        var made: URL?
+        func url() -> URL {
+            if let made { return made }
+            made = file()
+            return made!
+        }
+        guard let key = stamp.map({ Key($0) }) ?? Key(url()) else { return nil }
+        let path = path ?? url().filePath
         used.insert(path)
         if let cached = known(path), cached.key == key {
             hits += 1
             return cached
         }
         misses += 1
-        let entry = Self.read(file(), key: key)
+        let entry = Self.read(url(), key: key)
         entries[path] = entry
         changed = true
         return entry

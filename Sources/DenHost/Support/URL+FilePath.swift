@@ -9,28 +9,15 @@ import FoundationEssentials
 extension URL {
     /// `path`: the percent-encoded path decoded by bytes, without trailing slashes (but "/").
     var filePath: String {
-        guard var bytes = decodedPathBytes else { return path }
-        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
+        guard var path = decodedPath else { return self.path }
+        while path.utf8.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
     }
 
-    /// The path's bytes with its escapes decoded and its slashes as they are; nil for an escape
-    /// that is not two hex digits (a file URL never holds one).
-    private var decodedPathBytes: [UInt8]? {
-        let encoded = path(percentEncoded: true)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(encoded.utf8.count)
-        var iterator = encoded.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            // A file URL escapes every '%' it holds, so an escape is always two hex digits.
-            guard let high = iterator.next(), let low = iterator.next(),
-                  let value = HexDigit.value(high).flatMap({ h in HexDigit.value(low).map { h << 4 | $0 } }) else {
-                return nil
-            }
-            bytes.append(value)
-        }
-        return bytes
+    /// The path with its escapes decoded and its slashes as they are; nil if it does not decode
+    /// (a file URL escapes every '%' it holds, so it always does).
+    private var decodedPath: String? {
+        PercentDecoding.decode(path(percentEncoded: true))
     }
 
     /// `lastPathComponent`: what follows the last '/' of `filePath` ("/" for the root).
@@ -42,8 +29,7 @@ extension URL {
 
     /// `appendingPathComponent(name)` for a file in this folder.
     func appendingFileName(_ name: String) -> URL {
-        guard let folder = decodedPathBytes else { return appendingPathComponent(name) }
-        let separator = folder.last == UInt8(ascii: "/") ? "" : "/"
-        return URL(fileURLWithPath: String(decoding: folder, as: UTF8.self) + separator + name, isDirectory: false)
+        guard let folder = decodedPath else { return appendingPathComponent(name) }
+        return URL(fileURLWithPath: folder + (folder.hasSuffix("/") ? "" : "/") + name, isDirectory: false)
     }
 }
