@@ -142,9 +142,9 @@ public final class DenRuntime: Sendable {
     }
 
     /// A UI session; `onSlowCall` hears of a module call that runs long (see `ModuleCallPolicy`).
-    public func makeSession(interruption: CallInterruption = CallInterruption(),
+    public func makeSession(placement: CallPlacement = .ownThread, interruption: CallInterruption = CallInterruption(),
                             onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) -> NavigationSession {
-        NavigationSession(registry: registry, policy: configuration.callPolicy, logger: logger, interruption: interruption,
+        NavigationSession(registry: registry, policy: configuration.callPolicy, placement: placement, logger: logger, interruption: interruption,
                           onSlowCall: onSlowCall, sessions: sessions)
     }
 }

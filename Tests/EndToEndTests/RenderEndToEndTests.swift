@@ -26,20 +26,31 @@ struct RenderEndToEndTests {
         #expect(types.contains("list"))
     }
 
+    /// Every thread's stack is as large as the stack limit; an address-space limit below it leaves
+    /// den itself room to run but no room for a module call's thread. (Root is not held to
+    /// `ulimit -u`, so the thread limit itself cannot be used here.)
+    private func runWithoutRoomForThreads(_ arguments: String, input: String? = nil) throws -> ProcessResult {
+        let den = try BuildProducts.require(BuildProducts.den).path
+        return try DenCommand().run(["-c", "ulimit -s 500000 && ulimit -v 400000 && exec \"$0\" \(arguments)", den], input: input,
+                                    executable: URL(fileURLWithPath: "/bin/bash"))
+    }
+
     @Test("a system out of threads gets a screen saying so and what to do, and an exit status, not a crash")
     func outOfThreads() throws {
-        // Every thread's stack is as large as the stack limit; an address-space limit below it
-        // leaves den itself room to run but no room for a module call's thread. (Root is not
-        // held to `ulimit -u`, so the thread limit itself cannot be used here.)
-        let den = try BuildProducts.require(BuildProducts.den).path
-        let result = try DenCommand().run(["-c", "ulimit -s 500000 && ulimit -v 400000 && exec \"$0\" render about", den],
-                                          executable: URL(fileURLWithPath: "/bin/bash"))
+        let result = try runWithoutRoomForThreads("run about", input: "quit\n")
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("Cannot open about"), "\(result.stdout)")
         let flat = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(flat.contains("could not be called for the builder of route 'about': the system would not start another thread"), "\(flat)")
         #expect(flat.contains("ulimit -u"))
         #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
+    }
+
+    @Test("den render starts no thread for its calls, so it draws the screen on a system out of threads")
+    func renderNeedsNoThread() throws {
+        let result = try runWithoutRoomForThreads("render about")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("About Den\n"), "\(result.stdout)")
     }
 
     @Test("an unknown route prints a Not found screen naming it and exits 1")

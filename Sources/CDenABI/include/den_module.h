@@ -28,6 +28,10 @@
  *   - The functions of one module instance are called by one thread at a time (the host
  *     serialises them per instance); different instances may run concurrently.
  *   - den_host.call is thread-safe and may be called from any plugin function, re-entrantly.
+ *   - Builders and handle run on a thread of their own in den run and den serve, and on the
+ *     process's main thread in den render, whose call limit is a timer that sends the real-time
+ *     signal SIGRTMAX - 2: install no handler for that signal (docs/ABI.md, "A call that never
+ *     returns").
  *
  * Memory: a den_bytes is borrowed and valid only for the duration of the call that received it.
  * A den_owned is handed over with its release function; whoever receives it calls release

@@ -6,9 +6,11 @@ import Synchronization
 /// that never returns cannot hang the host (den_module.h: calls are serialised per instance,
 /// which this keeps: the caller waits for each call or gives it up for good). A new thread per
 /// call, not a kept one: waking a waiting worker cost more here than starting a thread
-/// (docs/PERFORMANCE.md, "What a fresh process pays for").
+/// (docs/PERFORMANCE.md, "What a fresh process pays for"). A one-shot command runs them on the
+/// calling thread instead, under an alarm that ends the process (`CallPlacement.callingThread`).
 public struct ModuleCallRunner: Sendable {
     var policy: ModuleCallPolicy
+    var placement: CallPlacement
     var interruption: CallInterruption?
     var onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)?
     /// The UI session the calls are for, bound on each worker thread (`CallContext`).
@@ -18,9 +20,10 @@ public struct ModuleCallRunner: Sendable {
         try HostThread.start(name: name, body)
     }
 
-    public init(policy: ModuleCallPolicy = .default, interruption: CallInterruption? = nil, session: UISessionID? = nil,
-                onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
+    public init(policy: ModuleCallPolicy = .default, placement: CallPlacement = .ownThread, interruption: CallInterruption? = nil,
+                session: UISessionID? = nil, onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
         self.policy = policy
+        self.placement = placement
         self.interruption = interruption
         self.session = session
         self.onSlowCall = onSlowCall
@@ -44,15 +47,24 @@ public struct ModuleCallRunner: Sendable {
     public func run<T: Sendable>(_ call: ModuleCall, whenGivenUp: () -> Void = {},
                           lateResult: @escaping @Sendable (T) -> Void = { _ in },
                           _ body: @escaping @Sendable () -> T) -> Result<T, GiveUp> {
-        let outcome = Outcome<T>()
         let session = session
         _ = interruption?.consume() // an interrupt pressed before this call is not for it
+        // Services called from inside `body` learn the UI session from the thread it runs on.
+        let perform: @Sendable () -> T = { CrashNote.during(CrashNote.call(call)) { CallContext.$session.withValue(session) { body() } } }
+        if case .callingThread(let ending) = placement {
+            let stall = Self.error(for: call, .timedOut(after: policy.timeout), consequence: ending.consequence)
+            if CallAlarm.arm(after: policy.timeout, message: ending.message(stall), status: ending.status) {
+                defer { CallAlarm.disarm() }
+                return .success(perform())
+            }
+            // Armed already (a call from inside a call) or no timer: the call gets a thread.
+        }
+        let outcome = Outcome<T>()
         let clock = ContinuousClock()
         let start = clock.now
         do {
             try startThread("den \(call.moduleID)") {
-                // Services called from inside `body` on this thread learn the UI session from here.
-                let value = CrashNote.during(CrashNote.call(call)) { CallContext.$session.withValue(session) { body() } }
+                let value = perform()
                 if !outcome.finish(value) { lateResult(value) }
             }
         } catch {

@@ -44,9 +44,10 @@ public final class NavigationSession: @unchecked Sendable {
 
     /// - Parameters:
     ///   - policy: how long a module call may run before the host gives up on it.
+    ///   - placement: where module calls run (a thread each, or this thread for a one-shot command).
     ///   - onSlowCall: told when a call has run past `policy.slowNotice` (say what we wait for).
     ///   - interruption: how a front-end interrupts calls (default: only through `interrupt()`).
-    public init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, logger: Logger? = nil,
+    public init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, placement: CallPlacement = .ownThread, logger: Logger? = nil,
                 interruption: CallInterruption = CallInterruption(),
                 onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil, sessions: SessionStore? = nil) {
         self.registry = registry
@@ -55,7 +56,7 @@ public final class NavigationSession: @unchecked Sendable {
         self.sessions = sessions
         let id = sessions?.makeSessionID() ?? UISessionID(UInt64.random(in: 1 << 32 ... .max))
         self.id = id
-        self.runner = ModuleCallRunner(policy: policy, interruption: interruption, session: id) { call, elapsed in
+        self.runner = ModuleCallRunner(policy: policy, placement: placement, interruption: interruption, session: id) { call, elapsed in
             // A notice, not a warning: the front-end tells the user itself (onSlowCall).
             logger?.notice("\(call) has been running for \(ModuleCallRunner.format(elapsed))", metadata: ["module": "\(call.moduleID)"])
             onSlowCall?(call, elapsed)

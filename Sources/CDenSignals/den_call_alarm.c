@@ -1,0 +1,107 @@
+/* See den_call_alarm.h. Only async-signal-safe calls in the handler: write and _exit. */
+#define _GNU_SOURCE
+#include "den_call_alarm.h"
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { IDLE, ARMING, ARMED, FIRING };
+
+static atomic_int state = IDLE;
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
+static int setup_error = 0;
+static timer_t timer;
+static char message[DEN_CALL_ALARM_MESSAGE_MAX];
+static size_t message_length;
+static int exit_status;
+static struct timespec deadline;
+
+static int before_deadline(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec < deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec < deadline.tv_nsec);
+}
+
+static void on_alarm(int sig, siginfo_t *info, void *context) {
+    (void)sig; (void)context;
+    /* A signal from kill(1) or a stale expiry after a disarm is not the alarm. */
+    if (info->si_code != SI_TIMER) return;
+    /* An expiry of an earlier arming, delivered late, comes before this arming's deadline. */
+    if (before_deadline()) return;
+    int expected = ARMED;
+    if (!atomic_compare_exchange_strong(&state, &expected, FIRING)) return;
+    size_t written = 0;
+    while (written < message_length) {
+        ssize_t n = write(STDERR_FILENO, message + written, message_length - written);
+        if (n > 0) written += (size_t)n;
+        else if (n < 0 && errno == EINTR) continue;
+        else break;
+    }
+    _exit(exit_status);
+}
+
+static void setup(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_alarm;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(DEN_CALL_ALARM_SIGNAL, &action, NULL) != 0) { setup_error = errno; return; }
+    struct sigevent event;
+    memset(&event, 0, sizeof event);
+    event.sigev_notify = SIGEV_SIGNAL;
+    event.sigev_signo = DEN_CALL_ALARM_SIGNAL;
+    if (timer_create(CLOCK_MONOTONIC, &event, &timer) != 0) setup_error = errno;
+}
+
+int den_call_alarm_arm(double seconds, const char *text, size_t length, int status) {
+    if (!(seconds > 0)) { errno = EINVAL; return -1; }
+    pthread_once(&setup_once, setup);
+    if (setup_error != 0) { errno = setup_error; return -1; }
+    int expected = IDLE;
+    if (!atomic_compare_exchange_strong(&state, &expected, ARMING)) { errno = EBUSY; return -1; }
+    message_length = length < sizeof message ? length : sizeof message;
+    memcpy(message, text, message_length);
+    exit_status = status;
+    /* A process may start with signals blocked (a parent's thread mask is inherited across exec):
+     * the calling thread, the one the call may get stuck on, must take the signal. */
+    sigset_t alarm_signal;
+    sigemptyset(&alarm_signal);
+    sigaddset(&alarm_signal, DEN_CALL_ALARM_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &alarm_signal, NULL);
+    struct itimerspec limit;
+    memset(&limit, 0, sizeof limit);
+    limit.it_value.tv_sec = (time_t)seconds;
+    limit.it_value.tv_nsec = (long)((seconds - (double)limit.it_value.tv_sec) * 1e9);
+    if (limit.it_value.tv_sec == 0 && limit.it_value.tv_nsec == 0) limit.it_value.tv_nsec = 1;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += limit.it_value.tv_sec;
+    deadline.tv_nsec += limit.it_value.tv_nsec;
+    if (deadline.tv_nsec >= 1000000000L) { deadline.tv_sec += 1; deadline.tv_nsec -= 1000000000L; }
+    /* ARMED before the timer starts, so an expiry always finds the message in place. */
+    atomic_store(&state, ARMED);
+    if (timer_settime(timer, 0, &limit, NULL) != 0) {
+        int error = errno;
+        atomic_store(&state, IDLE);
+        errno = error;
+        return -1;
+    }
+    return 0;
+}
+
+void den_call_alarm_disarm(void) {
+    int expected = ARMED;
+    if (!atomic_compare_exchange_strong(&state, &expected, ARMING)) {
+        /* FIRING: the handler is writing the message and ending the process. */
+        if (expected == FIRING) for (;;) pause();
+        return;
+    }
+    struct itimerspec off;
+    memset(&off, 0, sizeof off);
+    timer_settime(timer, 0, &off, NULL);
+    atomic_store(&state, IDLE);
+}

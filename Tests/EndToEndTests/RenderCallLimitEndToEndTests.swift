@@ -1,0 +1,58 @@
+import DenTestSupport
+import Foundation
+import Testing
+
+/// `den render` runs module calls on its only thread, under the call alarm: a call past the call
+/// limit ends the process with the error, and nothing else ends it early.
+@Suite("den render and a module call that never returns")
+struct RenderCallLimitEndToEndTests {
+    static let stalls: [(route: String, call: String)] = [
+        ("build-hangs", "the builder of route 'build-hangs'"),
+        ("hangs", "handle(appear)"),
+    ]
+
+    @Test("the call limit ends den render with status 1, the error on standard error and nothing on standard output",
+          arguments: stalls, [BuildProducts.den, BuildProducts.denFull])
+    func endsAtTheLimit(stall: (route: String, call: String), executable: URL) throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
+        let start = Date()
+        let result = try den.run(["render", stall.route, "--no-default-modules", "--plugin-dir", folder.path, "--call-timeout", "1"],
+                                 executable: executable)
+        let took = Date().timeIntervalSince(start)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "no screen: \(result.stdout)")
+        #expect(result.stderr == "Error: module 'rule-breaker' did not return from \(stall.call) within 1.0 s (the call limit, --call-timeout); "
+            + "den render ends here, with no screen. Give it longer with --call-timeout, or see the module's log (--log-level debug).\n",
+            "\(result.stderr)")
+        #expect(took >= 1 && took < 20, "ended by the limit: \(took) s")
+    }
+
+    @Test("the alarm's signal from anywhere but its timer is ignored: den render goes on to the limit")
+    func straySignal() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
+        let process = Process()
+        process.executableURL = try BuildProducts.require(BuildProducts.den)
+        process.arguments = ["render", "build-hangs", "--no-default-modules", "--plugin-dir", folder.path, "--call-timeout", "3"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DEN_CACHE_DIR"] = den.temp.path("cache").path
+        environment["DEN_DATA_DIR"] = den.temp.path("data").path
+        environment["DEN_PLUGIN_PATH"] = ""
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        Thread.sleep(forTimeInterval: 1)
+        kill(process.processIdentifier, __libc_current_sigrtmax() - 2) // DEN_CALL_ALARM_SIGNAL, sent by hand
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "not killed by the signal")
+        #expect(process.terminationStatus == 1)
+        #expect(Date().timeIntervalSince(start) >= 3, "ended by the limit, not by the signal")
+        #expect(stderr.contains("did not return from the builder of route 'build-hangs' within 3.0 s"), "\(stderr)")
+    }
+}
