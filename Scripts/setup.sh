@@ -7,7 +7,8 @@ missing=()
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
 # The terminal's line editing and history (the CEditLine system-library target).
 dpkg -s libedit-dev >/dev/null 2>&1 || missing+=(libedit-dev)
-# libffi calls module exports (the CFFI system-library target).
+# libffi calls module exports: its headers build the CFFI target, and den opens the library
+# (libffi8, which libffi-dev brings) when a module first registers an export.
 dpkg -s libffi-dev >/dev/null 2>&1 || missing+=(libffi-dev)
 # The C example module (Examples/CounterC) reads and writes JSON with cJSON; make builds it.
 dpkg -s libcjson-dev >/dev/null 2>&1 || missing+=(libcjson-dev)

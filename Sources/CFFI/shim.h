@@ -1,11 +1,6 @@
-/* libffi (Debian libffi-dev) for calling module exports whose types are known only at run time
- * (Sources/DenHost/Exports). The ffi_type globals are reached through functions so Swift never
- * takes the address of a C global itself. */
+/* libffi's types and constants (Debian libffi-dev) for calling module exports whose types are
+ * known only at run time (Sources/DenHost/Exports). Not linked: den opens the library the first
+ * time a module registers an export (LibFFI.swift), so nothing here may refer to its symbols. */
 #include <ffi.h>
 
-static inline ffi_type *den_ffi_sint64(void) { return &ffi_type_sint64; }
-static inline ffi_type *den_ffi_sint32(void) { return &ffi_type_sint32; }
-static inline ffi_type *den_ffi_double(void) { return &ffi_type_double; }
-static inline ffi_type *den_ffi_uint8(void) { return &ffi_type_uint8; }
-static inline ffi_type *den_ffi_pointer(void) { return &ffi_type_pointer; }
 static inline ffi_abi den_ffi_default_abi(void) { return FFI_DEFAULT_ABI; }

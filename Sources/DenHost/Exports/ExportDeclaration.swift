@@ -24,7 +24,12 @@ enum ExportDeclaration {
             return .failure(RegistrationRefusal(status: DEN_ERR_INVALID_ARGUMENT,
                                                 problem: "export '\(nameText)': \(ModuleText.singleLine(error.description, limit: 400))"))
         }
-        guard let interface = FFICallInterface(parsed) else {
+        let interface: FFICallInterface
+        do {
+            interface = try FFICallInterface(parsed)
+        } catch .noLibrary(let failure) {
+            return .failure(RegistrationRefusal(status: DEN_ERR_INTERNAL, problem: "export '\(nameText)' cannot be called: \(failure)"))
+        } catch {
             return .failure(RegistrationRefusal(status: DEN_ERR_INTERNAL, problem: "export '\(nameText)': libffi could not prepare a call of \(parsed)"))
         }
         return .success(PluginExport(function: nameText, signature: parsed, summary: String(cString: summary),

@@ -1,0 +1,39 @@
+@testable import DenHost
+import DenKit
+import Testing
+
+/// libffi is opened on first use, not linked (LibFFI.swift): what that first use finds.
+@Suite("libffi, opened when the first export is registered")
+struct LibFFISpec {
+    @Test("the system's libffi loads, with the functions and types an export call needs")
+    func loads() throws {
+        let ffi = try LibFFI.load(LibFFI.fileNames).get()
+        #expect(ffi.sint64.pointee.size == 8 && ffi.double.pointee.size == 8 && ffi.pointer.pointee.size == 8)
+        #expect(ffi.sint32.pointee.size == 4 && ffi.uint8.pointee.size == 1)
+    }
+
+    @Test("a later name is tried when an earlier one is missing")
+    func fallsBack() throws {
+        #expect(throws: Never.self) { try LibFFI.load(["libffi-that-is-not-there.so.99"] + LibFFI.fileNames).get() }
+    }
+
+    @Test("with no libffi, the failure names every file tried and the package to install")
+    func missing() {
+        let result = LibFFI.load(["libffi-gone.so.1", "libffi-gone.so"])
+        guard case .failure(let failure) = result else {
+            Issue.record("loaded: \(result)")
+            return
+        }
+        #expect(failure.description.contains("libffi-gone.so.1") && failure.description.contains("libffi-gone.so:"), "\(failure)")
+        #expect(failure.description.hasSuffix("install it (Debian and Ubuntu: apt-get install libffi8)"), "\(failure)")
+    }
+
+    @Test("an export's call cannot be prepared without libffi: the error says why, not that libffi refused it")
+    func noLibraryForACall() throws {
+        let signature = try ExportSignature(parsing: "(i64 a) -> i64")
+        let missing = LibFFI.LoadFailure(description: "libffi could not be loaded")
+        #expect(throws: FFICallInterface.Failure.noLibrary(missing)) { try FFICallInterface(signature, libffi: .failure(missing)) }
+        let prepared = try FFICallInterface(signature)
+        #expect(prepared.argumentCount == 4, "host, a, the result pointer, the error pointer")
+    }
+}
