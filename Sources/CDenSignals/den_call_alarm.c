@@ -1,7 +1,13 @@
-/* See den_call_alarm.h. Only async-signal-safe calls in the handler: write and _exit. */
+/* See den_call_alarm.h. Only async-signal-safe calls in the handler: clock_gettime, write, _exit.
+ *
+ * The state is one atomic word: a generation (bumped by every arming) above a two-bit phase. The
+ * handler claims the alarm with a compare-and-swap on the exact word it read before looking at the
+ * deadline, so an expiry of an earlier arming, handled on another thread while a new arming
+ * writes its deadline and message, can never claim the new one. */
 #define _GNU_SOURCE
 #include "den_call_alarm.h"
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -10,8 +16,13 @@
 #include <unistd.h>
 
 enum { IDLE, ARMING, ARMED, FIRING };
+#define PHASE(word) ((word) & 3u)
+#define NEXT_GENERATION(word) (((word) & ~3u) + 4u)
 
-static atomic_int state = IDLE;
+/* Longer limits are refused: `den` allows an hour; a day leaves room and no overflow. */
+#define LONGEST_SECONDS 86400.0
+
+static _Atomic unsigned state = IDLE;
 static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
 static int setup_error = 0;
 static timer_t timer;
@@ -28,12 +39,13 @@ static int before_deadline(void) {
 
 static void on_alarm(int sig, siginfo_t *info, void *context) {
     (void)sig; (void)context;
-    /* A signal from kill(1) or a stale expiry after a disarm is not the alarm. */
-    if (info->si_code != SI_TIMER) return;
+    /* Only this timer's expiry: not kill(1), not a module's own timer on the same signal. */
+    if (info->si_code != SI_TIMER || info->si_value.sival_ptr != (void *)&state) return;
+    unsigned seen = atomic_load_explicit(&state, memory_order_acquire);
+    if (PHASE(seen) != ARMED) return;
     /* An expiry of an earlier arming, delivered late, comes before this arming's deadline. */
     if (before_deadline()) return;
-    int expected = ARMED;
-    if (!atomic_compare_exchange_strong(&state, &expected, FIRING)) return;
+    if (!atomic_compare_exchange_strong(&state, &seen, (seen & ~3u) | FIRING)) return;
     size_t written = 0;
     while (written < message_length) {
         ssize_t n = write(STDERR_FILENO, message + written, message_length - written);
@@ -55,15 +67,20 @@ static void setup(void) {
     memset(&event, 0, sizeof event);
     event.sigev_notify = SIGEV_SIGNAL;
     event.sigev_signo = DEN_CALL_ALARM_SIGNAL;
+    event.sigev_value.sival_ptr = (void *)&state; /* the marker the handler checks */
     if (timer_create(CLOCK_MONOTONIC, &event, &timer) != 0) setup_error = errno;
 }
 
 int den_call_alarm_arm(double seconds, const char *text, size_t length, int status) {
-    if (!(seconds > 0)) { errno = EINVAL; return -1; }
+    if (!(seconds > 0) || !isfinite(seconds) || seconds > LONGEST_SECONDS) { errno = EINVAL; return -1; }
     pthread_once(&setup_once, setup);
     if (setup_error != 0) { errno = setup_error; return -1; }
-    int expected = IDLE;
-    if (!atomic_compare_exchange_strong(&state, &expected, ARMING)) { errno = EBUSY; return -1; }
+    unsigned idle = atomic_load(&state);
+    if (PHASE(idle) != IDLE || !atomic_compare_exchange_strong(&state, &idle, NEXT_GENERATION(idle) | ARMING)) {
+        errno = EBUSY;
+        return -1;
+    }
+    unsigned arming = NEXT_GENERATION(idle) | ARMING;
     message_length = length < sizeof message ? length : sizeof message;
     memcpy(message, text, message_length);
     exit_status = status;
@@ -82,11 +99,11 @@ int den_call_alarm_arm(double seconds, const char *text, size_t length, int stat
     deadline.tv_sec += limit.it_value.tv_sec;
     deadline.tv_nsec += limit.it_value.tv_nsec;
     if (deadline.tv_nsec >= 1000000000L) { deadline.tv_sec += 1; deadline.tv_nsec -= 1000000000L; }
-    /* ARMED before the timer starts, so an expiry always finds the message in place. */
-    atomic_store(&state, ARMED);
+    /* ARMED (release) before the timer starts, so an expiry always finds the message in place. */
+    atomic_store_explicit(&state, (arming & ~3u) | ARMED, memory_order_release);
     if (timer_settime(timer, 0, &limit, NULL) != 0) {
         int error = errno;
-        atomic_store(&state, IDLE);
+        atomic_store(&state, (arming & ~3u) | IDLE);
         errno = error;
         return -1;
     }
@@ -94,14 +111,14 @@ int den_call_alarm_arm(double seconds, const char *text, size_t length, int stat
 }
 
 void den_call_alarm_disarm(void) {
-    int expected = ARMED;
-    if (!atomic_compare_exchange_strong(&state, &expected, ARMING)) {
+    unsigned armed = atomic_load(&state);
+    if (PHASE(armed) != ARMED || !atomic_compare_exchange_strong(&state, &armed, (armed & ~3u) | ARMING)) {
         /* FIRING: the handler is writing the message and ending the process. */
-        if (expected == FIRING) for (;;) pause();
+        if (PHASE(armed) == FIRING) for (;;) pause();
         return;
     }
     struct itimerspec off;
     memset(&off, 0, sizeof off);
     timer_settime(timer, 0, &off, NULL);
-    atomic_store(&state, IDLE);
+    atomic_store(&state, (armed & ~3u) | IDLE);
 }

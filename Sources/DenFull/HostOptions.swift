@@ -30,7 +30,7 @@ struct HostOptions: ParsableArguments {
     var logLevel: String?
 
     @Option(name: .customLong("call-timeout"), help: ArgumentHelp(
-        "Seconds a module's builder or event handler may run before den gives up on it and closes its screen (default 30; also DEN_CALL_TIMEOUT).",
+        "Seconds a module's builder or event handler may run before den gives up on it and closes its screen; den render ends with the error instead (default 30; also DEN_CALL_TIMEOUT).",
         valueName: "seconds"))
     var callTimeout: String?
 

@@ -8,7 +8,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Print one screen as text (or as Screen JSON) and exit.",
-        discussion: "Exits with status 1 when no module serves the route, the module cannot build it, or its screen failed.")
+        discussion: "Exits with status 1 when no module serves the route, the module cannot build it, or its screen failed. A module call that runs past --call-timeout ends den render at once: the error on standard error, no screen, status 1.")
 
     @OptionGroup var host: HostOptions
 

@@ -29,9 +29,10 @@
  *     serialises them per instance); different instances may run concurrently.
  *   - den_host.call is thread-safe and may be called from any plugin function, re-entrantly.
  *   - Builders and handle run on a thread of their own in den run and den serve, and on the
- *     process's main thread in den render, whose call limit is a timer that sends the real-time
- *     signal SIGRTMAX - 2: install no handler for that signal (docs/ABI.md, "A call that never
- *     returns").
+ *     process's main thread in den render: never assume either (no dispatch to the main queue
+ *     and waiting for it). den render's call limit is a timer that sends the real-time signal
+ *     SIGRTMAX - 2: install no handler for it, and never block, ignore, sigwait or signalfd it
+ *     on the thread that calls you (docs/ABI.md, "A call that never returns").
  *
  * Memory: a den_bytes is borrowed and valid only for the duration of the call that received it.
  * A den_owned is handed over with its release function; whoever receives it calls release

@@ -15,16 +15,20 @@
 #include <stddef.h>
 
 /** The signal the alarm's timer sends (a real-time signal, so a module's alarm() or SIGALRM
- *  handler does not touch it). The signal from anything but the armed alarm's timer is ignored. */
+ *  handler does not touch it). Once the handler is installed (at the first arming), the signal
+ *  from anything but the alarm's own timer is ignored, though it still interrupts a blocking call
+ *  in progress (EINTR); before that, it ends the process as the signal's default action does. */
 #define DEN_CALL_ALARM_SIGNAL (SIGRTMAX - 2)
 
 /** The longest message the alarm keeps; a longer one is cut there. */
 #define DEN_CALL_ALARM_MESSAGE_MAX 4096
 
 /** Arms the alarm: unless `den_call_alarm_disarm` is called within `seconds`, the process writes
- *  `message` (`length` bytes, copied) to standard error and ends with `_exit(status)`.
- *  Returns 0 when armed; -1 when it is armed already, `seconds` is not above 0, or the system
- *  would not make the timer or install the handler (errno says why). */
+ *  `message` (`length` bytes, copied) to standard error and ends with `_exit(status)` (no atexit
+ *  handlers, no stdio flush). Unblocks the signal on the calling thread.
+ *  Returns 0 when armed; -1 with errno EBUSY when it is armed already, EINVAL when `seconds` is
+ *  not above 0 or is over a day (86,400), or the error of the system refusing the timer or the
+ *  handler. */
 int den_call_alarm_arm(double seconds, const char *message, size_t length, int status);
 
 /** Disarms the alarm armed by this thread's last `den_call_alarm_arm`. When the limit passed at

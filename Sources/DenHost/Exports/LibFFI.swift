@@ -24,8 +24,9 @@ struct LibFFI: @unchecked Sendable {
     let uint8: UnsafeMutablePointer<ffi_type>
     let pointer: UnsafeMutablePointer<ffi_type>
 
-    /// The names tried, in order: the run-time library (Debian's libffi8), then the build-time link.
-    static let fileNames = ["libffi.so.8", "libffi.so"]
+    /// The names tried, in order: the development link, which goes with the headers den was built
+    /// against (libffi-dev), then the run-time library of libffi 3.4 alone.
+    static let fileNames = ["libffi.so", "libffi.so.8"]
 
     /// Loaded once per process, the first time it is asked for.
     static let shared: Result<LibFFI, LoadFailure> = load(fileNames)
@@ -56,6 +57,6 @@ struct LibFFI: @unchecked Sendable {
                                    pointer: pointer.assumingMemoryBound(to: ffi_type.self)))
         }
         return .failure(LoadFailure(description: "libffi could not be loaded (\(reasons.joined(separator: "; "))); "
-                                        + "install it (Debian and Ubuntu: apt-get install libffi8)"))
+                                        + "install it (Debian and Ubuntu: apt-get install libffi-dev)"))
     }
 }

@@ -1,3 +1,4 @@
+import CFFI
 @testable import DenHost
 import DenKit
 import Testing
@@ -8,8 +9,9 @@ struct LibFFISpec {
     @Test("the system's libffi loads, with the functions and types an export call needs")
     func loads() throws {
         let ffi = try LibFFI.load(LibFFI.fileNames).get()
-        #expect(ffi.sint64.pointee.size == 8 && ffi.double.pointee.size == 8 && ffi.pointer.pointee.size == 8)
-        #expect(ffi.sint32.pointee.size == 4 && ffi.uint8.pointee.size == 1)
+        let types = [ffi.sint64, ffi.double, ffi.pointer, ffi.sint32, ffi.uint8].map { (Int32($0.pointee.type), $0.pointee.size) }
+        #expect(types.map(\.0) == [FFI_TYPE_SINT64, FFI_TYPE_DOUBLE, FFI_TYPE_POINTER, FFI_TYPE_SINT32, FFI_TYPE_UINT8])
+        #expect(types.map(\.1) == [8, 8, 8, 4, 1])
     }
 
     @Test("a later name is tried when an earlier one is missing")
@@ -25,7 +27,7 @@ struct LibFFISpec {
             return
         }
         #expect(failure.description.contains("libffi-gone.so.1") && failure.description.contains("libffi-gone.so:"), "\(failure)")
-        #expect(failure.description.hasSuffix("install it (Debian and Ubuntu: apt-get install libffi8)"), "\(failure)")
+        #expect(failure.description.hasSuffix("install it (Debian and Ubuntu: apt-get install libffi-dev)"), "\(failure)")
     }
 
     @Test("an export's call cannot be prepared without libffi: the error says why, not that libffi refused it")

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Where module calls run. The alarm that ends the process is seen from outside, in
-/// FastRenderEndToEndTests; here, everything that keeps the process alive.
+/// RenderCallLimitEndToEndTests; here, everything that keeps the process alive.
 @Suite("Call placement: a thread per call, or the calling thread under the call alarm", .serialized)
 struct CallPlacementSpec {
     private let ending = ProcessEnding(status: 1, consequence: "the test process would end here") { "Error: \($0)\n" }
@@ -46,9 +46,11 @@ struct CallPlacementSpec {
     @Test("an alarm disarmed when the call returns never goes off, and the next call can arm it again")
     func disarmed() throws {
         let caller = pthread_self()
-        let runner = runner(.callingThread(ending), timeout: .milliseconds(50))
+        // Long enough that no preemption of this thread between arming and disarming reaches it
+        // (that would end the whole test process), short enough to wait out.
+        let runner = runner(.callingThread(ending), timeout: .milliseconds(500))
         #expect(try runner.run(call) { pthread_self() }.get() == caller)
-        Thread.sleep(forTimeInterval: 0.25) // five limits: an alarm left armed would have ended this process
+        Thread.sleep(forTimeInterval: 1.5) // three limits: an alarm left armed would have ended this process
         #expect(try runner.run(call) { pthread_self() }.get() == caller, "armed again, so on the calling thread again")
     }
 
