@@ -11,14 +11,28 @@ struct DenCommand {
 
     func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
              executable: URL = BuildProducts.den) throws -> ProcessResult {
-        var environment = environment
+        try ProcessRunner.run(BuildProducts.require(executable), arguments, input: input, environment: privateEnvironment(environment))
+    }
+
+    /// A `den` process with the same private folders as `run`'s, not started yet: for a test that
+    /// talks to it, or signals it, while it runs.
+    func process(_ arguments: [String], executable: URL = BuildProducts.den) throws -> Process {
+        let process = Process()
+        process.executableURL = try BuildProducts.require(executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(privateEnvironment([:])) { $1 }
+        return process
+    }
+
+    private func privateEnvironment(_ given: [String: String]) -> [String: String] {
+        var environment = given
         environment["DEN_CACHE_DIR"] = temp.path("cache").path
         environment["DEN_DATA_DIR"] = temp.path("data").path
         // The per-user modules folder ($XDG_DATA_HOME/den/modules) must be private too.
         environment["XDG_DATA_HOME"] = environment["XDG_DATA_HOME"] ?? temp.path("xdg-data").path
         environment["DEN_PLUGIN_PATH"] = environment["DEN_PLUGIN_PATH"] ?? ""
         environment["NO_COLOR"] = "1"
-        return try ProcessRunner.run(BuildProducts.require(executable), arguments, input: input, environment: environment)
+        return environment
     }
 
     /// A plugin folder holding copies of the named build products.

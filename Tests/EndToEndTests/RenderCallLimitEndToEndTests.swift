@@ -43,14 +43,7 @@ struct RenderCallLimitEndToEndTests {
     func straySignal() throws {
         let den = try DenCommand()
         let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
-        let process = Process()
-        process.executableURL = try BuildProducts.require(BuildProducts.den)
-        process.arguments = ["render", "build-hangs", "--no-default-modules", "--plugin-dir", folder.path, "--call-timeout", "3"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DEN_CACHE_DIR"] = den.temp.path("cache").path
-        environment["DEN_DATA_DIR"] = den.temp.path("data").path
-        environment["DEN_PLUGIN_PATH"] = ""
-        process.environment = environment
+        let process = try den.process(["render", "build-hangs", "--no-default-modules", "--plugin-dir", folder.path, "--call-timeout", "3"])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

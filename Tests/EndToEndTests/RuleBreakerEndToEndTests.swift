@@ -52,13 +52,7 @@ struct RuleBreakerEndToEndTests {
     func controlC() throws {
         let den = try DenCommand()
         let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
-        let process = Process()
-        process.executableURL = try BuildProducts.require(BuildProducts.den)
-        process.arguments = ["run", "about", "--plugin-dir", folder.path, "--call-timeout", "600"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DEN_CACHE_DIR"] = den.temp.path("cache").path
-        environment["DEN_DATA_DIR"] = den.temp.path("data").path
-        process.environment = environment
+        let process = try den.process(["run", "about", "--plugin-dir", folder.path, "--call-timeout", "600"])
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -103,13 +97,7 @@ struct RuleBreakerEndToEndTests {
     @Test("Ctrl-C at the prompt ends den, as in any terminal program")
     func controlCAtPrompt() throws {
         let den = try DenCommand()
-        let process = Process()
-        process.executableURL = try BuildProducts.require(BuildProducts.den)
-        process.arguments = ["run", "about", "--plugins", "about"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DEN_CACHE_DIR"] = den.temp.path("cache").path
-        environment["DEN_DATA_DIR"] = den.temp.path("data").path
-        process.environment = environment
+        let process = try den.process(["run", "about", "--plugins", "about"])
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
