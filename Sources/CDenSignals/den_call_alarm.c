@@ -7,10 +7,13 @@
 #define _GNU_SOURCE
 #include "den_call_alarm.h"
 #include <errno.h>
+
+#if defined(__linux__)
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,18 +26,25 @@ enum { IDLE, ARMING, ARMED, FIRING };
 #define LONGEST_SECONDS 86400.0
 
 static _Atomic unsigned state = IDLE;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the handler needs a lock-free atomic");
 static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
 static int setup_error = 0;
 static timer_t timer;
 static char message[DEN_CALL_ALARM_MESSAGE_MAX];
 static size_t message_length;
 static int exit_status;
-static struct timespec deadline;
+/* CLOCK_MONOTONIC nanoseconds; atomic because a handler of an earlier arming may read it while
+ * a new arming writes it (that handler's compare-and-swap then fails, but the read must be defined). */
+static _Atomic int64_t deadline_ns;
 
-static int before_deadline(void) {
+static int64_t monotonic_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return now.tv_sec < deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec < deadline.tv_nsec);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+static int before_deadline(void) {
+    return monotonic_ns() < atomic_load_explicit(&deadline_ns, memory_order_relaxed);
 }
 
 static void on_alarm(int sig, siginfo_t *info, void *context) {
@@ -82,7 +92,7 @@ int den_call_alarm_arm(double seconds, const char *text, size_t length, int stat
     }
     unsigned arming = NEXT_GENERATION(idle) | ARMING;
     message_length = length < sizeof message ? length : sizeof message;
-    memcpy(message, text, message_length);
+    if (message_length > 0) memcpy(message, text, message_length);
     exit_status = status;
     /* A process may start with signals blocked (a parent's thread mask is inherited across exec):
      * the calling thread, the one the call may get stuck on, must take the signal. */
@@ -95,10 +105,9 @@ int den_call_alarm_arm(double seconds, const char *text, size_t length, int stat
     limit.it_value.tv_sec = (time_t)seconds;
     limit.it_value.tv_nsec = (long)((seconds - (double)limit.it_value.tv_sec) * 1e9);
     if (limit.it_value.tv_sec == 0 && limit.it_value.tv_nsec == 0) limit.it_value.tv_nsec = 1;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += limit.it_value.tv_sec;
-    deadline.tv_nsec += limit.it_value.tv_nsec;
-    if (deadline.tv_nsec >= 1000000000L) { deadline.tv_sec += 1; deadline.tv_nsec -= 1000000000L; }
+    /* Read before the timer starts, so its expiry is never before this deadline. */
+    atomic_store_explicit(&deadline_ns, monotonic_ns() + (int64_t)limit.it_value.tv_sec * 1000000000 + limit.it_value.tv_nsec,
+                          memory_order_relaxed);
     /* ARMED (release) before the timer starts, so an expiry always finds the message in place. */
     atomic_store_explicit(&state, (arming & ~3u) | ARMED, memory_order_release);
     if (timer_settime(timer, 0, &limit, NULL) != 0) {
@@ -122,3 +131,14 @@ void den_call_alarm_disarm(void) {
     timer_settime(timer, 0, &off, NULL);
     atomic_store(&state, (armed & ~3u) | IDLE);
 }
+
+#else
+/* No POSIX timers with real-time signals here: every call falls back to a thread of its own. */
+int den_call_alarm_arm(double seconds, const char *message, size_t length, int status) {
+    (void)seconds; (void)message; (void)length; (void)status;
+    errno = ENOSYS;
+    return -1;
+}
+
+void den_call_alarm_disarm(void) {}
+#endif

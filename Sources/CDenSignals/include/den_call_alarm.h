@@ -16,8 +16,9 @@
 
 /** The signal the alarm's timer sends (a real-time signal, so a module's alarm() or SIGALRM
  *  handler does not touch it). Once the handler is installed (at the first arming), the signal
- *  from anything but the alarm's own timer is ignored, though it still interrupts a blocking call
- *  in progress (EINTR); before that, it ends the process as the signal's default action does. */
+ *  from anything but the alarm's own timer is ignored, though it still ends a blocking call that
+ *  is never restarted (nanosleep, poll, epoll_wait, a timed wait) with EINTR; before that, it
+ *  ends the process as the signal's default action does. */
 #define DEN_CALL_ALARM_SIGNAL (SIGRTMAX - 2)
 
 /** The longest message the alarm keeps; a longer one is cut there. */
@@ -31,8 +32,11 @@
  *  handler. */
 int den_call_alarm_arm(double seconds, const char *message, size_t length, int status);
 
-/** Disarms the alarm armed by this thread's last `den_call_alarm_arm`. When the limit passed at
- *  that very moment and the handler is already ending the process, this never returns. */
+/** Disarms the alarm. Call it only after a `den_call_alarm_arm` that returned 0, from the thread
+ *  that armed it: it disarms whatever is armed. When the limit passed at that very moment and the
+ *  handler is already ending the process, this never returns.
+ *  On systems without POSIX timers and real-time signals (not Linux) arming always fails with
+ *  ENOSYS, and callers guard their calls some other way. */
 void den_call_alarm_disarm(void);
 
 #endif
