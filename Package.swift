@@ -158,7 +158,7 @@ let package = Package(
 
     ] + module("About") + module("Main") + module("Login") + module("Jogs") + fixtures.map(fixture) + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.
-        .target(name: "DenTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/DenTestSupport"),
+        .target(name: "DenTestSupport", dependencies: ["DenHost", .product(name: "Logging", package: "swift-log")], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
         .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteStorage", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log")]),
