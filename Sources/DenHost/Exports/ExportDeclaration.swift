@@ -5,7 +5,8 @@ import DenKit
 enum ExportDeclaration {
     /// The export, or the status and problem that refuse it (and so the plugin).
     static func check(name: UnsafePointer<CChar>?, signature: UnsafePointer<CChar>?, summary: UnsafePointer<CChar>?,
-                      function: den_export_fn?, existing: [PluginExport]) -> Result<PluginExport, RegistrationRefusal> {
+                      function: den_export_fn?, existing: [PluginExport],
+                      libffi: Result<LibFFI, LibFFI.LoadFailure> = LibFFI.shared) -> Result<PluginExport, RegistrationRefusal> {
         guard let name, let signature, let summary, let function else {
             return .failure(RegistrationRefusal(status: DEN_ERR_INVALID_ARGUMENT, problem: "add_export was called with a NULL name, signature, summary or function"))
         }
@@ -26,7 +27,7 @@ enum ExportDeclaration {
         }
         let interface: FFICallInterface
         do {
-            interface = try FFICallInterface(parsed)
+            interface = try FFICallInterface(parsed, libffi: libffi)
         } catch .noLibrary(let failure) {
             return .failure(RegistrationRefusal(status: DEN_ERR_INTERNAL, problem: "export '\(nameText)' cannot be called: \(failure)"))
         } catch {

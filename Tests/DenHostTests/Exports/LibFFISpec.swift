@@ -1,3 +1,4 @@
+import CDenABI
 import CFFI
 @testable import DenHost
 import DenKit
@@ -37,5 +38,23 @@ struct LibFFISpec {
         #expect(throws: FFICallInterface.Failure.noLibrary(missing)) { try FFICallInterface(signature, libffi: .failure(missing)) }
         let prepared = try FFICallInterface(signature)
         #expect(prepared.argumentCount == 4, "host, a, the result pointer, the error pointer")
+    }
+}
+
+@Suite("An export declared where libffi is missing")
+struct ExportWithoutLibFFISpec {
+    @Test("is refused with the loader's reason and what to install, not as a bad signature")
+    func refused() {
+        let missing = LibFFI.load(["libffi-gone.so.1"])
+        let function: den_export_fn = {}
+        let result = ExportDeclaration.check(name: "convert", signature: "(f64 amount) -> string", summary: "Converts",
+                                             function: function, existing: [], libffi: missing)
+        guard case .failure(let refusal) = result else {
+            Issue.record("accepted: \(result)")
+            return
+        }
+        #expect(refusal.status == DEN_ERR_INTERNAL)
+        #expect(refusal.problem.hasPrefix("export 'convert' cannot be called: libffi could not be loaded (libffi-gone.so.1"), "\(refusal.problem)")
+        #expect(refusal.problem.hasSuffix("apt-get install libffi-dev)"), "\(refusal.problem)")
     }
 }
