@@ -77,11 +77,15 @@ struct ManifestIndex {
     static let maximumEntries = 2048
 
     let file: URL
-    /// Entries read from the cache file or from module files in this run.
+    /// Entries read from module files in this run (and, while saving, every entry). An unchanged
+    /// file's entry is read from its cache line each time it is asked for, and not kept: a start
+    /// asks once per file, and a dictionary of a hundred entries cost each module ≈ 5,000
+    /// instructions and the start ≈ 25 fresh pages of memory (docs/PERFORMANCE.md).
     private var entries: [String: Entry] = [:]
-    /// The cache file's lines not read yet: a start reads only the lines of its own files.
-    private var unread: RegistryCacheFormat.Lines?
-    private var used: Set<String> = []
+    /// The cache file's lines by path: a start reads only the lines of its own files.
+    private var lines: RegistryCacheFormat.Lines?
+    /// The paths asked for in this run, in order (a path may repeat); a set only when saving.
+    private var used: [String] = []
     private var changed = false
     /// How the last `entry(for:)` was answered, for `--log-level debug` and the tests.
     private(set) var hits = 0
@@ -97,8 +101,7 @@ struct ManifestIndex {
             changed = true
             return
         }
-        unread = lines
-        entries.reserveCapacity(lines.count) // growing rehashes every path read so far
+        self.lines = lines
         used.reserveCapacity(lines.count)
         if lines.damaged > 0 { noteDamaged(lines.damaged) }
     }
@@ -111,22 +114,23 @@ struct ManifestIndex {
 
     private var dropped = 0
 
-    /// The entry for `path`: read this run, or its cache line read now.
+    /// The entry for `path`: read from its file in this run, or its cache line read now.
     private mutating func known(_ path: String) -> Entry? {
-        if let entry = entries[path] { return entry }
-        guard let taken = unread?.take(path) else { return nil }
-        if taken.isDamaged { noteDamaged(1) }
-        if let entry = taken.entry { entries[path] = entry }
-        return taken.entry
+        if !entries.isEmpty, let entry = entries[path] { return entry }
+        guard let read = lines?.entry(for: path) else { return nil }
+        if read.isDamaged {
+            lines?.drop(path)
+            noteDamaged(1)
+        }
+        return read.entry
     }
 
-    /// Reads every line not read yet (to save them), dropping the damaged ones.
+    /// Reads every cache line whose file was not read anew (to save them), dropping the damaged ones.
     private mutating func readAll() {
-        guard var lines = unread else { return }
-        unread = nil
-        for path in Array(lines.paths) where entries[path] == nil {
-            let taken = lines.take(path)
-            if let entry = taken.entry { entries[path] = entry } else { noteDamaged(1) }
+        guard let lines else { return }
+        self.lines = nil
+        for path in lines.paths where entries[path] == nil {
+            if let entry = lines.entry(for: path).entry { entries[path] = entry } else { noteDamaged(1) }
         }
     }
 
@@ -143,7 +147,7 @@ struct ManifestIndex {
         }
         guard let key = stamp.map({ Key($0) }) ?? Key(url()) else { return nil }
         let path = path ?? url().filePath
-        used.insert(path)
+        used.append(path)
         if let cached = known(path), cached.key == key {
             hits += 1
             return cached
@@ -195,6 +199,7 @@ struct ManifestIndex {
     mutating func save() -> String? {
         guard changed else { return nil }
         readAll()
+        let used = Set(used)
         var kept = entries.filter { used.contains($0.key) }
         for (path, entry) in entries where kept.count < Self.maximumEntries && kept[path] == nil
             && FileManager.default.fileExists(atPath: path) {

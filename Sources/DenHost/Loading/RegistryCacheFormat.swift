@@ -31,12 +31,17 @@ enum RegistryCacheFormat {
         var paths: Dictionary<String, Range<Int>>.Keys { ranges.keys }
         var count: Int { ranges.count }
 
-        /// The entry of `path`'s line, read now and forgotten by `lines`; nil when there is no
-        /// line for it or its line is damaged (`isDamaged` then says which).
-        mutating func take(_ path: String) -> (entry: ManifestIndex.Entry?, isDamaged: Bool) {
-            guard let range = ranges.removeValue(forKey: path) else { return (nil, false) }
+        /// The entry of `path`'s line, read now; nil when there is no line for it or its line is
+        /// damaged (`isDamaged` then says which).
+        func entry(for path: String) -> (entry: ManifestIndex.Entry?, isDamaged: Bool) {
+            guard let range = ranges[path] else { return (nil, false) }
             let entry = RegistryCacheFormat.entry(in: bytes, line: range)
             return (entry, entry == nil)
+        }
+
+        /// Forgets `path`'s line (a damaged one, so it is counted once).
+        mutating func drop(_ path: String) {
+            ranges.removeValue(forKey: path)
         }
     }
 
@@ -69,11 +74,11 @@ enum RegistryCacheFormat {
 
     /// Every entry, and how many lines were dropped; nil when the header is not this format's.
     static func parse(_ data: Data) -> (entries: [String: ManifestIndex.Entry], dropped: Int)? {
-        guard var lines = lines(data) else { return nil }
+        guard let lines = lines(data) else { return nil }
         var entries: [String: ManifestIndex.Entry] = Dictionary(minimumCapacity: lines.count)
         var dropped = lines.damaged
-        for path in Array(lines.paths) {
-            if let entry = lines.take(path).entry { entries[path] = entry } else { dropped += 1 }
+        for path in lines.paths {
+            if let entry = lines.entry(for: path).entry { entries[path] = entry } else { dropped += 1 }
         }
         return (entries, dropped)
     }

@@ -198,6 +198,41 @@ struct LazyLoadingTests {
         #expect(!saved.contains("libGoneModule") && saved.contains("libLoginModule.so\t") && saved.contains("libAboutModule.so\t"))
     }
 
+    @Test("an unchanged file's line is read each time it is asked for, and saved as it was; a damaged one of a file in use is counted once and rewritten")
+    func linesAskedForTwice() throws {
+        let folder = try PluginFolder()
+        let about = try folder.add("AboutModule")
+        let login = try folder.add("LoginModule")
+        var first = ManifestIndex(directory: folder.temp.path("cache"))
+        _ = first.entry(for: about)
+        _ = first.entry(for: login)
+        _ = first.save()
+        // Login's line loses its number fields: damaged.
+        let text = try String(contentsOf: first.file, encoding: .utf8)
+        let damagedText = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.contains("libLoginModule.so\t") else { return String(line) }
+            var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            fields[2] = "not-a-number"
+            return fields.joined(separator: "\t")
+        }.joined(separator: "\n")
+        try damagedText.write(to: first.file, atomically: true, encoding: .utf8)
+
+        var second = ManifestIndex(directory: folder.temp.path("cache"))
+        #expect(second.entry(for: about)?.checkedManifest?.id == "about")
+        #expect(second.entry(for: about)?.checkedManifest?.id == "about", "asked again: the same answer")
+        #expect(second.hits == 2)
+        #expect(second.entry(for: login)?.checkedManifest?.id == "login", "a damaged line: read from the file")
+        #expect(second.entry(for: login)?.checkedManifest?.id == "login")
+        #expect(second.misses == 1 && second.hits == 3, "read anew once, then kept")
+        #expect(second.save() == nil)
+        #expect(second.loadProblem?.contains("1 damaged line") == true, "\(second.loadProblem ?? "no problem")")
+
+        var third = ManifestIndex(directory: folder.temp.path("cache"))
+        #expect(third.entry(for: about)?.checkedManifest?.id == "about")
+        #expect(third.entry(for: login)?.checkedManifest?.id == "login")
+        #expect(third.hits == 2 && third.misses == 0 && third.loadProblem == nil, "both lines saved whole")
+    }
+
     @Test("a registry cache of an earlier format is never read, and is removed by the next save")
     func earlierFormat() throws {
         let folder = try PluginFolder()
