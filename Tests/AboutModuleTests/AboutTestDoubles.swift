@@ -55,7 +55,8 @@ struct CatalogUnavailable: Error, CustomStringConvertible {
     var description: String { "plugins.list: the registry is locked" }
 }
 
-/// A `PluginCatalog` answering with a fixed list, or failing.
+/// A `PluginCatalog` answering with a fixed list, or failing. Asked for some fields, it blanks
+/// the others as a revision-3 host leaves them out, so About's tests hold it to what it asks for.
 struct StubPluginCatalog: PluginCatalog {
     var result: Result<[PluginSummary], CatalogUnavailable>
 
@@ -63,6 +64,28 @@ struct StubPluginCatalog: PluginCatalog {
     static let failing = StubPluginCatalog(result: .failure(CatalogUnavailable()))
 
     func plugins() throws -> [PluginSummary] { try result.get() }
+
+    func plugins(fields: [PluginSummary.Field]) throws -> [PluginSummary] {
+        try result.get().map { full in
+            var plugin = PluginSummary(id: nil, version: nil, summary: nil, file: full.file, routes: [], status: full.status)
+            for field in fields {
+                switch field {
+                case .id: plugin.id = full.id
+                case .version: plugin.version = full.version
+                case .summary: plugin.summary = full.summary
+                case .routes: plugin.routes = full.routes
+                case .requiresLogin: plugin.requiresLogin = full.requiresLogin
+                case .error: plugin.error = full.error
+                case .generation: plugin.generation = full.generation
+                case .loadedAt: plugin.loadedAt = full.loadedAt
+                case .retainedImages: plugin.retainedImages = full.retainedImages
+                case .retainedBytes: plugin.retainedBytes = full.retainedBytes
+                case .swapError: plugin.swapError = full.swapError
+                }
+            }
+            return plugin
+        }
+    }
 }
 
 enum AboutFixtures {

@@ -105,12 +105,20 @@ struct SchemaConformanceSpec {
         }
         try add("service/log.response", "log answer", Empty())
         try add("service/plugins.list.request", "plugins.list request", Empty())
+        try add("service/plugins.list.request", "plugins.list request for some fields",
+                PluginListRequest(fields: [.id, .version, .summary, .generation, .loadedAt]))
+        try add("service/plugins.list.request", "plugins.list request for no field", PluginListRequest(fields: []))
         try add("service/plugins.list.response", "plugins.list answer", PluginListResponse(plugins: [
             PluginSummary(id: "about", version: "1.0.0", summary: "What Den is", file: "libAboutModule.so",
                           routes: ["about"], status: .active),
             PluginSummary(id: nil, version: nil, summary: nil, file: "libBroken.so", routes: [], status: .failed,
                           error: "built for ABI version 2"),
         ]))
+        try add("service/plugins.list.response", "plugins.list answer with some fields", PluginListResponse(plugins: [
+            PluginSummary(id: "jogs", version: "1.0.0", summary: "A jogging log", file: "libJogsModule.so",
+                          routes: ["jogs"], requiresLogin: ["jogs"], status: .active),
+            PluginSummary(id: nil, version: nil, summary: nil, file: "libBroken.so", routes: [], status: .failed, error: "no entry point"),
+        ], fields: PluginSummary.Fields([.id, .generation])))
         try add("service/plugins.list.response", "plugins.list answer with guarded routes", PluginListResponse(plugins: [
             PluginSummary(id: "jogs", version: "1.0.0", summary: "A jogging log", file: "libJogsModule.so",
                           routes: ["jogs", "jogs/<int:id>", "jogs/about"], requiresLogin: ["jogs", "jogs/<int:id>"], status: .active),
@@ -279,7 +287,7 @@ struct SchemaConformanceSpec {
             }, "reply": reading(ModuleReply.self), "screen": reading(Screen.self),
             "element": reading(Element.self), "effect": effectInReply, "build-params": reading(BuildRequest.self),
             "service/log.request": reading(LogRequest.self), "service/log.response": reading(Empty.self),
-            "service/plugins.list.request": reading(Empty.self),
+            "service/plugins.list.request": reading(PluginListRequest.self),
             "service/plugins.list.response": reading(PluginListResponse.self),
             "service/storage.get.request": reading(StorageGetRequest.self),
             "service/storage.get.response": reading(StorageGetAnswer.self),

@@ -29,7 +29,7 @@ final class AboutInteractor: AboutInteractorInput, ModuleInteractor {
 
     func loadModules() {
         do {
-            let modules = try catalog.plugins()
+            let modules = try catalog.plugins(fields: [.id, .version, .summary, .generation, .loadedAt])
                 .filter { $0.status == .active }
                 .compactMap { plugin in
                     plugin.id.map { LoadedModule(id: $0, version: plugin.version ?? "?", summary: plugin.summary ?? "",

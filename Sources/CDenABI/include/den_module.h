@@ -82,8 +82,10 @@ extern "C" {
  *   1  den_registrar.add_route_with_flags and DEN_ROUTE_REQUIRES_LOGIN (route guards).
  *   2  den_registrar.add_export: typed functions other modules and `den call` call (see below),
  *      and the host services exports.call and exports.list.
+ *   3  `fields` in a plugins.list request: only the entry fields named are answered (docs/ABI.md,
+ *      "Host services"). No struct changed; an older host ignores the key and answers them all.
  */
-#define DEN_ABI_REVISION 2u
+#define DEN_ABI_REVISION 3u
 
 /** Makes a symbol visible outside the plugin even when built with -fvisibility=hidden. */
 #if defined(__GNUC__) || defined(__clang__)

@@ -12,9 +12,26 @@ public struct PluginsListService: HostService {
     public var operations: [String] { ["plugins.list"] }
 
     public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
-        // `{}`: keys a later ABI adds are ignored. JSONDecoder words the refusal of anything else.
-        if case .object = JSONReader.parse(request) {} else { _ = try decode(EmptyRequest.self, request, for: operation) }
-        return try encode(PluginListResponse(plugins: list()), for: operation)
+        try encode(PluginListResponse(plugins: list(), fields: try fields(in: request, for: operation)), for: operation)
+    }
+
+    /// The fields a request asks for: `{}` all of them, `{"fields": [names]}` those named (names
+    /// a later revision adds are ignored). Keys a later ABI adds are ignored too. JSONDecoder
+    /// words the refusal of anything that is not an object.
+    private func fields(in request: Data, for operation: String) throws(ServiceFailure) -> PluginSummary.Fields {
+        guard case .object(let object) = JSONReader.parse(request) else {
+            // JSONReader leaves some valid objects to JSONDecoder (very deep or large ones).
+            _ = try decode(EmptyRequest.self, request, for: operation)
+            return .all
+        }
+        guard let fields = object["fields"] else { return .all }
+        guard let names = try? fields.strings() else {
+            throw .invalid("""
+                \(operation): "fields" must be a list of field names, e.g. {"fields": ["id", "version"]}; \
+                the names are \(PluginSummary.Field.all.map(\.rawValue).joined(separator: ", ")) (file and status are always answered)
+                """)
+        }
+        return PluginSummary.Fields(names: names)
     }
 }
 

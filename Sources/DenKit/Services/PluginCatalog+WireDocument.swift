@@ -8,7 +8,7 @@ extension PluginSummary: WireDocument {
         guard let status = Status(rawValue: try object.string("status")) else { throw JSONMiss() }
         self.init(id: try object.optionalString("id"), version: try object.optionalString("version"),
                   summary: try object.optionalString("summary"), file: try object.string("file"),
-                  routes: try object.strings("routes"), requiresLogin: try object.optionalStrings("requires_login"),
+                  routes: try object.optionalStrings("routes") ?? [], requiresLogin: try object.optionalStrings("requires_login"),
                   status: status, error: try object.optionalString("error"))
         generation = try object.optionalInt("generation")
         loadedAt = try object.optionalString("loaded_at")
@@ -18,20 +18,25 @@ extension PluginSummary: WireDocument {
     }
 
     package func write(to writer: inout JSONWriter) {
+        write(to: &writer, fields: .all)
+    }
+
+    /// Only `fields`, with `file` and `status` (a `plugins.list` request's `fields`).
+    package func write(to writer: inout JSONWriter, fields: Fields) {
         writer.beginObject()
-        writer.member("error", ifPresent: error)
+        if fields.contains(.error) { writer.member("error", ifPresent: error) }
         writer.member("file", file)
-        writer.member("generation", ifPresent: generation)
-        writer.member("id", ifPresent: id)
-        writer.member("loaded_at", ifPresent: loadedAt)
-        if let requiresLogin { writer.member("requires_login", strings: requiresLogin) }
-        writer.member("retained_bytes", ifPresent: retainedBytes.map(Int.init))
-        writer.member("retained_images", ifPresent: retainedImages)
-        writer.member("routes", strings: routes)
+        if fields.contains(.generation) { writer.member("generation", ifPresent: generation) }
+        if fields.contains(.id) { writer.member("id", ifPresent: id) }
+        if fields.contains(.loadedAt) { writer.member("loaded_at", ifPresent: loadedAt) }
+        if fields.contains(.requiresLogin), let requiresLogin { writer.member("requires_login", strings: requiresLogin) }
+        if fields.contains(.retainedBytes) { writer.member("retained_bytes", ifPresent: retainedBytes.map(Int.init)) }
+        if fields.contains(.retainedImages) { writer.member("retained_images", ifPresent: retainedImages) }
+        if fields.contains(.routes) { writer.member("routes", strings: routes) }
         writer.member("status", status.rawValue)
-        writer.member("summary", ifPresent: summary)
-        writer.member("swap_error", ifPresent: swapError)
-        writer.member("version", ifPresent: version)
+        if fields.contains(.summary) { writer.member("summary", ifPresent: summary) }
+        if fields.contains(.swapError) { writer.member("swap_error", ifPresent: swapError) }
+        if fields.contains(.version) { writer.member("version", ifPresent: version) }
         writer.endObject()
     }
 }
@@ -43,7 +48,19 @@ extension PluginListResponse: WireDocument {
 
     package func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("plugins", each: plugins) { $0.write(to: &$1) }
+        writer.member("plugins", each: plugins) { [fields] in $0.write(to: &$1, fields: fields) }
+        writer.endObject()
+    }
+}
+
+extension PluginListRequest: WireDocument {
+    package init(wire value: JSONValue) throws(JSONMiss) {
+        self.fields = try value.object().optionalStrings("fields")
+    }
+
+    package func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let fields { writer.member("fields", strings: fields) }
         writer.endObject()
     }
 }

@@ -1,6 +1,15 @@
 /// The modules the host has loaded (service `plugins.list`).
 public protocol PluginCatalog: Sendable {
     func plugins() throws -> [PluginSummary]
+    /// The same list with only `fields` filled in (and `file` and `status`, always): the rest
+    /// are nil, and `routes` is empty unless asked for. A page that shows a few fields of every
+    /// module asks for those; the host then writes, and the module reads, a third of the bytes.
+    func plugins(fields: [PluginSummary.Field]) throws -> [PluginSummary]
+}
+
+extension PluginCatalog {
+    /// Every field: a catalog that cannot choose answers them all, which a caller must accept.
+    public func plugins(fields: [PluginSummary.Field]) throws -> [PluginSummary] { try plugins() }
 }
 
 /// One plugin file as the host knows it.
@@ -13,6 +22,7 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     public var summary: String?
     /// The plugin file's name, e.g. `libAboutModule.so`.
     public var file: String
+    /// The route patterns the module registered; empty when a request's `fields` left them out.
     public var routes: [String]
     /// The patterns among `routes` that need a logged-in user (ABI revision 1, JSON key
     /// `requires_login`); nil when none do, and from hosts before revision 1.
@@ -48,14 +58,104 @@ public struct PluginSummary: Codable, Sendable, Equatable {
         case generation, loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
         case swapError = "swap_error"
     }
+
+    // By hand for one key: `routes` is left out of an answer that was not asked for it (`fields`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
+        version = try container.decodeIfPresent(String.self, forKey: .version)
+        summary = try container.decodeIfPresent(String.self, forKey: .summary)
+        file = try container.decode(String.self, forKey: .file)
+        routes = try container.decodeIfPresent([String].self, forKey: .routes) ?? []
+        requiresLogin = try container.decodeIfPresent([String].self, forKey: .requiresLogin)
+        status = try container.decode(Status.self, forKey: .status)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        generation = try container.decodeIfPresent(Int.self, forKey: .generation)
+        loadedAt = try container.decodeIfPresent(String.self, forKey: .loadedAt)
+        retainedImages = try container.decodeIfPresent(Int.self, forKey: .retainedImages)
+        retainedBytes = try container.decodeIfPresent(Int64.self, forKey: .retainedBytes)
+        swapError = try container.decodeIfPresent(String.self, forKey: .swapError)
+    }
+}
+
+extension PluginSummary {
+    /// A member of an entry that a `plugins.list` request can ask for with `fields` (ABI
+    /// revision 3); `file` and `status` are always answered. The raw value is the JSON key.
+    /// A host before revision 3 answers every field whatever is asked.
+    public enum Field: String, Sendable {
+        case id, version, summary, routes, requiresLogin = "requires_login", error, generation
+        case loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
+        case swapError = "swap_error"
+
+        /// Every field, in the order of the docs. (Not `CaseIterable`, and `Fields` below is not
+        /// an `OptionSet`: each standard protocol a DenKit type conforms to adds its symbols to
+        /// every module's load, ≈ 1,500 instructions a symbol.)
+        public static let all: [Field] = [
+            .id, .version, .summary, .routes, .requiresLogin, .error, .generation, .loadedAt,
+            .retainedImages, .retainedBytes, .swapError,
+        ]
+    }
+
+    /// A set of fields, as the host writes an answer.
+    package struct Fields: Sendable, Equatable {
+        private var bits: Int
+
+        package static let all = Fields(Field.all)
+
+        package init(_ fields: [Field]) {
+            bits = 0
+            for field in fields { bits |= Self.bit(field) }
+        }
+
+        /// The fields named; names this version does not know (a later revision's) are ignored.
+        package init(names: [String]) {
+            self.init(names.compactMap(Field.init(rawValue:)))
+        }
+
+        package func contains(_ field: Field) -> Bool { bits & Self.bit(field) != 0 }
+
+        private static func bit(_ field: Field) -> Int {
+            switch field {
+            case .id: 1 << 0
+            case .version: 1 << 1
+            case .summary: 1 << 2
+            case .routes: 1 << 3
+            case .requiresLogin: 1 << 4
+            case .error: 1 << 5
+            case .generation: 1 << 6
+            case .loadedAt: 1 << 7
+            case .retainedImages: 1 << 8
+            case .retainedBytes: 1 << 9
+            case .swapError: 1 << 10
+            }
+        }
+    }
+}
+
+/// A `plugins.list` request: `{}` for every field, or `{"fields": [...]}` (revision 3).
+public struct PluginListRequest: Codable, Sendable, Equatable {
+    public var fields: [String]?
+
+    public init(fields: [PluginSummary.Field]? = nil) {
+        self.fields = fields?.map(\.rawValue)
+    }
 }
 
 public struct PluginListResponse: Codable, Sendable, Equatable {
     public var plugins: [PluginSummary]
+    /// The fields the host writes of each entry (a request's `fields`); not a JSON key.
+    package var fields: PluginSummary.Fields = .all
 
     public init(plugins: [PluginSummary]) {
         self.plugins = plugins
     }
+
+    package init(plugins: [PluginSummary], fields: PluginSummary.Fields) {
+        self.plugins = plugins
+        self.fields = fields
+    }
+
+    private enum CodingKeys: String, CodingKey { case plugins }
 }
 
 public struct HostPluginCatalog: PluginCatalog {
@@ -67,5 +167,9 @@ public struct HostPluginCatalog: PluginCatalog {
 
     public func plugins() throws -> [PluginSummary] {
         try host.call("plugins.list", Empty(), as: PluginListResponse.self).plugins
+    }
+
+    public func plugins(fields: [PluginSummary.Field]) throws -> [PluginSummary] {
+        try host.call("plugins.list", PluginListRequest(fields: fields), as: PluginListResponse.self).plugins
     }
 }
