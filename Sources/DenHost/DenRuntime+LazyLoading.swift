@@ -7,7 +7,7 @@ extension DenRuntime {
     /// when the file must be loaded now (no manifest, or one the host cannot trust without
     /// loading; the loader then reports any problem).
     func installFromManifest(_ candidate: PluginDiscovery.Candidate, stamp: FileStamp?, index: inout ManifestIndex,
-                             found: inout Set<String>) -> Bool {
+                             found: inout [String]) -> Bool {
         // The file's path, not a URL: a URL per module costs a start with many modules ≈ 5,000
         // instructions each (one is made when the module loads).
         let filePath = candidate.path
@@ -18,7 +18,7 @@ extension DenRuntime {
             logger.debug("\(candidate.fileName): loaded at start (\(reason))")
             return false
         }
-        found.insert(manifest.id)
+        found.append(manifest.id)
         if let selected = configuration.selectedModules, !selected.contains(manifest.id) {
             logger.debug("\(candidate.fileName): module \(manifest.id) is not selected by --plugins; not loaded")
             return true
@@ -52,12 +52,10 @@ extension DenRuntime {
         let record = registry.install(LoadedPlugin(
             filePath: filePath, loadedCopyPath: filePath, id: manifest.id, version: manifest.version, summary: manifest.summary,
             routes: routes, settings: manifest.settings, manifest: manifest, host: endpoint.host, endpoint: endpoint,
-            library: .processImage, fileName: candidate.fileName))
+            library: .processImage, fileName: candidate.fileName), lazy: lazy)
         if let error = record.error {
             logger.error("\(error)")
         } else {
-            registry.updateRecord(filePath: filePath, id: manifest.id) { $0.isLoaded = lazy.isSettled }
-            if !lazy.isSettled { registry.notePending(lazy, id: manifest.id) }
             logger.debug("\(candidate.fileName): module \(manifest.id) installed from its manifest; loaded when first opened")
         }
         return true

@@ -16,7 +16,9 @@ public final class DenRuntime: Sendable {
     public let accounts: AccountBook
     let loader: PluginLoader
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
-    private let foundModulesStore = Mutex<Set<String>>([])
+    /// Module ids seen while loading, in the order seen, repeats and all (an array: a set cost a
+    /// start a hash per module, for a list only `--plugins` messages read).
+    private let foundModulesStore = Mutex<[String]>([])
 
     /// Named plugin folders that could not be read during `loadPlugins`.
     public var folderProblems: [DiscoveryError] { folderProblemsStore.withLock { $0 } }
@@ -72,7 +74,7 @@ public final class DenRuntime: Sendable {
         for problem in problems { logger.error("\(problem)") }
         logger.debug("found \(candidates.count) plugin file(s) in \(PluginLoadTiming.format(ContinuousClock.now - started))")
         var seen = Set<FileIdentity>()
-        var found = Set<String>()
+        var found: [String] = []
         // The registry cache is read only when there is a file to look up in it.
         var manifests: ManifestIndex? = configuration.loadsLazily && !candidates.isEmpty
             ? ManifestIndex(directory: configuration.cacheDirectory) : nil
@@ -87,7 +89,7 @@ public final class DenRuntime: Sendable {
             }
             // Skip unselected modules without running their code when the file name tells the id.
             if let selected, let hint = candidate.idHint, !PluginDiscovery.hint(hint, mayMatch: selected) {
-                found.insert(hint)
+                found.append(hint)
                 logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
                 continue
             }
@@ -95,7 +97,7 @@ public final class DenRuntime: Sendable {
             let loadStarted = ContinuousClock.now
             do {
                 let plugin = try loader.load(candidate.file)
-                found.insert(plugin.id)
+                found.append(plugin.id)
                 logger.debug("""
                     loaded \(plugin.id) \(plugin.version) from \(candidate.file.path) in \
                     \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)) \
@@ -126,7 +128,7 @@ public final class DenRuntime: Sendable {
 
     /// Every module id seen while loading, selected or not: the ids of loaded plugins, and for
     /// files skipped by `--plugins` the id their name suggests. Tells a user what `--plugins` can name.
-    public var foundModules: [String] { foundModulesStore.withLock { $0 }.sorted() }
+    public var foundModules: [String] { Set(foundModulesStore.withLock { $0 }).sorted() }
 
     /// Module ids asked for with `--plugins` that no loaded plugin provides.
     public var missingSelectedModules: [String] {

@@ -34,7 +34,15 @@ public final class ExportTable: @unchecked Sendable {
 
     /// Makes `exports` the exports of `moduleID`, replacing what it exported before.
     func set(_ exports: [ModuleExport], of moduleID: String) {
-        lock.withLock { byModule[moduleID] = exports.isEmpty ? nil : exports }
+        lock.withLock {
+            // Most modules export nothing: with no exports anywhere there is nothing to remove
+            // (a hash of the id per module at start, otherwise).
+            if exports.isEmpty {
+                if !byModule.isEmpty { byModule[moduleID] = nil }
+            } else {
+                byModule[moduleID] = exports
+            }
+        }
     }
 
     /// Every export, sorted by name (loading the modules not loaded yet first).

@@ -21,27 +21,50 @@ enum RegistryCacheFormat {
 
     /// The cache file cut into lines by path, each read into an entry only when asked for: the
     /// file keeps a line per module file any run has seen, and a start needs only its own.
+    /// Lines are found by their path's bytes, by binary search: no `String` and no hash per line
+    /// or per look-up (a dictionary by path cost each module ≈ 3,000 instructions at start).
     struct Lines {
         fileprivate let bytes: [UInt8]
-        /// Each path's line (the last one, should a path repeat), as a byte range of `bytes`.
-        fileprivate(set) var ranges: [String: Range<Int>]
+        /// Each line's path field and whole line, as byte ranges of `bytes`, sorted by the path
+        /// field's bytes; a path that repeats keeps its last line.
+        fileprivate var index: [(path: Range<Int>, line: Range<Int>)]
         /// Lines whose path could not be read (dropped at once).
         let damaged: Int
 
-        var paths: Dictionary<String, Range<Int>>.Keys { ranges.keys }
-        var count: Int { ranges.count }
+        var count: Int { index.count }
+
+        /// Every line's path (unescaped), for a save.
+        var paths: [String] { index.compactMap { RegistryCacheFormat.text(bytes[$0.path]) } }
 
         /// The entry of `path`'s line, read now; nil when there is no line for it or its line is
         /// damaged (`isDamaged` then says which).
         func entry(for path: String) -> (entry: ManifestIndex.Entry?, isDamaged: Bool) {
-            guard let range = ranges[path] else { return (nil, false) }
-            let entry = RegistryCacheFormat.entry(in: bytes, line: range)
+            guard let found = position(of: path) else { return (nil, false) }
+            let entry = RegistryCacheFormat.entry(in: bytes, line: index[found].line)
             return (entry, entry == nil)
         }
 
         /// Forgets `path`'s line (a damaged one, so it is counted once).
         mutating func drop(_ path: String) {
-            ranges.removeValue(forKey: path)
+            if let found = position(of: path) { index.remove(at: found) }
+        }
+
+        private func position(of path: String) -> Int? {
+            var key = path
+            // The file holds escaped paths; a path with a tab, a line break or a backslash is rare.
+            if key.withUTF8({ $0.contains(where: RegistryCacheFormat.needsEscape) }) { key = RegistryCacheFormat.escape(path) }
+            return key.withUTF8 { key in
+                bytes.withUnsafeBufferPointer { buffer in
+                    var low = 0, high = index.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        let order = RegistryCacheFormat.compare(UnsafeBufferPointer(rebasing: buffer[index[middle].path]), key)
+                        if order == 0 { return middle }
+                        if order < 0 { low = middle + 1 } else { high = middle }
+                    }
+                    return nil
+                }
+            }
         }
     }
 
@@ -55,21 +78,49 @@ enum RegistryCacheFormat {
             guard let base = buffer.baseAddress else { return nil }
             var lineEnd = next(UInt8(ascii: "\n"), in: base, from: 0, before: buffer.count)
             guard String(decoding: buffer[..<lineEnd], as: UTF8.self) == header else { return nil }
-            var count = 0
-            var scan = lineEnd
-            while scan < buffer.count { count += 1; scan = next(UInt8(ascii: "\n"), in: base, from: scan + 1, before: buffer.count) }
-            var ranges: [String: Range<Int>] = Dictionary(minimumCapacity: count)
+            var index: [(path: Range<Int>, line: Range<Int>)] = []
             var damaged = 0
             while lineEnd < buffer.count {
                 let lineStart = lineEnd + 1
                 lineEnd = next(UInt8(ascii: "\n"), in: base, from: lineStart, before: buffer.count)
                 guard lineEnd > lineStart else { continue } // an empty line
                 let tab = next(UInt8(ascii: "\t"), in: base, from: lineStart, before: lineEnd)
-                guard tab < lineEnd, let path = text(bytes[lineStart..<tab]), !path.isEmpty else { damaged += 1; continue }
-                ranges[path] = lineStart..<lineEnd
+                let path = UnsafeBufferPointer(rebasing: buffer[lineStart..<tab])
+                // Bytes that are not UTF-8 cannot be a path; ASCII needs no check.
+                guard tab < lineEnd, !path.isEmpty, !path.contains(where: { $0 >= 0x80 }) || UTF8Text.string(validating: path) != nil else {
+                    damaged += 1
+                    continue
+                }
+                index.append((lineStart..<tab, lineStart..<lineEnd))
             }
-            return Lines(bytes: bytes, ranges: ranges, damaged: damaged)
+            // The file is written sorted by path; anything else (an edited file) is sorted here,
+            // keeping the last line of a repeated path.
+            func order(_ a: Range<Int>, _ b: Range<Int>) -> Int32 {
+                compare(UnsafeBufferPointer(rebasing: buffer[a]), UnsafeBufferPointer(rebasing: buffer[b]))
+            }
+            if zip(index, index.dropFirst()).contains(where: { order($0.path, $1.path) >= 0 }) {
+                let sorted = index.enumerated().sorted { a, b in
+                    let byPath = order(a.element.path, b.element.path)
+                    return byPath != 0 ? byPath < 0 : a.offset < b.offset
+                }.map(\.element)
+                index = []
+                for line in sorted {
+                    if let last = index.last, order(last.path, line.path) == 0 { index.removeLast() }
+                    index.append(line)
+                }
+            }
+            return Lines(bytes: bytes, index: index, damaged: damaged)
         }
+    }
+
+    /// memcmp order, then length: the order of UTF-8 bytes.
+    fileprivate static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let common = min(a.count, b.count)
+        if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+            let order = memcmp(x, y, common)
+            if order != 0 { return order }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 
     /// Every entry, and how many lines were dropped; nil when the header is not this format's.
@@ -91,11 +142,17 @@ enum RegistryCacheFormat {
 
     /// The entry one line holds (its path aside); nil when the line is damaged.
     private static func entry(in bytes: [UInt8], line: Range<Int>) -> ManifestIndex.Entry? {
+        // On the stack: an array per line was an allocation per module at start.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: fieldCount + 1) { starts in
+            entry(in: bytes, line: line, starts: starts)
+        }
+    }
+
+    private static func entry(in bytes: [UInt8], line: Range<Int>, starts: UnsafeMutableBufferPointer<Int>) -> ManifestIndex.Entry? {
         bytes.withUnsafeBufferPointer { buffer -> ManifestIndex.Entry? in
             guard let base = buffer.baseAddress else { return nil }
             // Field i is bytes[starts[i] ..< starts[i + 1] - 1]; a line with another number of
             // fields is damaged.
-            var starts = [Int](repeating: 0, count: fieldCount + 1)
             var count = 1
             starts[0] = line.lowerBound
             var tab = next(UInt8(ascii: "\t"), in: base, from: line.lowerBound, before: line.upperBound)
@@ -198,7 +255,11 @@ enum RegistryCacheFormat {
         return ModuleManifest(id: id, version: version, summary: summary ?? "", routes: parsed, exports: declared ? [] : nil)
     }
 
-    private static func escape(_ value: String?) -> String {
+    fileprivate static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+    }
+
+    fileprivate static func escape(_ value: String?) -> String {
         guard let value else { return "" }
         var out: [UInt8] = []
         out.reserveCapacity(value.utf8.count)
@@ -217,7 +278,7 @@ enum RegistryCacheFormat {
     /// The field's text, unescaped; nil for an empty field (or bytes that are not UTF-8).
     /// Byte by byte: every escape is ASCII, and no byte of a multi-byte UTF-8 sequence is. (A
     /// scalar at a time cost ≈ 0.1 ms per manifest, and a manifest's JSON escapes its quotes.)
-    private static func text(_ field: ArraySlice<UInt8>) -> String? {
+    fileprivate static func text(_ field: ArraySlice<UInt8>) -> String? {
         guard !field.isEmpty else { return nil }
         // Through a buffer pointer: UTF8Text's generic overload runs unspecialised from here.
         guard field.contains(UInt8(ascii: "\\")) else { return field.withUnsafeBufferPointer { UTF8Text.string(validating: $0) } }

@@ -38,11 +38,6 @@ public final class ModuleRegistry: @unchecked Sendable {
         lock.withLock { pending.compactMap { id, module in module.manifest.exports.isEmpty ? nil : id } }
     }
 
-    /// Remembers a module installed from its manifest, so a call of one of its exports can load it.
-    func notePending(_ module: LazyModule, id: String) {
-        lock.withLock { pending[id] = module }
-    }
-
     /// Loads the not-yet-loaded module `id`; true when there was one to load and it loaded.
     @discardableResult
     func loadPending(_ id: String) -> Bool {
@@ -81,11 +76,20 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// Installs a loaded plugin, or records why it cannot be installed.
     @discardableResult
     public func install(_ plugin: LoadedPlugin) -> PluginRecord {
+        install(plugin, lazy: nil)
+    }
+
+    /// Installs `plugin`; with `lazy`, a module installed from its manifest, which is recorded
+    /// as not loaded until `lazy` settles, in the same locked step.
+    func install(_ plugin: LoadedPlugin, lazy: LazyModule?) -> PluginRecord {
         lock.withLock {
             var record = PluginRecord(filePath: plugin.filePath, fileName: plugin.fileName, id: plugin.id, version: plugin.version, summary: plugin.summary,
                                       routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
             record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
-            if let index = activeRecordIndex[plugin.id] {
+            // One look-up for the duplicate check and the index both: each costs a start with a
+            // hundred modules a hash of the id per module. Undone below when the module is refused.
+            if let index = activeRecordIndex.updateValue(records.count, forKey: plugin.id) {
+                activeRecordIndex[plugin.id] = index
                 let existing = records[index]
                 record.status = .failed(PluginLoadError(file: plugin.filePath,
                                                         cause: .duplicateModule(id: plugin.id, existingFile: existing.file.path)))
@@ -101,6 +105,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                                   value: RouteTarget(moduleID: plugin.id, route: route, host: plugin.host, gate: gate))
                 } catch {
                     table.removeLast(added)
+                    activeRecordIndex[plugin.id] = nil
                     record.status = .failed(PluginLoadError(file: plugin.filePath, cause: .routeConflict("\(error)")))
                     plugin.endpoint.revoke()
                     records.append(record)
@@ -110,7 +115,10 @@ public final class ModuleRegistry: @unchecked Sendable {
             routerIsStale = true
             plugin.endpoint.attribute(to: plugin.id)
             exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
-            activeRecordIndex[plugin.id] = records.count
+            if let lazy {
+                record.isLoaded = lazy.isSettled
+                if !lazy.isSettled { pending[plugin.id] = lazy }
+            }
             records.append(record)
             return record
         }

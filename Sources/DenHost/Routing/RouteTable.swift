@@ -30,20 +30,31 @@ public struct RouteTable<Value: Sendable>: Sendable {
     /// Registers an already parsed pattern.
     /// - Throws: `RouteConflictError` or `RouteUnreachableError`; the table is unchanged on error.
     public mutating func add(_ pattern: RoutePattern, owner: String, value: Value) throws {
-        if let conflict = conflict(for: pattern, owner: owner) { throw conflict }
-        if let unreachable = unreachableRoute(for: pattern, owner: owner) { throw unreachable }
-        indexByShape[UTF8Key(pattern.shape)] = routes.count
+        // The shape is hashed once: claimed first, given back on a conflict or an unreachable
+        // route (rare). A look-up, then an insert, cost each module's route two hashes at start.
+        let shape = UTF8Key(pattern.shape)
+        if let existing = indexByShape.updateValue(routes.count, forKey: shape) {
+            indexByShape[shape] = existing
+            throw conflict(with: existing, pattern: pattern, owner: owner)
+        }
+        if let unreachable = unreachableRoute(for: pattern, owner: owner) {
+            indexByShape[shape] = nil
+            throw unreachable
+        }
         routes.append(RegisteredRoute(pattern: pattern, owner: owner, value: value))
     }
 
     /// The conflict that adding `pattern` for `owner` would raise, if any; adds nothing.
     public func conflict(for pattern: RoutePattern, owner: String) -> RouteConflictError? {
-        let shape = pattern.shape
-        guard let index = indexByShape[UTF8Key(shape)] else { return nil }
+        guard let index = indexByShape[UTF8Key(pattern.shape)] else { return nil }
+        return conflict(with: index, pattern: pattern, owner: owner)
+    }
+
+    private func conflict(with index: Int, pattern: RoutePattern, owner: String) -> RouteConflictError {
         let existing = routes[index]
         return RouteConflictError(
             pattern: pattern.text, owner: owner,
-            existingPattern: existing.pattern.text, existingOwner: existing.owner, shape: shape)
+            existingPattern: existing.pattern.text, existingOwner: existing.owner, shape: pattern.shape)
     }
 
     /// The `RouteUnreachableError` that adding `pattern` for `owner` would raise, if any; adds
@@ -65,7 +76,9 @@ public struct RouteTable<Value: Sendable>: Sendable {
                                          unreachableOwner: owner, takenBy: takers.map(route))
         }
         for shape in RouteReachability.catchAllShapes(takenFromBy: pattern.segments) {
-            guard let index = indexByShape[UTF8Key(shape)],
+            // `index != newIndex`: `add` claims the new shape before this check (a catch-all
+            // shape here always has another shape, but a claim must never be read as a route).
+            guard let index = indexByShape[UTF8Key(shape)], index != newIndex,
                   let takers = RouteReachability.takers(ofCatchAll: routes[index].pattern.segments, lookup: lookup)
             else { continue }
             return RouteUnreachableError(pattern: pattern.text, owner: owner, unreachablePattern: routes[index].pattern.text,

@@ -129,4 +129,31 @@ struct RegistryCacheFormatTests {
         #expect(parsed.entries["/p"]?.toolchain == nil)
         #expect(parsed.entries["/p"]?.manifest == .json("{}"))
     }
+
+    @Test("an edited file (lines out of order, a path twice, a path that is not UTF-8) is read by path; a repeated path keeps its last line")
+    func editedFile() throws {
+        let written = String(decoding: RegistryCacheFormat.render([
+            "/m/b.so": entry(2), "/m/a.so": entry(1), "/m/c\\tab\there.so": entry(3), "/m/é.so": entry(4),
+        ]), as: UTF8.self)
+        var lines = written.split(separator: "\n").map(String.init)
+        let header = lines.removeFirst()
+        // Reversed order, and /m/a.so again at the end with another inode (the later line wins).
+        let again = String(decoding: RegistryCacheFormat.render(["/m/a.so": entry(9)]), as: UTF8.self)
+            .split(separator: "\n")[1]
+        let edited: [String] = [header] + lines.reversed() + [String(again)]
+        var data = Data((edited.joined(separator: "\n") + "\n").utf8)
+        data.append(contentsOf: [0x2F, 0xFF, 0x09])
+        data.append(contentsOf: Array("1\t2\t3\t4\t5\t2\tt\t\t{}\t\t\t\t\t\n".utf8))
+        let read = try #require(RegistryCacheFormat.lines(data))
+        #expect(read.damaged == 1, "the path that is not UTF-8")
+        #expect(read.count == 4)
+        #expect(read.entry(for: "/m/a.so").entry == entry(9))
+        #expect(read.entry(for: "/m/b.so").entry == entry(2))
+        #expect(read.entry(for: "/m/c\\tab\there.so").entry == entry(3))
+        #expect(read.entry(for: "/m/é.so").entry == entry(4))
+        for missing in ["/m/a.s", "/m/a.so ", "/m/", "", "/m/d.so", "/m/c\\tab\\there.so"] {
+            #expect(read.entry(for: missing).entry == nil && !read.entry(for: missing).isDamaged, "\(missing)")
+        }
+        #expect(Set(read.paths) == ["/m/a.so", "/m/b.so", "/m/c\\tab\there.so", "/m/é.so"])
+    }
 }
