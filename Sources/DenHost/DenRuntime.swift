@@ -33,7 +33,7 @@ public final class DenRuntime: Sendable {
                                    hub: services, logger: logger)
         let registry = registry
         services.register(LogService(logger: logger))
-        services.register(PluginsListService { registry.plugins.map(\.summaryDocument) })
+        services.register(PluginsListService(listing: { fields in registry.plugins.map { $0.summaryDocument(fields) } }))
         services.register(ExportsService(table: registry.exports))
         let storage = configuration.makeStorageEngine(configuration.dataDirectory)
         // A save waiting for another process's lock is told in the host's log within half a second.

@@ -2,17 +2,16 @@ import DenKit
 import FoundationEssentials
 
 extension PluginSummary {
-    /// Adds what a hot swap changes (generation, load time, retained images, a refused swap).
-    func withSwapDetails(_ record: PluginRecord) -> PluginSummary {
-        var summary = self
-        guard record.isActive else { return summary }
-        summary.generation = record.generation
+    /// Adds what a hot swap changes (generation, load time, retained images, a refused swap),
+    /// those of `fields`.
+    mutating func addSwapDetails(_ record: PluginRecord, _ fields: Fields) {
+        guard record.isActive else { return }
+        if fields.contains(.generation) { generation = record.generation }
         // A module installed from its manifest and not opened yet has no load time (lazy loading).
-        summary.loadedAt = record.isLoaded ? PluginRecord.timestamp(record.loadedAt) : nil
-        summary.retainedImages = record.retainedImages
-        summary.retainedBytes = record.retainedBytes
-        summary.swapError = record.swapError
-        return summary
+        if fields.contains(.loadedAt), record.isLoaded { loadedAt = PluginRecord.timestamp(record.loadedAt) }
+        if fields.contains(.retainedImages) { retainedImages = record.retainedImages }
+        if fields.contains(.retainedBytes) { retainedBytes = record.retainedBytes }
+        if fields.contains(.swapError) { swapError = record.swapError }
     }
 }
 

@@ -34,7 +34,6 @@ struct DynamicLibraryError: Error {
 
 extension DynamicLibrary {
     /// The process's own image: stands in for a library not loaded yet (nothing is looked up in it).
-    static var processImage: DynamicLibrary {
-        DynamicLibrary(handle: dlopen(nil, RTLD_NOW))
-    }
+    /// Opened once: every module installed from its manifest holds it.
+    static let processImage = DynamicLibrary(handle: dlopen(nil, RTLD_NOW))
 }

@@ -57,7 +57,8 @@ public struct PluginDiscovery: Sendable {
         public var fileName: String
         /// The module id the file name suggests (`libAboutModule.so` → `about`), used to skip
         /// unselected modules without running their code; nil when the name does not follow the rule.
-        public var idHint: String?
+        /// Made when asked for: only `--plugins` asks.
+        public var idHint: String? { PluginDiscovery.moduleName(fromFile: fileName).map { $0.lowercased() } }
     }
 
     /// The plugin files, and the named folders that could not be read: one bad folder (a stale
@@ -106,8 +107,7 @@ public struct PluginDiscovery: Sendable {
 
     private func candidate(_ folderPath: String, _ name: String) -> Candidate {
         let path = folderPath + name
-        return Candidate(path: path, fileName: name,
-                         idHint: PluginDiscovery.moduleName(fromFile: name).map { $0.lowercased() })
+        return Candidate(path: path, fileName: name)
     }
 
     private func files(in directory: URL, required: Bool) throws(DiscoveryError) -> [String] {

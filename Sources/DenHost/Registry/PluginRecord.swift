@@ -69,10 +69,19 @@ public struct PluginRecord: Sendable {
     }
 
     /// The form modules see through `plugins.list`.
-    public var summaryDocument: PluginSummary {
-        PluginSummary(id: id, version: version, summary: summary, file: fileName, routes: routes,
-                      requiresLogin: loginRoutes.isEmpty ? nil : loginRoutes,
-                      status: isActive ? .active : .failed, error: error?.description)
-            .withSwapDetails(self)
+    public var summaryDocument: PluginSummary { summaryDocument(.all) }
+
+    /// The same with only `fields` (and `file` and `status`): a `plugins.list` request's
+    /// `fields`, so a page listing a hundred modules does not have each one's error text and
+    /// load time written for nothing.
+    package func summaryDocument(_ fields: PluginSummary.Fields) -> PluginSummary {
+        var document = PluginSummary(
+            id: fields.contains(.id) ? id : nil, version: fields.contains(.version) ? version : nil,
+            summary: fields.contains(.summary) ? summary : nil, file: fileName,
+            routes: fields.contains(.routes) ? routes : [],
+            requiresLogin: fields.contains(.requiresLogin) && !loginRoutes.isEmpty ? loginRoutes : nil,
+            status: isActive ? .active : .failed, error: fields.contains(.error) ? error?.description : nil)
+        document.addSwapDetails(self, fields)
+        return document
     }
 }

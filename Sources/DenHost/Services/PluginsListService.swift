@@ -3,16 +3,22 @@ import FoundationEssentials
 
 /// `plugins.list`: every plugin file the host considered, loaded or failed.
 public struct PluginsListService: HostService {
-    private let list: @Sendable () -> [PluginSummary]
+    private let list: @Sendable (PluginSummary.Fields) -> [PluginSummary]
 
     public init(list: @escaping @Sendable () -> [PluginSummary]) {
+        self.list = { _ in list() }
+    }
+
+    /// `list` is told the fields asked for, so it need not make the others (it may).
+    package init(listing list: @escaping @Sendable (PluginSummary.Fields) -> [PluginSummary]) {
         self.list = list
     }
 
     public var operations: [String] { ["plugins.list"] }
 
     public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
-        try encode(PluginListResponse(plugins: list(), fields: try fields(in: request, for: operation)), for: operation)
+        let fields = try fields(in: request, for: operation)
+        return try encode(PluginListResponse(plugins: list(fields), fields: fields), for: operation)
     }
 
     /// The fields a request asks for: `{}` all of them, `{"fields": [names]}` those named (names

@@ -1,3 +1,4 @@
+import CDenABI
 @testable import DenHost
 import DenKit
 import DenTestSupport
@@ -277,5 +278,30 @@ struct BrokenPluginTests {
         #expect(listed.count == 3)
         #expect(listed.filter { $0.status == .failed }.map(\.file).sorted() == ["libDenFixtureWrongABI.so", "libEmpty.so"])
         #expect(listed.first { $0.file == "libEmpty.so" }?.error?.contains("empty") == true)
+    }
+
+    @Test("a module asking plugins.list for some fields gets those of every file, loaded or failed, and no more")
+    func failuresAreListedWithFields() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        try folder.write([], as: "libEmpty.so")
+        let runtime = try folder.runtime()
+
+        func listed(_ request: String) throws -> [PluginSummary] {
+            let (status, body) = runtime.services.call("plugins.list", request: Data(request.utf8), caller: ServiceCaller(moduleID: "about"))
+            #expect(status == DEN_OK, "\(String(decoding: body, as: UTF8.self))")
+            return try WireFormat.decode(PluginListResponse.self, from: body).plugins
+        }
+        let some = try listed(#"{"fields":["id","error","loaded_at"]}"#)
+        let about = try #require(some.first { $0.file == "libAboutModule.so" })
+        #expect(about.id == "about" && about.loadedAt != nil && about.status == .active)
+        #expect(about.version == nil && about.summary == nil && about.routes == [] && about.generation == nil)
+        let empty = try #require(some.first { $0.file == "libEmpty.so" })
+        #expect(empty.status == .failed && empty.error?.contains("empty") == true)
+
+        let all = try listed("{}")
+        #expect(all.first { $0.file == "libAboutModule.so" }?.routes == ["about"])
+        #expect(all.first { $0.file == "libAboutModule.so" }?.generation == 1)
+        #expect(all == runtime.registry.plugins.map(\.summaryDocument), "{} is every field, as before")
     }
 }
