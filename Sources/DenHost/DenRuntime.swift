@@ -73,8 +73,10 @@ public final class DenRuntime: Sendable {
         folderProblemsStore.withLock { $0 = problems }
         for problem in problems { logger.error("\(problem)") }
         logger.debug("found \(candidates.count) plugin file(s) in \(PluginLoadTiming.format(ContinuousClock.now - started))")
-        var seen = Set<FileIdentity>()
+        var seen = Set<FileIdentity>(minimumCapacity: candidates.count)
         var found: [String] = []
+        found.reserveCapacity(candidates.count)
+        registry.reserveCapacity(adding: candidates.count)
         // The registry cache is read only when there is a file to look up in it.
         var manifests: ManifestIndex? = configuration.loadsLazily && !candidates.isEmpty
             ? ManifestIndex(directory: configuration.cacheDirectory) : nil

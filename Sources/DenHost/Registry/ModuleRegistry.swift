@@ -75,6 +75,18 @@ public final class ModuleRegistry: @unchecked Sendable {
 
     /// Installs a loaded plugin, or records why it cannot be installed.
     @discardableResult
+    /// Room for `count` more modules of about one route each, before a start installs them: a
+    /// dictionary that grows rehashes every key it holds at each doubling (≈ a hash of every id
+    /// again per module), and a list that grows copies itself into fresh memory.
+    func reserveCapacity(adding count: Int) {
+        lock.withLock {
+            records.reserveCapacity(records.count + count)
+            activeRecordIndex.reserveCapacity(activeRecordIndex.count + count)
+            pending.reserveCapacity(pending.count + count)
+            table.reserveCapacity(adding: count)
+        }
+    }
+
     public func install(_ plugin: LoadedPlugin) -> PluginRecord {
         install(plugin, lazy: nil)
     }

@@ -23,6 +23,13 @@ public struct RouteTable<Value: Sendable>: Sendable {
     ///   already registered pattern matches exactly the same routes, `RouteUnreachableError` if
     ///   the pattern, or a catch-all already registered, could then never match. The table is
     ///   unchanged on error.
+    /// Room for `count` more routes: growing the shape index rehashes every shape in it, and
+    /// growing the list copies it, once per doubling.
+    public mutating func reserveCapacity(adding count: Int) {
+        routes.reserveCapacity(routes.count + count)
+        indexByShape.reserveCapacity(indexByShape.count + count)
+    }
+
     public mutating func add(_ pattern: String, owner: String, value: Value) throws {
         try add(RoutePattern(pattern), owner: owner, value: value)
     }

@@ -21,6 +21,12 @@ package struct JSONWriter {
 
     package var data: Data { Data(bytes) }
 
+    /// Room for `count` bytes in all, for a document whose size is known roughly: a long list
+    /// grown from 256 bytes is copied into fresh memory at every doubling.
+    package mutating func reserveCapacity(_ count: Int) {
+        bytes.reserveCapacity(count)
+    }
+
     private mutating func separate() {
         if afterKey {
             afterKey = false

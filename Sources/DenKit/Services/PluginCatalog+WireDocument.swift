@@ -47,6 +47,8 @@ extension PluginListResponse: WireDocument {
     }
 
     package func write(to writer: inout JSONWriter) {
+        // An entry of About's five fields is ≈ 150 bytes, one with all of them a few hundred.
+        writer.reserveCapacity(writer.bytes.count + 64 + plugins.count * (fields == .all ? 320 : 160))
         writer.beginObject()
         writer.member("plugins", each: plugins) { [fields] in $0.write(to: &$1, fields: fields) }
         writer.endObject()
