@@ -124,4 +124,14 @@ struct JSONReaderWriterSpec {
         writer.endArray()
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"[{"a":1,"b":[true,{}],"c":"d"},-5]"#)
     }
+
+    @Test("the reader says whether a document holds a null, at any depth, and not for a string that spells it",
+          arguments: [(#"{"a":null}"#, true), (#"[[1,[null]]]"#, true), ("null", true), (#"{"a":"null","nullish":1}"#, false),
+                      (#"{"a":[]}"#, false)])
+    func sawNull(document: String, holdsNull: Bool) throws {
+        var sawNull = !holdsNull // the reader must set it either way
+        let value = JSONReader.parse(Data(document.utf8), sawNull: &sawNull)
+        #expect(value != nil)
+        #expect(sawNull == holdsNull)
+    }
 }

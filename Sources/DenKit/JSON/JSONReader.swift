@@ -23,11 +23,24 @@ package enum JSONReader {
     }
 
     package static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
+        var sawNull = false
+        return parse(bytes, sawNull: &sawNull)
+    }
+
+    /// The same, saying whether the document holds a `null` (the host refuses those from
+    /// modules), so a document read here needs no separate pass for it. `sawNull` is set only
+    /// when the document is read (not nil).
+    package static func parse(_ data: Data, sawNull: inout Bool) -> JSONValue? {
+        data.withUnsafeBytes { parse($0, sawNull: &sawNull) }
+    }
+
+    package static func parse(_ bytes: UnsafeRawBufferPointer, sawNull: inout Bool) -> JSONValue? {
         guard bytes.count <= maximumBytes else { return nil }
         var parser = Parser(bytes: bytes.assumingMemoryBound(to: UInt8.self))
         parser.skipWhitespace()
         guard let value = parser.value(depth: 0) else { return nil }
         parser.skipWhitespace()
+        sawNull = parser.sawNull
         return parser.index == parser.bytes.count ? value : nil
     }
 }
@@ -35,6 +48,8 @@ package enum JSONReader {
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// Whether a `null` was read.
+    var sawNull = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -63,7 +78,10 @@ private struct Parser {
         case UInt8(ascii: "\""): return string().map(JSONValue.string)
         case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
         case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
-        case UInt8(ascii: "n"): return literal("null") ? .null : nil
+        case UInt8(ascii: "n"):
+            guard literal("null") else { return nil }
+            sawNull = true
+            return .null
         default: return number()
         }
     }
