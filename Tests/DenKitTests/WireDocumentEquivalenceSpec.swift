@@ -107,11 +107,46 @@ struct WireDocumentEquivalenceSpec {
         try check(Self.replies)
         try check(Self.summaries)
         try check([PluginListResponse(plugins: Self.summaries), PluginListResponse(plugins: [])])
+        try check([PluginListRequest(), PluginListRequest(fields: []), PluginListRequest(fields: [.id, .loadedAt, .routes])])
         try check(Self.manifests)
         try check(Self.requests)
         try check(Self.events)
         try check(Self.changes)
         try check([Empty()])
+    }
+
+    @Test("an answer with some fields is written the same both ways, and reads back as its projection",
+          arguments: [[PluginSummary.Field](), [.id, .version, .summary, .generation, .loadedAt], [.routes, .error, .swapError],
+                      [.requiresLogin, .retainedImages, .retainedBytes]])
+    func someFieldsSameBytes(fields: [PluginSummary.Field]) throws {
+        let answer = PluginListResponse(plugins: Self.summaries, fields: PluginSummary.Fields(fields))
+        let bytes = Self.handWrittenBytes(answer)
+        #expect(bytes == (try Self.codableBytes(answer)), "\(String(decoding: bytes, as: UTF8.self))")
+        #expect(Self.expectAgreement(PluginListResponse.self, bytes))
+        let projected = Self.summaries.map { full in
+            var plugin = PluginSummary(id: nil, version: nil, summary: nil, file: full.file, routes: [], status: full.status)
+            let asked = Set(fields)
+            if asked.contains(.id) { plugin.id = full.id }
+            if asked.contains(.version) { plugin.version = full.version }
+            if asked.contains(.summary) { plugin.summary = full.summary }
+            if asked.contains(.routes) { plugin.routes = full.routes }
+            if asked.contains(.requiresLogin) { plugin.requiresLogin = full.requiresLogin }
+            if asked.contains(.error) { plugin.error = full.error }
+            if asked.contains(.generation) { plugin.generation = full.generation }
+            if asked.contains(.loadedAt) { plugin.loadedAt = full.loadedAt }
+            if asked.contains(.retainedImages) { plugin.retainedImages = full.retainedImages }
+            if asked.contains(.retainedBytes) { plugin.retainedBytes = full.retainedBytes }
+            if asked.contains(.swapError) { plugin.swapError = full.swapError }
+            return plugin
+        }
+        #expect(try WireFormat.decode(PluginListResponse.self, from: Data(bytes)).plugins == projected)
+    }
+
+    @Test("a plugins.list request whose fields is null or not a list is refused by both readers",
+          arguments: [#"{"fields":null}"#, #"{"fields":"id"}"#, #"{"fields":[1]}"#])
+    func badFieldsRequest(json: String) {
+        #expect(throws: (any Error).self) { try WireFormat.decode(PluginListRequest.self, from: Data(json.utf8)) }
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(PluginListRequest.self, from: Data(json.utf8)) }
     }
 
     // MARK: Documents written by hand, as C and Rust modules write them

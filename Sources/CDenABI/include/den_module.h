@@ -1,7 +1,7 @@
 /*
  * den_module.h — the one contract between the Den host and a module plugin.
  *
- * ABI version 1, revision 2. Everything that crosses the host/module line is a C type: integers, C strings,
+ * ABI version 1, revision 3. Everything that crosses the host/module line is a C type: integers, C strings,
  * byte buffers, function pointers and opaque pointers. Rich data (screens, events, service
  * requests) crosses as UTF-8 JSON documents described in docs/ABI.md. No Swift type ever crosses:
  * the host and each plugin carry their own copy of every Swift module, so a Swift object made on

@@ -104,6 +104,7 @@ struct ManifestIndex {
         self.lines = lines
         used.reserveCapacity(lines.count)
         if lines.damaged > 0 { noteDamaged(lines.damaged) }
+        if !lines.wasInOrder { changed = true } // written again in order by the next save
     }
 
     private mutating func noteDamaged(_ count: Int) {

@@ -30,6 +30,9 @@ enum RegistryCacheFormat {
         fileprivate var index: [(path: Range<Int>, line: Range<Int>)]
         /// Lines whose path could not be read (dropped at once).
         let damaged: Int
+        /// Whether the lines came sorted by path and without a repeat, as `render` writes them
+        /// (else they were sorted here, and the file is worth writing again).
+        let wasInOrder: Bool
 
         var count: Int { index.count }
 
@@ -98,7 +101,8 @@ enum RegistryCacheFormat {
             func order(_ a: Range<Int>, _ b: Range<Int>) -> Int32 {
                 compare(UnsafeBufferPointer(rebasing: buffer[a]), UnsafeBufferPointer(rebasing: buffer[b]))
             }
-            if zip(index, index.dropFirst()).contains(where: { order($0.path, $1.path) >= 0 }) {
+            let wasInOrder = !zip(index, index.dropFirst()).contains(where: { order($0.path, $1.path) >= 0 })
+            if !wasInOrder {
                 let sorted = index.enumerated().sorted { a, b in
                     let byPath = order(a.element.path, b.element.path)
                     return byPath != 0 ? byPath < 0 : a.offset < b.offset
@@ -109,7 +113,7 @@ enum RegistryCacheFormat {
                     index.append(line)
                 }
             }
-            return Lines(bytes: bytes, index: index, damaged: damaged)
+            return Lines(bytes: bytes, index: index, damaged: damaged, wasInOrder: wasInOrder)
         }
     }
 
@@ -195,9 +199,12 @@ enum RegistryCacheFormat {
 
     static func render(_ entries: [String: ManifestIndex.Entry]) -> Data {
         var out = header + "\n"
-        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
+        // In the order `Lines` searches: by the escaped path's UTF-8 bytes.
+        let ordered = entries.map { (escaped: Array(escape($0.key).utf8), entry: $0.value) }
+            .sorted { $0.escaped.lexicographicallyPrecedes($1.escaped) }
+        for (escapedPath, entry) in ordered {
             let key = entry.key
-            var fields = [escape(path), "\(key.device)", "\(key.inode)", "\(key.size)", "\(key.modifiedSeconds)",
+            var fields = [String(decoding: escapedPath, as: UTF8.self), "\(key.device)", "\(key.inode)", "\(key.size)", "\(key.modifiedSeconds)",
                           "\(key.modifiedNanoseconds)", entry.abiVersion.map { "\($0)" } ?? "", escape(entry.toolchain),
                           escape(entry.eagerBecause)]
             switch entry.manifest {

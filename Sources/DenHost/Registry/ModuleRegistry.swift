@@ -73,8 +73,6 @@ public final class ModuleRegistry: @unchecked Sendable {
         }
     }
 
-    /// Installs a loaded plugin, or records why it cannot be installed.
-    @discardableResult
     /// Room for `count` more modules of about one route each, before a start installs them: a
     /// dictionary that grows rehashes every key it holds at each doubling (≈ a hash of every id
     /// again per module), and a list that grows copies itself into fresh memory.
@@ -87,14 +85,20 @@ public final class ModuleRegistry: @unchecked Sendable {
         }
     }
 
+    /// Installs a loaded plugin, or records why it cannot be installed.
+    @discardableResult
     public func install(_ plugin: LoadedPlugin) -> PluginRecord {
         install(plugin, lazy: nil)
     }
 
     /// Installs `plugin`; with `lazy`, a module installed from its manifest, which is recorded
     /// as not loaded until `lazy` settles, in the same locked step.
+    @discardableResult
     func install(_ plugin: LoadedPlugin, lazy: LazyModule?) -> PluginRecord {
-        lock.withLock {
+        // Read before the registry's lock: a lazy module takes its own lock, then the registry's
+        // (its load reports through `updateRecord`), so the two are never taken the other way.
+        let settled = lazy?.isSettled
+        return lock.withLock {
             var record = PluginRecord(filePath: plugin.filePath, fileName: plugin.fileName, id: plugin.id, version: plugin.version, summary: plugin.summary,
                                       routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
             record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
@@ -127,9 +131,9 @@ public final class ModuleRegistry: @unchecked Sendable {
             routerIsStale = true
             plugin.endpoint.attribute(to: plugin.id)
             exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
-            if let lazy {
-                record.isLoaded = lazy.isSettled
-                if !lazy.isSettled { pending[plugin.id] = lazy }
+            if let lazy, let settled {
+                record.isLoaded = settled
+                if !settled { pending[plugin.id] = lazy }
             }
             records.append(record)
             return record

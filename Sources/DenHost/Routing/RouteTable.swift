@@ -18,11 +18,6 @@ public struct RouteTable<Value: Sendable>: Sendable {
     public var count: Int { routes.count }
     public var isEmpty: Bool { routes.isEmpty }
 
-    /// Parses and registers `pattern`.
-    /// - Throws: `RoutePatternError` if the pattern is invalid, `RouteConflictError` if an
-    ///   already registered pattern matches exactly the same routes, `RouteUnreachableError` if
-    ///   the pattern, or a catch-all already registered, could then never match. The table is
-    ///   unchanged on error.
     /// Room for `count` more routes: growing the shape index rehashes every shape in it, and
     /// growing the list copies it, once per doubling.
     public mutating func reserveCapacity(adding count: Int) {
@@ -30,6 +25,11 @@ public struct RouteTable<Value: Sendable>: Sendable {
         indexByShape.reserveCapacity(indexByShape.count + count)
     }
 
+    /// Parses and registers `pattern`.
+    /// - Throws: `RoutePatternError` if the pattern is invalid, `RouteConflictError` if an
+    ///   already registered pattern matches exactly the same routes, `RouteUnreachableError` if
+    ///   the pattern, or a catch-all already registered, could then never match. The table is
+    ///   unchanged on error.
     public mutating func add(_ pattern: String, owner: String, value: Value) throws {
         try add(RoutePattern(pattern), owner: owner, value: value)
     }

@@ -26,9 +26,9 @@ public struct PluginsListService: HostService {
     /// words the refusal of anything that is not an object.
     private func fields(in request: Data, for operation: String) throws(ServiceFailure) -> PluginSummary.Fields {
         guard case .object(let object) = JSONReader.parse(request) else {
-            // JSONReader leaves some valid objects to JSONDecoder (very deep or large ones).
-            _ = try decode(EmptyRequest.self, request, for: operation)
-            return .all
+            // JSONReader leaves some valid objects to JSONDecoder (very deep or large ones); it
+            // refuses anything else, and a `fields` that is not a list, in its own words.
+            return try decode(PluginListRequest.self, request, for: operation).fields.map(PluginSummary.Fields.init(names:)) ?? .all
         }
         guard let fields = object["fields"] else { return .all }
         guard let names = try? fields.strings() else {
@@ -38,19 +38,5 @@ public struct PluginsListService: HostService {
                 """)
         }
         return PluginSummary.Fields(names: names)
-    }
-}
-
-/// A request document with no keys of its own: any JSON object.
-private struct EmptyRequest: Decodable {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        _ = try decoder.container(keyedBy: AnyKey.self) // an object, whatever its keys
     }
 }

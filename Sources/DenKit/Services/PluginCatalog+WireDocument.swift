@@ -4,17 +4,43 @@
 
 extension PluginSummary: WireDocument {
     package init(wire value: JSONValue) throws(JSONMiss) {
+        // One pass over the members, not a look-up per key: an entry has up to thirteen keys,
+        // and a hundred entries looked each up in turn. A repeated key keeps its first value,
+        // as JSONDecoder does; a value of another type misses (JSONDecoder then words it).
         let object = try value.object()
-        guard let status = Status(rawValue: try object.string("status")) else { throw JSONMiss() }
-        self.init(id: try object.optionalString("id"), version: try object.optionalString("version"),
-                  summary: try object.optionalString("summary"), file: try object.string("file"),
-                  routes: try object.optionalStrings("routes") ?? [], requiresLogin: try object.optionalStrings("requires_login"),
-                  status: status, error: try object.optionalString("error"))
-        generation = try object.optionalInt("generation")
-        loadedAt = try object.optionalString("loaded_at")
-        retainedImages = try object.optionalInt("retained_images")
-        retainedBytes = try object.optionalInt("retained_bytes").map(Int64.init)
-        swapError = try object.optionalString("swap_error")
+        var file: String?
+        var status: Status?
+        self.init(id: nil, version: nil, summary: nil, file: "", routes: [], status: .failed)
+        var seen = 0 // a bit per key read
+        func first(_ bit: Int) -> Bool {
+            defer { seen |= bit }
+            return seen & bit == 0
+        }
+        for (key, member) in zip(object.keys, object.values) {
+            switch key {
+            case "id": if first(1 << 0) { id = try member.string() }
+            case "version": if first(1 << 1) { version = try member.string() }
+            case "summary": if first(1 << 2) { summary = try member.string() }
+            case "file": if first(1 << 3) { file = try member.string() }
+            case "routes": if first(1 << 4) { routes = try member.strings() }
+            case "requires_login": if first(1 << 5) { requiresLogin = try member.strings() }
+            case "status":
+                if first(1 << 6) {
+                    guard let read = Status(rawValue: try member.string()) else { throw JSONMiss() }
+                    status = read
+                }
+            case "error": if first(1 << 7) { error = try member.string() }
+            case "generation": if first(1 << 8) { generation = try member.int() }
+            case "loaded_at": if first(1 << 9) { loadedAt = try member.string() }
+            case "retained_images": if first(1 << 10) { retainedImages = try member.int() }
+            case "retained_bytes": if first(1 << 11) { retainedBytes = Int64(try member.int()) }
+            case "swap_error": if first(1 << 12) { swapError = try member.string() }
+            default: break // a key of a later revision
+            }
+        }
+        guard let file, let status else { throw JSONMiss() }
+        self.file = file
+        self.status = status
     }
 
     package func write(to writer: inout JSONWriter) {

@@ -139,6 +139,14 @@ public struct PluginListRequest: Codable, Sendable, Equatable {
     public init(fields: [PluginSummary.Field]? = nil) {
         self.fields = fields?.map(\.rawValue)
     }
+
+    private enum CodingKeys: String, CodingKey { case fields }
+
+    // By hand: a `fields` that is there must be a list (null is refused, as the host refuses it).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fields = container.contains(.fields) ? try container.decode([String].self, forKey: .fields) : nil
+    }
 }
 
 public struct PluginListResponse: Codable, Sendable, Equatable {
@@ -156,6 +164,50 @@ public struct PluginListResponse: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey { case plugins }
+
+    // By hand, as the hand-written writer does: only `fields` of each entry (`WireDocumentEquivalenceSpec`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if fields == .all {
+            try container.encode(plugins, forKey: .plugins)
+        } else {
+            try container.encode(plugins.map { SelectedFields(plugin: $0, fields: fields) }, forKey: .plugins)
+        }
+    }
+}
+
+/// An entry written with only some of its fields (and `file` and `status`).
+private struct SelectedFields: Encodable {
+    let plugin: PluginSummary
+    let fields: PluginSummary.Fields
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(plugin.file, forKey: Key("file"))
+        try container.encode(plugin.status, forKey: Key("status"))
+        func add<Value: Encodable>(_ field: PluginSummary.Field, _ value: Value?) throws {
+            if fields.contains(field), let value { try container.encode(value, forKey: Key(field.rawValue)) }
+        }
+        try add(.id, plugin.id)
+        try add(.version, plugin.version)
+        try add(.summary, plugin.summary)
+        try add(.routes, plugin.routes)
+        try add(.requiresLogin, plugin.requiresLogin)
+        try add(.error, plugin.error)
+        try add(.generation, plugin.generation)
+        try add(.loadedAt, plugin.loadedAt)
+        try add(.retainedImages, plugin.retainedImages)
+        try add(.retainedBytes, plugin.retainedBytes)
+        try add(.swapError, plugin.swapError)
+    }
 }
 
 public struct HostPluginCatalog: PluginCatalog {

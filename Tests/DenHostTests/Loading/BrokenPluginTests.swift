@@ -280,6 +280,28 @@ struct BrokenPluginTests {
         #expect(listed.first { $0.file == "libEmpty.so" }?.error?.contains("empty") == true)
     }
 
+    @Test("a refused module leaves no trace in the registry's index: a conflict's id is not taken, a duplicate's original keeps it")
+    func refusalsLeaveTheIndexAsItWas() throws {
+        let folder = try PluginFolder()
+        try folder.add("AboutModule")
+        try folder.add("DenFixtureConflictingRoute")
+        try folder.add("DenFixtureDuplicateAbout")
+        let runtime = try folder.runtime()
+        let squatter = try #require(runtime.record("libDenFixtureConflictingRoute.so"))
+        let duplicate = try #require(runtime.record("libDenFixtureDuplicateAbout.so"))
+        #expect(!squatter.isActive && !duplicate.isActive)
+
+        // A record is found by id through the index: the refused squatter has none.
+        runtime.registry.updateRecord(filePath: squatter.filePath, id: "squatter") { $0.summary = "changed" }
+        #expect(runtime.record("libDenFixtureConflictingRoute.so")?.summary == squatter.summary)
+        // The duplicate did not take "about" from the file that had it.
+        runtime.registry.updateRecord(filePath: duplicate.filePath, id: "about") { $0.summary = "changed" }
+        #expect(runtime.record("libDenFixtureDuplicateAbout.so")?.summary == duplicate.summary)
+        let about = try #require(runtime.record("libAboutModule.so"))
+        runtime.registry.updateRecord(filePath: about.filePath, id: "about") { $0.summary = "reached" }
+        #expect(runtime.record("libAboutModule.so")?.summary == "reached")
+    }
+
     @Test("a module asking plugins.list for some fields gets those of every file, loaded or failed, and no more")
     func failuresAreListedWithFields() throws {
         let folder = try PluginFolder()

@@ -179,7 +179,8 @@ struct LazyLoadingTests {
         var first = ManifestIndex(directory: folder.temp.path("cache"))
         _ = first.entry(for: about)
         _ = first.save()
-        let damaged = "/elsewhere/libGoneModule.so\tnot-a-number\t2\t3\t4\t5\t2\tt\t\t\t\t\t\t\t\n"
+        // Sorted after the folder's own lines, as a save writes them.
+        let damaged = "/zz/elsewhere/libGoneModule.so\tnot-a-number\t2\t3\t4\t5\t2\tt\t\t\t\t\t\t\t\n"
         try (String(contentsOf: first.file, encoding: .utf8) + damaged).write(to: first.file, atomically: true, encoding: .utf8)
 
         var second = ManifestIndex(directory: folder.temp.path("cache"))
@@ -196,6 +197,28 @@ struct LazyLoadingTests {
         #expect(third.loadProblem?.contains("1 damaged line") == true, "\(third.loadProblem ?? "no problem")")
         let saved = try String(contentsOf: third.file, encoding: .utf8)
         #expect(!saved.contains("libGoneModule") && saved.contains("libLoginModule.so\t") && saved.contains("libAboutModule.so\t"))
+    }
+
+    @Test("a cache file whose lines are out of order (edited by hand) is written again in order")
+    func reorderedFileIsRewritten() throws {
+        let folder = try PluginFolder()
+        let about = try folder.add("AboutModule")
+        let login = try folder.add("LoginModule")
+        var first = ManifestIndex(directory: folder.temp.path("cache"))
+        _ = first.entry(for: about)
+        _ = first.entry(for: login)
+        _ = first.save()
+        var lines = try String(contentsOf: first.file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = lines.removeFirst()
+        try ([header] + lines.reversed()).joined(separator: "\n").appending("\n").write(to: first.file, atomically: true, encoding: .utf8)
+
+        var second = ManifestIndex(directory: folder.temp.path("cache"))
+        #expect(second.entry(for: about)?.checkedManifest?.id == "about")
+        #expect(second.entry(for: login)?.checkedManifest?.id == "login")
+        #expect(second.hits == 2)
+        #expect(second.save() == nil)
+        let saved = try #require(RegistryCacheFormat.lines(try Data(contentsOf: second.file)))
+        #expect(saved.wasInOrder && saved.count == 2)
     }
 
     @Test("an unchanged file's line is read each time it is asked for, and saved as it was; a damaged one of a file in use is counted once and rewritten")

@@ -156,4 +156,15 @@ struct RegistryCacheFormatTests {
         }
         #expect(Set(read.paths) == ["/m/a.so", "/m/b.so", "/m/c\\tab\there.so", "/m/é.so"])
     }
+
+    @Test("the file is written in the order lines are searched: by escaped path bytes, odd paths and decomposed names too")
+    func writtenInSearchOrder() throws {
+        let entries: [String: ManifestIndex.Entry] = [
+            "/m/b.so": entry(1), "/m/a\tb.so": entry(2), "/m/a\\b.so": entry(3), "/m/e\u{301}.so": entry(4), "/m/ü.so": entry(5),
+            "/m/Z.so": entry(6), "/m/a.so": entry(7),
+        ]
+        let read = try #require(RegistryCacheFormat.lines(RegistryCacheFormat.render(entries)))
+        #expect(read.wasInOrder, "render writes what Lines searches without sorting again")
+        for (path, entry) in entries { #expect(read.entry(for: path).entry == entry, "\(path)") }
+    }
 }
