@@ -19,12 +19,16 @@ enum ManifestDecoding {
         guard !text.isEmpty else { return .failure(ManifestProblem("it is empty")) }
         guard UTF8Text.string(validating: text) != nil else { return .failure(ManifestProblem("it is not valid UTF-8")) }
         let data = Data(text)
-        let findings = JSONPreflight.scan(data)
+        // The separate pass for depth and null runs only when JSONReader refuses the text (as
+        // for a module's reply, ReplyReader): a manifest it reads is nested within the limit.
+        var sawNull = false
+        let parsed = JSONReader.parse(data, sawNull: &sawNull)
+        let findings = parsed == nil ? JSONPreflight.scan(data) : JSONPreflight.Findings(tooDeep: false, hasNull: sawNull)
         if findings.tooDeep { return .failure(ManifestProblem(JSONPreflight.tooDeep("it is"))) }
         if findings.hasNull { return .failure(ManifestProblem(JSONPreflight.holdsNull("it contains"))) }
         let manifest: ModuleManifest
         do {
-            manifest = try WireFormat.decode(ModuleManifest.self, from: data)
+            manifest = try WireFormat.decode(ModuleManifest.self, from: data, parsed: parsed)
         } catch {
             return .failure(ManifestProblem("it is not a valid manifest document (\(WireFormat.describe(error)))"))
         }

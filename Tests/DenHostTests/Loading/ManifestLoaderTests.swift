@@ -157,6 +157,19 @@ struct ManifestDecodingTests {
         let found = try #require(problem(json))
         #expect(found.contains("nest") || found.contains("deep"), "\(found)")
     }
+
+    @Test("64 levels are read as a manifest (and refused for what they hold); 65 are refused as too deep")
+    func depthBoundary() throws {
+        // The manifest object is level 1, the exports list 2, an export 3; arrays add the rest.
+        func manifest(depth: Int) -> String {
+            #"{"v":1,"id":"x","version":"1.0.0","routes":[],"exports":[{"name":"a","signature":"#
+                + String(repeating: "[", count: depth - 3) + String(repeating: "]", count: depth - 3) + "}]}"
+        }
+        let at64 = try #require(problem(manifest(depth: 64)))
+        #expect(!at64.contains("levels deep"), "\(at64)")
+        let at65 = try #require(problem(manifest(depth: 65)))
+        #expect(at65.contains("nested more than 64 levels deep"), "\(at65)")
+    }
 }
 
 @Suite("The host reads manifests as docs/schema/v1/manifest.json describes them")
