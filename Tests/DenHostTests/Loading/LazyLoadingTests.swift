@@ -199,18 +199,24 @@ struct LazyLoadingTests {
         #expect(!saved.contains("libGoneModule") && saved.contains("libLoginModule.so\t") && saved.contains("libAboutModule.so\t"))
     }
 
-    @Test("a cache file whose lines are out of order (edited by hand) is written again in order")
-    func reorderedFileIsRewritten() throws {
+    /// A folder with About and Login, and a registry cache that remembers both.
+    private static func cacheOfAboutAndLogin() throws -> (folder: PluginFolder, about: URL, login: URL, cacheFile: URL) {
         let folder = try PluginFolder()
         let about = try folder.add("AboutModule")
         let login = try folder.add("LoginModule")
-        var first = ManifestIndex(directory: folder.temp.path("cache"))
-        _ = first.entry(for: about)
-        _ = first.entry(for: login)
-        _ = first.save()
-        var lines = try String(contentsOf: first.file, encoding: .utf8).split(separator: "\n").map(String.init)
+        var index = ManifestIndex(directory: folder.temp.path("cache"))
+        _ = index.entry(for: about)
+        _ = index.entry(for: login)
+        _ = index.save()
+        return (folder, about, login, index.file)
+    }
+
+    @Test("a cache file whose lines are out of order (edited by hand) is written again in order")
+    func reorderedFileIsRewritten() throws {
+        let (folder, about, login, cacheFile) = try Self.cacheOfAboutAndLogin()
+        var lines = try String(contentsOf: cacheFile, encoding: .utf8).split(separator: "\n").map(String.init)
         let header = lines.removeFirst()
-        try ([header] + lines.reversed()).joined(separator: "\n").appending("\n").write(to: first.file, atomically: true, encoding: .utf8)
+        try ([header] + lines.reversed()).joined(separator: "\n").appending("\n").write(to: cacheFile, atomically: true, encoding: .utf8)
 
         var second = ManifestIndex(directory: folder.temp.path("cache"))
         #expect(second.entry(for: about)?.checkedManifest?.id == "about")
@@ -223,22 +229,16 @@ struct LazyLoadingTests {
 
     @Test("an unchanged file's line is read each time it is asked for, and saved as it was; a damaged one of a file in use is counted once and rewritten")
     func linesAskedForTwice() throws {
-        let folder = try PluginFolder()
-        let about = try folder.add("AboutModule")
-        let login = try folder.add("LoginModule")
-        var first = ManifestIndex(directory: folder.temp.path("cache"))
-        _ = first.entry(for: about)
-        _ = first.entry(for: login)
-        _ = first.save()
+        let (folder, about, login, cacheFile) = try Self.cacheOfAboutAndLogin()
         // Login's line loses its number fields: damaged.
-        let text = try String(contentsOf: first.file, encoding: .utf8)
+        let text = try String(contentsOf: cacheFile, encoding: .utf8)
         let damagedText = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.contains("libLoginModule.so\t") else { return String(line) }
             var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             fields[2] = "not-a-number"
             return fields.joined(separator: "\t")
         }.joined(separator: "\n")
-        try damagedText.write(to: first.file, atomically: true, encoding: .utf8)
+        try damagedText.write(to: cacheFile, atomically: true, encoding: .utf8)
 
         var second = ManifestIndex(directory: folder.temp.path("cache"))
         #expect(second.entry(for: about)?.checkedManifest?.id == "about")
