@@ -95,8 +95,8 @@ struct ManifestIndex {
 
     init(directory: URL) {
         file = directory.appendingFileName(Self.fileName)
-        guard let data = FileManager.default.contents(atPath: file.filePath) else { return }
-        guard let lines = RegistryCacheFormat.lines(data) else {
+        guard let bytes = FileBytes.read(atPath: file.filePath) else { return }
+        guard let lines = RegistryCacheFormat.lines(bytes) else {
             loadProblem = "it does not start with \"\(RegistryCacheFormat.header)\"; it is rebuilt"
             changed = true
             return

@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds plugin files. Folders add up, in this order (README "Plugin folders"):
 /// 1. the bundled folder (`InstallLayout.bundledModulesDirectory`): only `lib<Name>Module.so`
@@ -68,8 +71,11 @@ public struct PluginDiscovery: Sendable {
         var problems: [DiscoveryError] = []
         for (directory, kind) in folders {
             do {
-                let names = try files(in: directory, required: kind == .named)
-                // Filtered before sorting: a build folder holds some 250 entries, a few of them modules.
+                // Filtered by their bytes while listing, before any String is made or sorted: a
+                // build folder holds some 250 entries, a few of them modules.
+                let names = try files(in: directory, required: kind == .named,
+                                      keeping: kind == .bundled ? Self.isModuleFileName : Self.isLibraryFileName)
+                // The same rules by Character for the few kept (a mark can join a byte-wise suffix).
                 let plugins = kind == .bundled
                     ? names.filter { $0.hasSuffix(".so") && PluginDiscovery.moduleName(fromFile: $0) != nil }
                     : names.filter { $0.hasSuffix(".so") }
@@ -110,19 +116,32 @@ public struct PluginDiscovery: Sendable {
         return Candidate(path: path, fileName: name)
     }
 
-    private func files(in directory: URL, required: Bool) throws(DiscoveryError) -> [String] {
+    /// `*.so` (".so" itself too, as `hasSuffix` takes it).
+    private static func isLibraryFileName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.count >= 3 && name[name.count - 3] == UInt8(ascii: ".") && name[name.count - 2] == UInt8(ascii: "s")
+            && name[name.count - 1] == UInt8(ascii: "o")
+    }
+
+    /// `lib<Name>Module.so` with a name of one byte or more: what `moduleName(fromFile:)` takes.
+    private static func isModuleFileName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.count > 12 && name.starts(with: "lib".utf8) && name.reversed().starts(with: "os.eludoM".utf8)
+    }
+
+    private func files(in directory: URL, required: Bool,
+                       keeping keep: (UnsafeBufferPointer<UInt8>) -> Bool) throws(DiscoveryError) -> [String] {
         let path = directory.filePath // without URL.path's first-use cost (URL+FilePath.swift)
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        // `stat`, not FileManager: its first use costs a fresh process ≈ 50,000 instructions.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
             if required { throw DiscoveryError(directory: path, reason: "no such folder (or a parent folder cannot be searched)") }
             return []
         }
-        guard isDirectory else {
+        guard info.st_mode & S_IFMT == S_IFDIR else {
             if required { throw DiscoveryError(directory: path, reason: "it is a file, not a folder") }
             return []
         }
         do {
-            return try DirectoryListing.names(atPath: path)
+            return try DirectoryListing.names(atPath: path, keeping: keep)
         } catch {
             throw DiscoveryError(directory: path, reason: error.reason)
         }

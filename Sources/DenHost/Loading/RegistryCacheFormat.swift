@@ -73,11 +73,14 @@ enum RegistryCacheFormat {
 
     /// The lines of a cache file; nil when its header is not this format's.
     static func lines(_ data: Data) -> Lines? {
+        lines([UInt8](data))
+    }
+
+    static func lines(_ bytes: [UInt8]) -> Lines? {
         // Contiguous bytes, cut at offsets memchr finds: `split` made an array of slices per
         // line, and a slice of `Data` is read a byte at a time by the text and integer parsers
         // (≈ 17 µs a line before).
-        let bytes = [UInt8](data)
-        return bytes.withUnsafeBufferPointer { buffer -> Lines? in
+        bytes.withUnsafeBufferPointer { buffer -> Lines? in
             guard let base = buffer.baseAddress else { return nil }
             var lineEnd = next(UInt8(ascii: "\n"), in: base, from: 0, before: buffer.count)
             guard String(decoding: buffer[..<lineEnd], as: UTF8.self) == header else { return nil }

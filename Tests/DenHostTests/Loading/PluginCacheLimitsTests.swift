@@ -163,15 +163,20 @@ struct InstallLayoutTests {
     func discovery() throws {
         let temp = try TemporaryDirectory()
         let bundled = try temp.folder("bundled"), user = try temp.folder("user"), named = try temp.folder("named")
-        for name in ["libAboutModule.so", "libDenFixtureWrongABI.so", "libDenHTTPTransport.so"] {
+        // Names near the rules: no name between lib and Module.so, a suffix after .so, a .so
+        // name that is not a module, a name that is only ".so", a non-ASCII module name.
+        for name in ["libAboutModule.so", "libDenFixtureWrongABI.so", "libDenHTTPTransport.so", "libModule.so",
+                     "libMainModule.so.1", "Module.so", "libÜberModule.so", "notes.txt"] {
             try temp.write(Data("x".utf8), to: name, in: bundled)
         }
         try temp.write(Data("x".utf8), to: "libThing.so", in: user)
+        try temp.write(Data("x".utf8), to: ".so", in: user)
+        try temp.write(Data("x".utf8), to: "libThing.so.bak", in: user)
         try temp.write(Data("x".utf8), to: "libOther.so", in: named)
         let discovery = PluginDiscovery(explicitDirectories: [named], bundledDirectory: bundled, userDirectory: user)
         let (found, problems) = discovery.candidates()
         #expect(problems.isEmpty)
-        #expect(found.map(\.file.lastPathComponent) == ["libAboutModule.so", "libThing.so", "libOther.so"])
+        #expect(found.map(\.file.lastPathComponent) == ["libAboutModule.so", "libÜberModule.so", ".so", "libThing.so", "libOther.so"])
         let missing = PluginDiscovery(explicitDirectories: [], bundledDirectory: temp.path("none"), userDirectory: temp.path("none2"))
         #expect(missing.candidates().found.isEmpty)
         #expect(missing.candidates().problems.isEmpty)

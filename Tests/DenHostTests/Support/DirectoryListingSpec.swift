@@ -18,6 +18,14 @@ struct DirectoryListingSpec {
         #expect(Set(listed) == Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path)))
     }
 
+    @Test("a filter on the names' bytes keeps only the names it accepts")
+    func filtered() throws {
+        let folder = try TemporaryDirectory("den-listing")
+        for name in ["a.so", "b.txt", "Ünï.so", "c.so.1"] { try Data().write(to: folder.url.appendingPathComponent(name)) }
+        let listed = try DirectoryListing.names(atPath: folder.url.path, keeping: { $0.last == UInt8(ascii: "o") })
+        #expect(listed.sorted() == ["a.so", "Ünï.so"].sorted())
+    }
+
     @Test("an empty folder lists nothing")
     func emptyFolder() throws {
         let folder = try TemporaryDirectory("den-listing")
