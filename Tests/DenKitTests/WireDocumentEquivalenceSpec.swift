@@ -189,6 +189,32 @@ struct WireDocumentEquivalenceSpec {
         #expect(!Self.expectAgreement(ModuleReply.self, Array(json.utf8)), "the hand-written reader should have left this to JSONDecoder")
     }
 
+    @Test("plugins.list entries: repeated keys keep their first value, unknown keys are skipped, as JSONDecoder reads them",
+          arguments: [
+              #"{"plugins":[{"file":"a.so","status":"active","id":"a","id":"b"}]}"#,
+              #"{"plugins":[{"file":"a.so","status":"active","id":"a","id":5}]}"#, // a later value of another type is never read
+              #"{"plugins":[{"file":"a.so","status":"active","status":"loading"}]}"#,
+              #"{"plugins":[{"file":"a.so","file":"b.so","status":"failed","colour":"red","generation":2}]}"#,
+              #"{"plugins":[{"status":"active","file":"a.so","routes":["x"],"routes":[1]}]}"#,
+              #"{"plugins":[]}"#,
+          ])
+    func pluginEntries(json: String) {
+        #expect(Self.expectAgreement(PluginListResponse.self, Array(json.utf8)))
+    }
+
+    @Test("plugins.list entries the hand-written reader leaves to JSONDecoder: a bad first value, a null, no file or status",
+          arguments: [
+              #"{"plugins":[{"file":"a.so","status":"loading","status":"active"}]}"#,
+              #"{"plugins":[{"file":"a.so","status":"active","id":null}]}"#,
+              #"{"plugins":[{"file":"a.so","status":"active","routes":null}]}"#,
+              #"{"plugins":[{"status":"active"}]}"#,
+              #"{"plugins":[{"file":"a.so"}]}"#,
+              #"{"plugins":[{"file":"a.so","status":"active","generation":"2"}]}"#,
+          ])
+    func missedPluginEntries(json: String) {
+        #expect(!Self.expectAgreement(PluginListResponse.self, Array(json.utf8)))
+    }
+
     @Test("events: versions, types and fields as ModuleEvent and FieldChange read them")
     func events() {
         for json in [#"{"type":"appear"}"#, #"{"v":1,"type":"action","id":"go"}"#, #"{"type":"action","id":"go","fields":{"a":"1"}}"#,

@@ -75,7 +75,7 @@ extern "C" {
 
 /**
  * The revision of ABI version 1 this header describes. A revision only appends: new fields at the
- * end of a host-owned struct, new flags, new services. So a plugin built against an older header
+ * end of a host-owned struct, new flags, new services, new optional JSON keys. So a plugin built against an older header
  * keeps loading and behaving as before, and a plugin reads `den_host.abi_revision` before it uses
  * anything newer than revision 0. Revisions:
  *   0  the first host (den_host.abi_revision was a reserved zero).

@@ -82,6 +82,14 @@ public struct InstallLayout: Sendable, Equatable {
     /// XDG spec says a relative value is invalid and must be ignored.
     public static func dataHome(_ environment: [String: String] = ProcessEnvironment.hostVariables()) -> URL {
         environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+            ?? homeDirectory().appendingPathComponent(".local/share", isDirectory: true)
+    }
+
+    /// The user's home folder: `$HOME` when it is an absolute path, as the XDG rules and every
+    /// shell take it; else the account's, from the user database (FileManager). `$HOME` first
+    /// also spares a start FileManager's first use (≈ 30,000 instructions).
+    static func homeDirectory() -> URL {
+        if let home = ProcessEnvironment.value("HOME"), home.hasPrefix("/") { return URL(fileURLWithPath: home, isDirectory: true) }
+        return FileManager.default.homeDirectoryForCurrentUser
     }
 }

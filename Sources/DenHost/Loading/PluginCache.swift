@@ -42,7 +42,7 @@ public struct PluginCache: Sendable {
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+            ?? InstallLayout.homeDirectory().appendingPathComponent(".cache", isDirectory: true)
         return base.appendingPathComponent("den/plugins", isDirectory: true)
     }
 

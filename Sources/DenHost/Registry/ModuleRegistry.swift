@@ -92,7 +92,7 @@ public final class ModuleRegistry: @unchecked Sendable {
     }
 
     /// Installs `plugin`; with `lazy`, a module installed from its manifest, which is recorded
-    /// as not loaded until `lazy` settles, in the same locked step.
+    /// as not loaded (and kept to load on first use) in the same locked step as its record.
     @discardableResult
     func install(_ plugin: LoadedPlugin, lazy: LazyModule?) -> PluginRecord {
         // Read before the registry's lock: a lazy module takes its own lock, then the registry's

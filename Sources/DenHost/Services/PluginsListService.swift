@@ -26,17 +26,40 @@ public struct PluginsListService: HostService {
     /// words the refusal of anything that is not an object.
     private func fields(in request: Data, for operation: String) throws(ServiceFailure) -> PluginSummary.Fields {
         guard case .object(let object) = JSONReader.parse(request) else {
-            // JSONReader leaves some valid objects to JSONDecoder (very deep or large ones); it
-            // refuses anything else, and a `fields` that is not a list, in its own words.
-            return try decode(PluginListRequest.self, request, for: operation).fields.map(PluginSummary.Fields.init(names:)) ?? .all
+            // JSONReader leaves some valid objects to JSONDecoder (very deep or large ones). An
+            // object whose `fields` is wrong is refused in the same words as a small one;
+            // anything else in JSONDecoder's.
+            if let read = try? WireFormat.decode(PluginListRequest.self, from: request) {
+                return read.fields.map(PluginSummary.Fields.init(names:)) ?? .all
+            }
+            if (try? JSONDecoder().decode(AnyObjectRequest.self, from: request)) != nil { throw Self.badFields(operation) }
+            _ = try decode(PluginListRequest.self, request, for: operation)
+            return .all
         }
         guard let fields = object["fields"] else { return .all }
-        guard let names = try? fields.strings() else {
-            throw .invalid("""
-                \(operation): "fields" must be a list of field names, e.g. {"fields": ["id", "version"]}; \
-                the names are \(PluginSummary.Field.all.map(\.rawValue).joined(separator: ", ")) (file and status are always answered)
-                """)
-        }
+        guard let names = try? fields.strings() else { throw Self.badFields(operation) }
         return PluginSummary.Fields(names: names)
+    }
+
+    private static func badFields(_ operation: String) -> ServiceFailure {
+        .invalid("""
+            \(operation): "fields" must be a list of field names, e.g. {"fields": ["id", "version"]}; \
+            the names are \(PluginSummary.Field.all.map(\.rawValue).joined(separator: ", ")) (file and status are always answered)
+            """)
+    }
+}
+
+/// Any JSON object, whatever its keys (and nothing else): a request this reader cannot decode
+/// as `PluginListRequest` that is still an object has a `fields` that is not a list.
+private struct AnyObjectRequest: Decodable {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self)
     }
 }

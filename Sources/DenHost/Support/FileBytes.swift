@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// A small file's bytes read with `open`/`read`: FileManager's first use costs a fresh process
@@ -9,7 +11,9 @@ enum FileBytes {
     /// The whole file; nil when it cannot be opened or read, or is not a regular file, or is
     /// larger than `limit` bytes.
     static func read(atPath path: String, limit: Int = 64 << 20) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO at the path must not hang the start before fstat refuses it.
+        var descriptor: Int32
+        repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
@@ -24,7 +28,7 @@ enum FileBytes {
                 bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 2)))
             }
             let count = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -36,5 +40,14 @@ enum FileBytes {
         guard filled <= limit else { return nil }
         bytes.removeSubrange(filled...)
         return bytes
+    }
+
+    /// `read(2)`: the name `read` is this type's own here.
+    private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+        #else
+        Musl.read(descriptor, buffer, count)
+        #endif
     }
 }

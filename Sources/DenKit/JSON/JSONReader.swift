@@ -28,8 +28,8 @@ package enum JSONReader {
     }
 
     /// The same, saying whether the document holds a `null` (the host refuses those from
-    /// modules), so a document read here needs no separate pass for it. `sawNull` is set only
-    /// when the document is read (not nil).
+    /// modules), so a document read here needs no separate pass for it. `sawNull` means
+    /// something only when the document is read (not nil).
     package static func parse(_ data: Data, sawNull: inout Bool) -> JSONValue? {
         data.withUnsafeBytes { parse($0, sawNull: &sawNull) }
     }

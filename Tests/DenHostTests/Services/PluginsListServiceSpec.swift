@@ -59,6 +59,23 @@ struct PluginsListServiceSpec {
         }
     }
 
+    @Test("a request over JSONReader's size reads the same: its fields are used, or refused in the same words")
+    func largeRequest() throws {
+        let padding = String(repeating: "x", count: JSONReader.maximumBytes)
+        #expect(try call(#"{"padding":"\#(padding)","fields":["id"]}"#)
+            == #"{"plugins":[{"file":"libJogsModule.so","id":"jogs","status":"active"},{"file":"libBroken.so","status":"failed"}]}"#)
+        #expect {
+            try call(#"{"padding":"\#(padding)","fields":"id"}"#)
+        } throws: { error in
+            (error as? ServiceFailure)?.message.contains(#""fields" must be a list of field names"#) == true
+        }
+        #expect {
+            try call(#"["\#(padding)"]"#)
+        } throws: { error in
+            (error as? ServiceFailure)?.message.hasPrefix("plugins.list: malformed request") == true
+        }
+    }
+
     @Test("a request that is not a JSON object is refused with the decoder's words", arguments: ["[]", "\"fields\"", "{", ""])
     func notAnObject(request: String) {
         #expect {
