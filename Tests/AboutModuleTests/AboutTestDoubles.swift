@@ -66,25 +66,7 @@ struct StubPluginCatalog: PluginCatalog {
     func plugins() throws -> [PluginSummary] { try result.get() }
 
     func plugins(fields: [PluginSummary.Field]) throws -> [PluginSummary] {
-        try result.get().map { full in
-            var plugin = PluginSummary(id: nil, version: nil, summary: nil, file: full.file, routes: [], status: full.status)
-            for field in fields {
-                switch field {
-                case .id: plugin.id = full.id
-                case .version: plugin.version = full.version
-                case .summary: plugin.summary = full.summary
-                case .routes: plugin.routes = full.routes
-                case .requiresLogin: plugin.requiresLogin = full.requiresLogin
-                case .error: plugin.error = full.error
-                case .generation: plugin.generation = full.generation
-                case .loadedAt: plugin.loadedAt = full.loadedAt
-                case .retainedImages: plugin.retainedImages = full.retainedImages
-                case .retainedBytes: plugin.retainedBytes = full.retainedBytes
-                case .swapError: plugin.swapError = full.swapError
-                }
-            }
-            return plugin
-        }
+        try result.get().map { $0.keeping(PluginSummary.Fields(fields)) }
     }
 }
 

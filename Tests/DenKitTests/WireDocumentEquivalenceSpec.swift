@@ -123,22 +123,7 @@ struct WireDocumentEquivalenceSpec {
         let bytes = Self.handWrittenBytes(answer)
         #expect(bytes == (try Self.codableBytes(answer)), "\(String(decoding: bytes, as: UTF8.self))")
         #expect(Self.expectAgreement(PluginListResponse.self, bytes))
-        let projected = Self.summaries.map { full in
-            var plugin = PluginSummary(id: nil, version: nil, summary: nil, file: full.file, routes: [], status: full.status)
-            let asked = Set(fields)
-            if asked.contains(.id) { plugin.id = full.id }
-            if asked.contains(.version) { plugin.version = full.version }
-            if asked.contains(.summary) { plugin.summary = full.summary }
-            if asked.contains(.routes) { plugin.routes = full.routes }
-            if asked.contains(.requiresLogin) { plugin.requiresLogin = full.requiresLogin }
-            if asked.contains(.error) { plugin.error = full.error }
-            if asked.contains(.generation) { plugin.generation = full.generation }
-            if asked.contains(.loadedAt) { plugin.loadedAt = full.loadedAt }
-            if asked.contains(.retainedImages) { plugin.retainedImages = full.retainedImages }
-            if asked.contains(.retainedBytes) { plugin.retainedBytes = full.retainedBytes }
-            if asked.contains(.swapError) { plugin.swapError = full.swapError }
-            return plugin
-        }
+        let projected = Self.summaries.map { $0.keeping(PluginSummary.Fields(fields)) }
         #expect(try WireFormat.decode(PluginListResponse.self, from: Data(bytes)).plugins == projected)
     }
 

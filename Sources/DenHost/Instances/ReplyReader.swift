@@ -16,12 +16,7 @@ enum ReplyReader {
         guard length <= WireLimits.maxReplyBytes else {
             throw fail(DEN_ERR_INVALID_ARGUMENT, "sent a reply of \(WireLimits.describe(bytes: length)); replies are limited to \(WireLimits.describe(bytes: WireLimits.maxReplyBytes)) (show less at once, e.g. page a long list)")
         }
-        // A document JSONReader takes is JSON nested no deeper than the limit, and the reader
-        // says whether it holds a null: the separate pass over the bytes (≈ 13 instructions a
-        // byte, a hundred-row page's every byte) runs only for a document it refuses.
-        var sawNull = false
-        let parsed = JSONReader.parse(bytes, sawNull: &sawNull)
-        let findings = parsed == nil ? JSONPreflight.scan(bytes) : JSONPreflight.Findings(tooDeep: false, hasNull: sawNull)
+        let (parsed, findings) = JSONPreflight.read(bytes)
         if findings.tooDeep { throw fail(DEN_ERR_INVALID_ARGUMENT, JSONPreflight.tooDeep("sent a reply")) }
         let version: Int
         do {

@@ -19,11 +19,7 @@ enum ManifestDecoding {
         guard !text.isEmpty else { return .failure(ManifestProblem("it is empty")) }
         guard UTF8Text.string(validating: text) != nil else { return .failure(ManifestProblem("it is not valid UTF-8")) }
         let data = Data(text)
-        // The separate pass for depth and null runs only when JSONReader refuses the text (as
-        // for a module's reply, ReplyReader): a manifest it reads is nested within the limit.
-        var sawNull = false
-        let parsed = JSONReader.parse(data, sawNull: &sawNull)
-        let findings = parsed == nil ? JSONPreflight.scan(data) : JSONPreflight.Findings(tooDeep: false, hasNull: sawNull)
+        let (parsed, findings) = JSONPreflight.read(data)
         if findings.tooDeep { return .failure(ManifestProblem(JSONPreflight.tooDeep("it is"))) }
         if findings.hasNull { return .failure(ManifestProblem(JSONPreflight.holdsNull("it contains"))) }
         let manifest: ModuleManifest

@@ -132,6 +132,24 @@ extension PluginSummary {
     }
 }
 
+extension PluginSummary {
+    /// This entry as an answer that asked for `fields` carries it: the other fields nil and
+    /// `routes` empty; `file` and `status` stay.
+    package func keeping(_ fields: Fields) -> PluginSummary {
+        var kept = PluginSummary(id: fields.contains(.id) ? id : nil, version: fields.contains(.version) ? version : nil,
+                                 summary: fields.contains(.summary) ? summary : nil, file: file,
+                                 routes: fields.contains(.routes) ? routes : [],
+                                 requiresLogin: fields.contains(.requiresLogin) ? requiresLogin : nil,
+                                 status: status, error: fields.contains(.error) ? error : nil)
+        if fields.contains(.generation) { kept.generation = generation }
+        if fields.contains(.loadedAt) { kept.loadedAt = loadedAt }
+        if fields.contains(.retainedImages) { kept.retainedImages = retainedImages }
+        if fields.contains(.retainedBytes) { kept.retainedBytes = retainedBytes }
+        if fields.contains(.swapError) { kept.swapError = swapError }
+        return kept
+    }
+}
+
 /// A `plugins.list` request: `{}` for every field, or `{"fields": [...]}` (revision 3).
 public struct PluginListRequest: Codable, Sendable, Equatable {
     public var fields: [String]?
