@@ -26,7 +26,7 @@ struct RouteResolverCore: Sendable {
     private let captures: [[Capture]]
 
     init(patterns: [RoutePattern]) {
-        var builder = RouteTrieBuilder()
+        var builder = RouteTrieBuilder(expectedRoutes: patterns.count)
         for (index, pattern) in patterns.enumerated() {
             builder.insert(pattern.segments, route: index)
         }

@@ -12,6 +12,15 @@ struct RouteTrieBuilder {
 
     private var nodes: [Node] = [Node()]
 
+    /// Room for `routes` routes at once: most patterns start with a literal of their own, so the
+    /// root's dictionary otherwise rehashes every key each time it doubles (a start with a
+    /// hundred modules builds this once).
+    init(expectedRoutes routes: Int = 0) {
+        guard routes > 1 else { return }
+        nodes.reserveCapacity(routes + 1)
+        nodes[0].literals.reserveCapacity(routes)
+    }
+
     /// Adds a route's segments. Callers have already refused conflicts, so an occupied end is
     /// left as it is; insertion order matters nowhere else.
     mutating func insert(_ segments: [RouteSegment], route: Int) {
