@@ -103,9 +103,8 @@ private struct Parser {
             return .object(object)
         }
         // Room for a wire document's usual object at once: growing 1, 2, 4, 8 reallocated and
-        // copied both arrays three times over.
-        object.keys.reserveCapacity(8)
-        object.values.reserveCapacity(8)
+        // copied the members three times over.
+        object.members.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\""), let key = string() else { return nil }
@@ -115,8 +114,7 @@ private struct Parser {
             skipWhitespace()
             guard let value = value(depth: depth) else { return nil }
             // A repeated key is kept: lookups find its first value, as JSONDecoder does.
-            object.keys.append(key)
-            object.values.append(value)
+            object.members.append(JSONObject.Member(key: key, value: value))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1

@@ -17,19 +17,30 @@ package enum JSONValue: Sendable, Equatable {
 /// A JSON object's members in document order. A key may repeat; lookups find its first value,
 /// as JSONDecoder keeps the first (`WireDocumentEquivalenceSpec` holds the two to that).
 package struct JSONObject: Sendable, Equatable {
-    package var keys: [String]
-    package var values: [JSONValue]
-
-    package init(keys: [String] = [], values: [JSONValue] = []) {
-        self.keys = keys
-        self.values = values
+    package struct Member: Sendable, Equatable {
+        package var key: String
+        package var value: JSONValue
     }
+
+    /// One array, not one of keys and one of values: an object read costs one allocation fewer
+    /// (About's page reads two objects per installed module).
+    package var members: [Member]
+
+    package init(members: [Member] = []) {
+        self.members = members
+    }
+
+    package init(keys: [String], values: [JSONValue]) {
+        members = zip(keys, values).map { Member(key: $0, value: $1) }
+    }
+
+    package var keys: [String] { members.map(\.key) }
 
     package subscript(key: String) -> JSONValue? {
         // Lengths first: a wire document's keys mostly differ in length, and comparing two
         // Strings that differ costs more than comparing their byte counts.
         let length = key.utf8.count
-        for index in keys.indices where keys[index].utf8.count == length && keys[index] == key { return values[index] }
+        for member in members where member.key.utf8.count == length && member.key == key { return member.value }
         return nil
     }
 }
@@ -79,8 +90,8 @@ extension JSONValue {
 
     package func stringDictionary() throws(JSONMiss) -> [String: String] {
         let object = try object()
-        var result: [String: String] = Dictionary(minimumCapacity: object.keys.count)
-        for (key, value) in zip(object.keys, object.values) where result[key] == nil { result[key] = try value.string() }
+        var result: [String: String] = Dictionary(minimumCapacity: object.members.count)
+        for member in object.members where result[member.key] == nil { result[member.key] = try member.value.string() }
         return result
     }
 }

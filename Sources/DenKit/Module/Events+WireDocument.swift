@@ -12,9 +12,9 @@ extension BuildRequest: WireDocument {
         let object = try value.object()
         var queryValues: [String: [String]]?
         if let values = object["queryValues"] {
-            let members = try values.object()
-            var decoded: [String: [String]] = Dictionary(minimumCapacity: members.keys.count)
-            for (key, list) in zip(members.keys, members.values) where decoded[key] == nil { decoded[key] = try list.strings() }
+            let members = try values.object().members
+            var decoded: [String: [String]] = Dictionary(minimumCapacity: members.count)
+            for member in members where decoded[member.key] == nil { decoded[member.key] = try member.value.strings() }
             queryValues = decoded
         }
         self.init(route: try object.string("route"), pattern: try object.string("pattern"),

@@ -16,8 +16,9 @@ extension PluginSummary: WireDocument {
             defer { seen |= bit }
             return seen & bit == 0
         }
-        for (key, member) in zip(object.keys, object.values) {
-            switch key {
+        for entry in object.members {
+            let member = entry.value
+            switch entry.key {
             case "id": if first(1 << 0) { id = try member.string() }
             case "version": if first(1 << 1) { version = try member.string() }
             case "summary": if first(1 << 2) { summary = try member.string() }
