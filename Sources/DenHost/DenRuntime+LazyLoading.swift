@@ -23,8 +23,9 @@ extension DenRuntime {
             logger.debug("\(candidate.fileName): module \(manifest.id) is not selected by --plugins; not loaded")
             return true
         }
-        let endpoint = services.makeEndpoint(file: candidate.fileName)
-        let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, endpoint: endpoint, loader: loader) { [registry, logger] result in
+        // No `den_host` yet: the module gets its own when it loads (six allocations a module
+        // spared at start, most of them never needed).
+        let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, loader: loader) { [registry, logger] result in
             switch result {
             case .success(let plugin):
                 logger.debug("""
@@ -51,7 +52,7 @@ extension DenRuntime {
         }
         let record = registry.install(LoadedPlugin(
             filePath: filePath, loadedCopyPath: filePath, id: manifest.id, version: manifest.version, summary: manifest.summary,
-            routes: routes, settings: manifest.settings, manifest: manifest, host: endpoint.host, endpoint: endpoint,
+            routes: routes, settings: manifest.settings, manifest: manifest, host: ServiceEndpoint.notLoadedHost, endpoint: nil,
             library: .processImage, fileName: candidate.fileName), lazy: lazy)
         if let error = record.error {
             logger.error("\(error)")

@@ -95,7 +95,7 @@ public final class HotSwapper: @unchecked Sendable {
         let imageCost = Int64(FileStamp(plugin.loadedCopyPath)?.size ?? 0) + max(0, ResidentMemory.bytes() - memoryBefore)
         report.moduleID = plugin.id
         if let selected, !selected.contains(plugin.id) {
-            plugin.endpoint.revoke()
+            plugin.endpoint?.revoke()
             report.outcome = .unchanged("module '\(plugin.id)' is not selected by --plugins")
             return report
         }
@@ -114,7 +114,7 @@ public final class HotSwapper: @unchecked Sendable {
             return report
         }
         guard plugin.id == moduleID else {
-            plugin.endpoint.revoke()
+            plugin.endpoint?.revoke()
             return refuse(.otherModule(expected: moduleID, found: plugin.id), file: file, moduleID: moduleID, stamp: stamp, into: &report)
         }
         do {
@@ -129,7 +129,7 @@ public final class HotSwapper: @unchecked Sendable {
             logger?.info("\(report.description)", metadata: ["module": "\(moduleID)"])
             return report
         } catch {
-            plugin.endpoint.revoke()
+            plugin.endpoint?.revoke()
             return refuse(error, file: file, moduleID: moduleID, stamp: stamp, into: &report)
         }
     }
@@ -176,7 +176,7 @@ public final class HotSwapper: @unchecked Sendable {
         }
         let router = try replaced(registry.tableSnapshot).compile()
         // Builders may use services (storage) while they rebuild the open screens.
-        plugin.endpoint.attribute(to: moduleID)
+        plugin.endpoint?.attribute(to: moduleID)
         do {
             return try registry.liveSessions.whileFrozen { sessions -> Replacement in
                 for session in sessions { session.lock.lock() }

@@ -14,23 +14,22 @@ final class LazyModule: Sendable {
     let manifest: ModuleManifest
     /// The file's identity when `manifest` was read from it (nil: unknown, so it is read again).
     let stamp: FileStamp?
-    let endpoint: ServiceEndpoint
     private let loader: PluginLoader
     private let onLoad: @Sendable (Result<LoadedPlugin, PluginLoadError>) -> Void
     private let state = Mutex<State>(.waiting)
 
     private enum State: @unchecked Sendable {
         case waiting
-        case loaded([String: PluginRoute])
+        /// The loaded routes by pattern, and the `den_host` the module was given.
+        case loaded([String: PluginRoute], host: UnsafePointer<den_host>)
         case failed(PluginLoadError)
     }
 
-    init(filePath: String, manifest: ModuleManifest, stamp: FileStamp? = nil, endpoint: ServiceEndpoint, loader: PluginLoader,
+    init(filePath: String, manifest: ModuleManifest, stamp: FileStamp? = nil, loader: PluginLoader,
          onLoad: @escaping @Sendable (Result<LoadedPlugin, PluginLoadError>) -> Void) {
         self.filePath = filePath
         self.manifest = manifest
         self.stamp = stamp
-        self.endpoint = endpoint
         self.loader = loader
         self.onLoad = onLoad
     }
@@ -56,24 +55,25 @@ final class LazyModule: Sendable {
         guard case .waiting = state else { return }
         let result = load()
         switch result {
-        case .success(let plugin): state = .loaded(Dictionary(plugin.routes.map { ($0.pattern, $0) }, uniquingKeysWith: { a, _ in a }))
+        case .success(let plugin):
+            state = .loaded(Dictionary(plugin.routes.map { ($0.pattern, $0) }, uniquingKeysWith: { a, _ in a }), host: plugin.host)
         case .failure(let error): state = .failed(error)
         }
         onLoad(result)
     }
 
-    /// The loaded route for `pattern`, loading the file on the first call.
-    func route(_ pattern: String) -> Result<PluginRoute, PluginLoadError> {
-        state.withLock { state -> Result<PluginRoute, PluginLoadError> in
+    /// The loaded route for `pattern` and the module's `den_host`, loading the file on the first call.
+    func route(_ pattern: String) -> Result<(route: PluginRoute, host: UnsafePointer<den_host>), PluginLoadError> {
+        state.withLock { state -> Result<(route: PluginRoute, host: UnsafePointer<den_host>), PluginLoadError> in
             loadIfWaiting(&state)
             switch state {
             case .waiting: return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart("it was not loaded")))
             case .failed(let error): return .failure(error)
-            case .loaded(let routes):
+            case .loaded(let routes, let host):
                 guard let route = routes[pattern] else {
                     return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart("it no longer registers '\(pattern)'")))
                 }
-                return .success(route)
+                return .success((route, host))
             }
         }
     }
@@ -81,24 +81,23 @@ final class LazyModule: Sendable {
     private func load() -> Result<LoadedPlugin, PluginLoadError> {
         let plugin: LoadedPlugin
         do {
-            plugin = try loader.load(file, endpoint: endpoint,
-                                     known: stamp.map { PluginLoader.KnownManifest(stamp: $0, manifest: manifest) })
+            plugin = try loader.load(file, known: stamp.map { PluginLoader.KnownManifest(stamp: $0, manifest: manifest) })
         } catch {
             return .failure(error)
         }
         // The file may have been replaced since den read its manifest: the routes in the table
         // are the old manifest's, so only the same manifest may serve them.
         guard let loaded = plugin.manifest else {
-            endpoint.revoke()
+            plugin.endpoint?.revoke()
             return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart("it no longer has a manifest")))
         }
         guard loaded == manifest else {
-            endpoint.revoke()
+            plugin.endpoint?.revoke()
             let differences = manifest.differences(from: loaded)
             return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart(
                 "its manifest is not the one den started with (\(differences.isEmpty ? "its exports changed" : differences.joined(separator: "; ")))")))
         }
-        endpoint.attribute(to: plugin.id)
+        plugin.endpoint?.attribute(to: plugin.id)
         return .success(plugin)
     }
 
@@ -115,7 +114,8 @@ extension RouteTarget {
         switch lazy.route(route.pattern) {
         case .success(let real):
             var target = self
-            target.route = real
+            target.route = real.route
+            target.host = real.host
             return target
         case .failure(let error):
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),

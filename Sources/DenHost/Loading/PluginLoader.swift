@@ -23,9 +23,11 @@ public struct LoadedPlugin: @unchecked Sendable {
     public var exports: [PluginExport] = []
     /// The file's `den_manifest`, which the registration was checked against (nil: it has none).
     public var manifest: ModuleManifest?
-    /// The `den_host` this plugin was given; its builders get the same pointer.
+    /// The `den_host` this plugin was given; its builders get the same pointer. A module installed
+    /// from its manifest has `ServiceEndpoint.notLoadedHost` until it loads.
     let host: UnsafePointer<den_host>
-    let endpoint: ServiceEndpoint
+    /// nil for a module installed from its manifest: it gets one when it loads (`LazyModule`).
+    let endpoint: ServiceEndpoint?
     let library: DynamicLibrary
     /// `file`'s last component.
     var fileName: String
@@ -45,10 +47,9 @@ public struct PluginLoader: Sendable {
         self.logger = logger
     }
 
-    /// Loads `file`. `endpoint` is the `den_host` to hand the plugin when the registry already
-    /// gave one to its routes (a lazily loaded module); nil makes a new one.
+    /// Loads `file`, giving it a `den_host` of its own.
     public func load(_ file: URL) throws(PluginLoadError) -> LoadedPlugin {
-        try load(file, endpoint: nil)
+        try load(file, known: nil)
     }
 
     /// A manifest the registry cache read from the file when it had `stamp`, with its ABI
@@ -61,11 +62,11 @@ public struct PluginLoader: Sendable {
     /// Loads `file`; `known` spares reading its symbol table again when the staged copy is of
     /// the very version the manifest was read from (same device, inode, size and modification
     /// time: the registry cache's own rule).
-    func load(_ file: URL, endpoint: ServiceEndpoint?, known: KnownManifest? = nil) throws(PluginLoadError) -> LoadedPlugin {
+    func load(_ file: URL, known: KnownManifest?) throws(PluginLoadError) -> LoadedPlugin {
         let staged = try cache.stageCopy(file)
         do {
             let trusted = known.flatMap { $0.stamp == staged.source ? $0.manifest : nil }
-            var plugin = try load(file, from: staged.url, endpoint: endpoint, knownManifest: trusted)
+            var plugin = try load(file, from: staged.url, knownManifest: trusted)
             plugin.reusedCopy = staged.reused
             return plugin
         } catch {
@@ -75,8 +76,7 @@ public struct PluginLoader: Sendable {
         }
     }
 
-    private func load(_ file: URL, from copy: URL, endpoint existing: ServiceEndpoint?,
-                      knownManifest: ModuleManifest?) throws(PluginLoadError) -> LoadedPlugin {
+    private func load(_ file: URL, from copy: URL, knownManifest: ModuleManifest?) throws(PluginLoadError) -> LoadedPlugin {
         var knownID: String? // from the manifest, then from describe
         // Paths without URL.path's first-use cost (URL+FilePath.swift): a first build runs this.
         let filePath = file.filePath, fileName = file.fileName, copyPath = copy.filePath
@@ -110,11 +110,9 @@ public struct PluginLoader: Sendable {
         guard let entrySymbol = library.symbol(DEN_ENTRY_SYMBOL) else { throw fail(.missingSymbol(DEN_ENTRY_SYMBOL)) }
         let entry = unsafeBitCast(entrySymbol, to: den_module_entry_fn.self)
 
-        let endpoint = existing ?? hub.makeEndpoint(file: fileName)
-        // A lazily loaded module's endpoint was opened for its routes: during den_module_entry
-        // it gets only what any loading plugin gets (log, settings.declare).
-        endpoint.revoke()
-        // Service calls count as the module's only once the registry has installed it.
+        // Service calls count as the module's only once the registry has installed it: during
+        // den_module_entry it gets only what any loading plugin gets (log, settings.declare).
+        let endpoint = hub.makeEndpoint(file: fileName)
         let recorder = RegistrationRecorder(file: fileName, logger: logger)
         let status = CrashNote.during(CrashNote.loading(filePath)) { recorder.withRegistrar { entry(endpoint.host, $0) } }
         endpoint.settings.close()

@@ -109,7 +109,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                 let existing = records[index]
                 record.status = .failed(PluginLoadError(file: plugin.filePath,
                                                         cause: .duplicateModule(id: plugin.id, existingFile: existing.file.path)))
-                plugin.endpoint.revoke()
+                plugin.endpoint?.revoke()
                 records.append(record)
                 return record
             }
@@ -123,13 +123,13 @@ public final class ModuleRegistry: @unchecked Sendable {
                     table.removeLast(added)
                     activeRecordIndex[plugin.id] = nil
                     record.status = .failed(PluginLoadError(file: plugin.filePath, cause: .routeConflict("\(error)")))
-                    plugin.endpoint.revoke()
+                    plugin.endpoint?.revoke()
                     records.append(record)
                     return record
                 }
             }
             routerIsStale = true
-            plugin.endpoint.attribute(to: plugin.id)
+            plugin.endpoint?.attribute(to: plugin.id)
             exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             if let lazy, let settled {
                 record.isLoaded = settled

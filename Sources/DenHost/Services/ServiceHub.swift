@@ -123,4 +123,14 @@ final class ServiceEndpoint: @unchecked Sendable {
     var currentCaller: ServiceCaller? {
         lock.withLock { caller }
     }
+
+    /// Stands in for the `den_host` of a module installed from its manifest until it loads
+    /// (`RouteTarget.loaded()` gives its builders the real one); no module code ever receives it,
+    /// and any call through it is refused.
+    nonisolated(unsafe) static let notLoadedHost: UnsafePointer<den_host> = {
+        let host = UnsafeMutablePointer<den_host>.allocate(capacity: 1)
+        host.initialize(to: den_host(abi_version: DEN_ABI_VERSION, abi_revision: DEN_ABI_REVISION, ctx: nil,
+                                     call: { _, _, _, _ in Int32(DEN_ERR_INTERNAL.rawValue) }))
+        return UnsafePointer(host)
+    }()
 }

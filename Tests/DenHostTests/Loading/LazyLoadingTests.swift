@@ -323,7 +323,7 @@ struct LazyLoadingTests {
         let file = try same.add("AboutModule")
         let trusted = PluginLoader.KnownManifest(stamp: try #require(FileStamp(file.path)), manifest: try altered(file))
         do {
-            _ = try lazyRuntime(same).loader.load(file, endpoint: nil, known: trusted)
+            _ = try lazyRuntime(same).loader.load(file, known: trusted)
             Issue.record("the registration was not held to the cached manifest")
         } catch {
             #expect(error.cause == .manifestMismatch(["the manifest's summary \"not what the file says\" differs from the registered \"\(try #require(ModuleFileInspection.inspect(file).manifest).summary)\""]))
@@ -334,7 +334,7 @@ struct LazyLoadingTests {
         var info = stat()
         #expect(stat(otherFile.path, &info) == 0)
         info.st_size += 1 // another version of the file than the one the manifest was read from
-        let plugin = try lazyRuntime(other).loader.load(otherFile, endpoint: nil,
+        let plugin = try lazyRuntime(other).loader.load(otherFile,
                                                         known: .init(stamp: FileStamp(info), manifest: try altered(otherFile)))
         #expect(plugin.manifest?.summary != "not what the file says")
         #expect(plugin.manifest?.summary == plugin.summary)
