@@ -160,6 +160,10 @@ struct ManifestIndex {
         return entry
     }
 
+    /// This den's toolchain, made once: `DenModule.toolchain` makes it anew from C at every use,
+    /// and every Swift module's cache line is checked against it at every start.
+    static let ownToolchain = DenModule.toolchain
+
     /// The manifest to install `file` from without loading it, or why it must be loaded now.
     mutating func lazyManifest(for file: @autoclosure () -> URL, path: String? = nil, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
         guard let entry = entry(for: file(), path: path, stamp: stamp) else { return .failure(LoadNow("the file cannot be read")) }
@@ -168,7 +172,7 @@ struct ManifestIndex {
         // The host's own rules, not the cache's word: the ABI, the toolchain, and the manifest
         // decoded and checked as the file's own would be.
         guard entry.abiVersion == DEN_ABI_VERSION else { return .failure(LoadNow("its ABI version is not this host's")) }
-        if let toolchain = entry.toolchain, toolchain != DenModule.toolchain {
+        if let toolchain = entry.toolchain, toolchain != Self.ownToolchain {
             return .failure(LoadNow("it was built by another toolchain"))
         }
         switch Self.check(cached) {

@@ -7,12 +7,18 @@ public enum ModuleIdentity {
         "a semantic version MAJOR.MINOR.PATCH of decimal numbers, optionally followed by -PRERELEASE and/or +BUILD made of A-Z, a-z, 0-9, '-' and '.'; at most 64 characters"
 
     public static func isValidID(_ id: String) -> Bool {
-        let bytes = id.utf8
-        guard (1...64).contains(bytes.count), let first = bytes.first else { return false }
-        func allowed(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        // Over the bytes themselves, as isValidVersion: `utf8.allSatisfy` checks the string's
+        // form at every byte, and this runs for every module at every start.
+        var text = id
+        return text.withUTF8 { bytes in
+            guard (1...64).contains(bytes.count) else { return false }
+            func allowed(_ byte: UInt8) -> Bool {
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            }
+            guard allowed(bytes[0]) else { return false }
+            for byte in bytes where !allowed(byte) && byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") { return false }
+            return true
         }
-        return allowed(first) && bytes.allSatisfy { allowed($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 
     public static func isValidVersion(_ version: String) -> Bool {

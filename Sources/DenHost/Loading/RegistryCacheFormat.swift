@@ -188,7 +188,7 @@ enum RegistryCacheFormat {
                 manifest = .decoded(plain)
             default: return nil // both forms: not a line this format writes
             }
-            return ManifestIndex.Entry(key: key, abiVersion: abi, toolchain: text(field(7)), manifest: manifest,
+            return ManifestIndex.Entry(key: key, abiVersion: abi, toolchain: toolchain(field(7)), manifest: manifest,
                                        eagerBecause: text(field(8)))
         }
     }
@@ -288,6 +288,21 @@ enum RegistryCacheFormat {
     /// The field's text, unescaped; nil for an empty field (or bytes that are not UTF-8).
     /// Byte by byte: every escape is ASCII, and no byte of a multi-byte UTF-8 sequence is. (A
     /// scalar at a time cost ≈ 0.1 ms per manifest, and a manifest's JSON escapes its quotes.)
+    /// The toolchain field (empty for a module not written in Swift): for a Swift module nearly
+    /// always this den's own, which is then shared rather than made again for every line (a
+    /// hundred-byte string per module at every start, compared by identity when checked).
+    private static func toolchain(_ field: ArraySlice<UInt8>) -> String? {
+        guard !field.isEmpty else { return nil }
+        let own = ManifestIndex.ownToolchain
+        var same = false
+        if field.count == own.utf8.count {
+            same = own.utf8.withContiguousStorageIfAvailable { mine in
+                field.withUnsafeBufferPointer { memcmp(mine.baseAddress!, $0.baseAddress!, mine.count) == 0 }
+            } ?? false
+        }
+        return same ? own : text(field)
+    }
+
     fileprivate static func text(_ field: ArraySlice<UInt8>) -> String? {
         guard !field.isEmpty else { return nil }
         // Through a buffer pointer: UTF8Text's generic overload runs unspecialised from here.
