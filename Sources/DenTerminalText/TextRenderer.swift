@@ -68,12 +68,23 @@ public struct TextRenderer: Sendable {
                 if let title = list.title { lines += wrap(clean(title) + ":") }
                 if list.items.isEmpty, let empty = list.emptyText { lines += wrap(clean(empty), indent: "  ") }
                 for item in list.items {
-                    var text = clean(item.title)
-                    if let detail = item.detail, !detail.isEmpty { text += " — " + clean(detail) }
+                    // One string sized up front (About lists a row per installed module): `+`
+                    // made a new string for each piece.
+                    let title = clean(item.title)
+                    let detail = item.detail.map(clean) ?? ""
+                    let bullet = item.route == nil ? "- " : ""
+                    var text = ""
+                    text.reserveCapacity(bullet.utf8.count + title.utf8.count + (detail.isEmpty ? 0 : 5 + detail.utf8.count))
+                    text += bullet
+                    text += title
+                    if !detail.isEmpty {
+                        text += " — "
+                        text += detail
+                    }
                     if let route = item.route {
                         lines += numbered(.route(route, label: item.title), text, firstIndent: "  ")
                     } else {
-                        lines += wrap("- " + text, indent: "    ", firstIndent: "  ")
+                        lines += wrap(text, indent: "    ", firstIndent: "  ")
                     }
                 }
             case .table(let table):

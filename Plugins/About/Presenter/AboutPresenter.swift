@@ -53,8 +53,22 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
     /// for a module the host knows from its manifest and loads when one of its routes is opened.
     static func detail(_ module: LoadedModule) -> String {
         guard let generation = module.generation else { return module.summary }
-        let loaded = module.loadedAt.map { ", loaded " + readable($0) } ?? ", not loaded yet"
-        return "\(module.summary) · generation \(generation)\(loaded)"
+        // Written into one string sized up front (a row per installed module): interpolation
+        // grew the string, a copy each time.
+        let loadedAt = module.loadedAt.map(readable)
+        let number = String(generation)
+        var text = ""
+        text.reserveCapacity(module.summary.utf8.count + 15 + number.utf8.count + 16 + (loadedAt?.utf8.count ?? 0))
+        text += module.summary
+        text += " · generation "
+        text += number
+        if let loadedAt {
+            text += ", loaded "
+            text += loadedAt
+        } else {
+            text += ", not loaded yet"
+        }
+        return text
     }
 
     /// `2026-11-23T01:02:03Z` → `2026-11-23 01:02:03 UTC`.
