@@ -50,6 +50,9 @@ private struct Parser {
     var index = 0
     /// Whether a `null` was read.
     var sawNull = false
+    /// How many members the last object read had: the next one, often its sibling of the same
+    /// shape, gets room for as many at once.
+    private var lastObjectSize = 8
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -102,9 +105,9 @@ private struct Parser {
             index += 1
             return .object(object)
         }
-        // Room for a wire document's usual object at once: growing 1, 2, 4, 8 reallocated and
-        // copied the members three times over.
-        object.members.reserveCapacity(8)
+        // Room for the object at once: growing 1, 2, 4, 8 reallocated and copied the members
+        // three times over.
+        object.members.reserveCapacity(lastObjectSize)
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\""), let key = string() else { return nil }
@@ -120,6 +123,7 @@ private struct Parser {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
+                lastObjectSize = object.members.count
                 return .object(object)
             default: return nil
             }
