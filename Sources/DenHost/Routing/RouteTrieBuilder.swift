@@ -68,11 +68,16 @@ struct RouteTrieBuilder {
         flatNodes.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() {
             let typedStart = typedEdges.count
-            // By type, not by which route created the edge first: see RoutePrecedence.
-            typedEdges += node.typed
-                .sorted { RoutePrecedence.typedRank($0.type) < RoutePrecedence.typedRank($1.type) }
-                .map { RouteTrie.TypedEdge(type: $0.type, child: Int32($0.child)) }
-            literalEdges += node.literals.map { RouteLiteralTable.Edge(parent: index, text: $0.key.bytes, child: $0.value) }
+            // Most nodes are leaves (a route's last segment): nothing to sort or copy for them.
+            if !node.typed.isEmpty {
+                // By type, not by which route created the edge first: see RoutePrecedence.
+                typedEdges += node.typed
+                    .sorted { RoutePrecedence.typedRank($0.type) < RoutePrecedence.typedRank($1.type) }
+                    .map { RouteTrie.TypedEdge(type: $0.type, child: Int32($0.child)) }
+            }
+            if !node.literals.isEmpty {
+                literalEdges += node.literals.map { RouteLiteralTable.Edge(parent: index, text: $0.key.bytes, child: $0.value) }
+            }
             flatNodes.append(RouteTrie.Node(
                 typedStart: Int32(typedStart), typedEnd: Int32(typedEdges.count),
                 string: Int32(node.string ?? -1), catchAllRoute: Int32(node.catchAllRoute ?? -1),
