@@ -25,6 +25,8 @@ extension DenRuntime {
         }
         // No `den_host` yet: the module gets its own when it loads (six allocations a module
         // spared at start, most of them never needed).
+        // The closure keeps what it uses, not the manifest: it lives as long as the module does.
+        let id = manifest.id
         let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, loader: loader) { [registry, logger] result in
             switch result {
             case .success(let plugin):
@@ -32,7 +34,7 @@ extension DenRuntime {
                     loaded \(plugin.id) \(plugin.version) from \(filePath) on first use \
                     (\(plugin.reusedCopy ? "reused cached copy" : "staged new copy") \(plugin.loadedCopy.lastPathComponent))
                     """)
-                registry.updateRecord(filePath: filePath, id: manifest.id) { record in
+                registry.updateRecord(filePath: filePath, id: id) { record in
                     record.isLoaded = true
                     record.loadedAt = Date()
                     record.settings = plugin.settings
@@ -40,7 +42,7 @@ extension DenRuntime {
                 registry.exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             case .failure(let error):
                 logger.error("\(error)")
-                registry.updateRecord(filePath: filePath, id: manifest.id) { record in
+                registry.updateRecord(filePath: filePath, id: id) { record in
                     record.isLoaded = true
                     record.status = .failed(error)
                 }
