@@ -17,7 +17,9 @@ struct FileStamp: Hashable, Sendable {
 
     init?(_ path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        // `withCString`, not the implicit conversion: that copies the path into a new array for
+        // every call, and a start stats every module file.
+        guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
         self.init(info)
     }
 
