@@ -15,18 +15,22 @@ final class LazyModule: Sendable {
     /// The file's identity when `manifest` was read from it (nil: unknown, so it is read again).
     let stamp: FileStamp?
     private let loader: PluginLoader
-    private let onLoad: @Sendable (Result<LoadedPlugin, PluginLoadError>) -> Void
+    /// Told how the load went; one closure serves every lazy module of a runtime.
+    private let onLoad: LoadHandler
+
+    typealias LoadHandler = @Sendable (LazyModule, Result<LoadedPlugin, PluginLoadError>) -> Void
     private let state = Mutex<State>(.waiting)
 
     private enum State: @unchecked Sendable {
         case waiting
-        /// The loaded routes by pattern, and the `den_host` the module was given.
-        case loaded([String: PluginRoute], host: UnsafePointer<den_host>)
+        /// The loaded routes by pattern, the `den_host` the module was given, and the gate its
+        /// builders are called through.
+        case loaded([String: PluginRoute], host: UnsafePointer<den_host>, gate: BuilderGate)
         case failed(PluginLoadError)
     }
 
     init(filePath: String, manifest: ModuleManifest, stamp: FileStamp? = nil, loader: PluginLoader,
-         onLoad: @escaping @Sendable (Result<LoadedPlugin, PluginLoadError>) -> Void) {
+         onLoad: @escaping LoadHandler) {
         self.filePath = filePath
         self.manifest = manifest
         self.stamp = stamp
@@ -56,24 +60,26 @@ final class LazyModule: Sendable {
         let result = load()
         switch result {
         case .success(let plugin):
-            state = .loaded(Dictionary(plugin.routes.map { ($0.pattern, $0) }, uniquingKeysWith: { a, _ in a }), host: plugin.host)
+            state = .loaded(Dictionary(plugin.routes.map { ($0.pattern, $0) }, uniquingKeysWith: { a, _ in a }), host: plugin.host,
+                            gate: BuilderGate())
         case .failure(let error): state = .failed(error)
         }
-        onLoad(result)
+        onLoad(self, result)
     }
 
-    /// The loaded route for `pattern` and the module's `den_host`, loading the file on the first call.
-    func route(_ pattern: String) -> Result<(route: PluginRoute, host: UnsafePointer<den_host>), PluginLoadError> {
-        state.withLock { state -> Result<(route: PluginRoute, host: UnsafePointer<den_host>), PluginLoadError> in
+    /// The loaded route for `pattern`, the module's `den_host` and its builders' gate, loading the
+    /// file on the first call.
+    func route(_ pattern: String) -> Result<(route: PluginRoute, host: UnsafePointer<den_host>, gate: BuilderGate), PluginLoadError> {
+        state.withLock { state -> Result<(route: PluginRoute, host: UnsafePointer<den_host>, gate: BuilderGate), PluginLoadError> in
             loadIfWaiting(&state)
             switch state {
             case .waiting: return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart("it was not loaded")))
             case .failed(let error): return .failure(error)
-            case .loaded(let routes, let host):
+            case .loaded(let routes, let host, let gate):
                 guard let route = routes[pattern] else {
                     return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart("it no longer registers '\(pattern)'")))
                 }
-                return .success((route, host))
+                return .success((route, host, gate))
             }
         }
     }
@@ -116,6 +122,7 @@ extension RouteTarget {
             var target = self
             target.route = real.route
             target.host = real.host
+            target.gate = real.gate
             return target
         case .failure(let error):
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),

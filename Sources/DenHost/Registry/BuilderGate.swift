@@ -6,6 +6,10 @@ import Synchronization
 /// host gave up on: until that call returns, further builds fail at once instead of queueing
 /// behind it forever.
 final class BuilderGate: Sendable {
+    /// Stands in for the gate of a module installed from its manifest until it loads
+    /// (`RouteTarget.loaded()` gives its routes the one made then); no builder runs behind it.
+    static let notLoaded = BuilderGate()
+
     private let lock = Mutex<Void>(())
     private let stalled = Mutex<String?>(nil)
 

@@ -114,7 +114,8 @@ public final class ModuleRegistry: @unchecked Sendable {
                 return record
             }
             // Added in place: a copy of the table per module made a start with many modules quadratic.
-            let gate = BuilderGate()
+            // A module not loaded yet gets its gate when it loads: most never do.
+            let gate = lazy == nil ? BuilderGate() : BuilderGate.notLoaded
             for (added, route) in plugin.routes.enumerated() {
                 do {
                     try table.add(route.pattern, owner: plugin.id,

@@ -11,5 +11,5 @@ public struct RouteTarget: @unchecked Sendable {
     var host: UnsafePointer<den_host>
     /// Serialises builder calls: one lock per plugin, because a plugin may share one builder
     /// context between routes (den_module.h: never two calls at once for one builder_ctx).
-    let gate: BuilderGate
+    var gate: BuilderGate
 }
