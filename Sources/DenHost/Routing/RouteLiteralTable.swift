@@ -9,7 +9,7 @@
 struct RouteLiteralTable: Sendable {
     struct Edge {
         let parent: Int
-        let text: [UInt8]
+        let text: String
         let child: Int
     }
 
@@ -31,13 +31,14 @@ struct RouteLiteralTable: Sendable {
         var slots = [Slot](repeating: Slot(), count: capacity)
         var text: [UInt8] = []
         for edge in edges {
-            let hash = edge.text.withUnsafeBufferPointer { Self.hash(parent: edge.parent, bytes: $0) }
+            var edgeText = edge.text
+            let hash = edgeText.withUTF8 { Self.hash(parent: edge.parent, bytes: $0) }
             var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
             while slots[index].parent >= 0 { index = (index + 1) & (capacity - 1) }
             slots[index] = Slot(
                 parent: Int32(edge.parent), child: Int32(edge.child), hash: UInt32(truncatingIfNeeded: hash),
-                textStart: Int32(text.count), textCount: Int32(edge.text.count))
-            text += edge.text
+                textStart: Int32(text.count), textCount: Int32(edgeText.utf8.count))
+            text += edgeText.utf8
         }
         self.slots = slots
         self.text = text

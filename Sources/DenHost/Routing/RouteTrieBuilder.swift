@@ -76,7 +76,7 @@ struct RouteTrieBuilder {
                     .map { RouteTrie.TypedEdge(type: $0.type, child: Int32($0.child)) }
             }
             if !node.literals.isEmpty {
-                literalEdges += node.literals.map { RouteLiteralTable.Edge(parent: index, text: $0.key.bytes, child: $0.value) }
+                literalEdges += node.literals.map { RouteLiteralTable.Edge(parent: index, text: $0.key.text, child: $0.value) }
             }
             flatNodes.append(RouteTrie.Node(
                 typedStart: Int32(typedStart), typedEnd: Int32(typedEdges.count),
