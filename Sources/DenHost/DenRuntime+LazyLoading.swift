@@ -7,7 +7,7 @@ extension DenRuntime {
     /// when the file must be loaded now (no manifest, or one the host cannot trust without
     /// loading; the loader then reports any problem).
     func installFromManifest(_ candidate: PluginDiscovery.Candidate, stamp: FileStamp?, index: inout ManifestIndex,
-                             found: inout [String]) -> Bool {
+                             found: inout [String], onLoad: @escaping LazyModule.LoadHandler) -> Bool {
         // The file's path, not a URL: a URL per module costs a start with many modules ≈ 5,000
         // instructions each (one is made when the module loads).
         let filePath = candidate.path
@@ -25,9 +25,28 @@ extension DenRuntime {
         }
         // No `den_host` yet: the module gets its own when it loads (six allocations a module
         // spared at start, most of them never needed).
-        // The closure keeps what it uses, not the manifest: it lives as long as the module does.
-        let id = manifest.id
-        let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, loader: loader) { [registry, logger] result in
+        let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, loader: loader, onLoad: onLoad)
+        let routes = manifest.routes.map {
+            PluginRoute(pattern: $0.pattern, requiresLogin: $0.requiresLogin, build: LazyModule.placeholderBuilder,
+                        context: nil, lazy: lazy)
+        }
+        let record = registry.install(LoadedPlugin(
+            filePath: filePath, loadedCopyPath: filePath, id: manifest.id, version: manifest.version, summary: manifest.summary,
+            routes: routes, settings: manifest.settings, manifest: manifest, host: ServiceEndpoint.notLoadedHost, endpoint: nil,
+            library: .processImage, fileName: candidate.fileName), lazy: lazy)
+        if let error = record.error {
+            logger.error("\(error)")
+        } else {
+            logger.debug("\(candidate.fileName): module \(manifest.id) installed from its manifest; loaded when first opened")
+        }
+        return true
+    }
+
+    /// What a lazy module's first load tells the registry: one closure for all of them (made once
+    /// per start), since a closure per module was an allocation per module.
+    func lazyModuleLoadHandler() -> LazyModule.LoadHandler {
+        { [registry, logger] lazy, result in
+            let filePath = lazy.filePath, id = lazy.manifest.id
             switch result {
             case .success(let plugin):
                 logger.debug("""
@@ -48,20 +67,6 @@ extension DenRuntime {
                 }
             }
         }
-        let routes = manifest.routes.map {
-            PluginRoute(pattern: $0.pattern, requiresLogin: $0.requiresLogin, build: LazyModule.placeholderBuilder,
-                        context: nil, lazy: lazy)
-        }
-        let record = registry.install(LoadedPlugin(
-            filePath: filePath, loadedCopyPath: filePath, id: manifest.id, version: manifest.version, summary: manifest.summary,
-            routes: routes, settings: manifest.settings, manifest: manifest, host: ServiceEndpoint.notLoadedHost, endpoint: nil,
-            library: .processImage, fileName: candidate.fileName), lazy: lazy)
-        if let error = record.error {
-            logger.error("\(error)")
-        } else {
-            logger.debug("\(candidate.fileName): module \(manifest.id) installed from its manifest; loaded when first opened")
-        }
-        return true
     }
 
     /// Writes the registry cache back if it changed, saying at debug level how it was used.

@@ -80,6 +80,7 @@ public final class DenRuntime: Sendable {
         // The registry cache is read only when there is a file to look up in it.
         var manifests: ManifestIndex? = configuration.loadsLazily && !candidates.isEmpty
             ? ManifestIndex(directory: configuration.cacheDirectory) : nil
+        let lazyLoaded = lazyModuleLoadHandler()
         for candidate in candidates {
             // The same file reached twice (a folder named twice, a link) is loaded once: a second
             // dlopen would return the loaded image and run its entry point again. One `stat` per
@@ -95,7 +96,8 @@ public final class DenRuntime: Sendable {
                 logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
                 continue
             }
-            if manifests != nil, installFromManifest(candidate, stamp: stamp, index: &manifests!, found: &found) { continue }
+            if manifests != nil, installFromManifest(candidate, stamp: stamp, index: &manifests!, found: &found,
+                                                        onLoad: lazyLoaded) { continue }
             let loadStarted = ContinuousClock.now
             do {
                 let plugin = try loader.load(candidate.file)
