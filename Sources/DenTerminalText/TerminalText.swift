@@ -65,7 +65,7 @@ package enum TerminalText {
 
     /// No line break, no space at either end and no two spaces together: wrapping would give
     /// the text back unchanged when it fits.
-    private static func isSingleSpaced(_ text: String) -> Bool {
+    static func isSingleSpaced(_ text: String) -> Bool {
         var contiguous = text // `utf8` iteration checks the string's form at every byte
         return contiguous.withUTF8 { bytes in
             var previous: UInt8 = 0x20 // a space at the start is one to collapse

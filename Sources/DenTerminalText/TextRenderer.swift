@@ -68,23 +68,14 @@ public struct TextRenderer: Sendable {
                 if let title = list.title { lines += wrap(clean(title) + ":") }
                 if list.items.isEmpty, let empty = list.emptyText { lines += wrap(clean(empty), indent: "  ") }
                 for item in list.items {
-                    // One string sized up front (About lists a row per installed module): `+`
-                    // made a new string for each piece.
                     let title = clean(item.title)
                     let detail = item.detail.map(clean) ?? ""
-                    let bullet = item.route == nil ? "- " : ""
-                    var text = ""
-                    text.reserveCapacity(bullet.utf8.count + title.utf8.count + (detail.isEmpty ? 0 : 5 + detail.utf8.count))
-                    text += bullet
-                    text += title
-                    if !detail.isEmpty {
-                        text += " — "
-                        text += detail
-                    }
                     if let route = item.route {
-                        lines += numbered(.route(route, label: item.title), text, firstIndent: "  ")
+                        lines += numbered(.route(route, label: item.title), Self.joined("", title, detail), firstIndent: "  ")
+                    } else if let line = Self.unwrappedRow(title, detail, width: width) {
+                        lines.append(line)
                     } else {
-                        lines += wrap(text, indent: "    ", firstIndent: "  ")
+                        lines += wrap(Self.joined("- ", title, detail), indent: "    ", firstIndent: "  ")
                     }
                 }
             case .table(let table):
@@ -103,6 +94,30 @@ public struct TextRenderer: Sendable {
             }
         }
         return RenderedScreen(text: lines.joinedText(separator: "\n"), actions: actions)
+    }
+
+    /// `lead`, the title, then " — " and the detail when there is one, in one string sized up
+    /// front: About lists a row per installed module, and `+` made a new string for each piece.
+    private static func joined(_ lead: String, _ title: String, _ detail: String, indent: String = "") -> String {
+        var text = ""
+        text.reserveCapacity(indent.utf8.count + lead.utf8.count + title.utf8.count + (detail.isEmpty ? 0 : 5 + detail.utf8.count))
+        text += indent
+        text += lead
+        text += title
+        if !detail.isEmpty {
+            text += " — "
+            text += detail
+        }
+        return text
+    }
+
+    /// A list row that fits the width as it stands ("  - title — detail"), made at once; nil when
+    /// it needs wrapping (`wrap` then gives the same line for one that fits).
+    private static func unwrappedRow(_ title: String, _ detail: String, width: Int) -> String? {
+        let length = 4 + title.utf8.count + (detail.isEmpty ? 0 : 5 + detail.utf8.count)
+        guard length <= width, !title.isEmpty, TerminalText.isSingleSpaced(title),
+              detail.isEmpty || TerminalText.isSingleSpaced(detail) else { return nil }
+        return joined("- ", title, detail, indent: "  ")
     }
 
     private func fieldLines(_ field: Field, value: String, sameChoicesAs previous: Field?) -> [String] {
