@@ -29,13 +29,17 @@ final class AboutInteractor: AboutInteractorInput, ModuleInteractor {
 
     func loadModules() {
         do {
-            let modules = try catalog.plugins(fields: [.id, .version, .summary, .generation, .loadedAt])
-                .filter { $0.status == .active }
-                .compactMap { plugin in
-                    plugin.id.map { LoadedModule(id: $0, version: plugin.version ?? "?", summary: plugin.summary ?? "",
-                                                 generation: plugin.generation, loadedAt: plugin.loadedAt) }
-                }
-            output?.didLoad(modules: modules.sorted { $0.id < $1.id })
+            let plugins = try catalog.plugins(fields: [.id, .version, .summary, .generation, .loadedAt])
+            // One pass, with room for all: a row per installed module.
+            var modules: [LoadedModule] = []
+            modules.reserveCapacity(plugins.count)
+            for plugin in plugins where plugin.status == .active {
+                guard let id = plugin.id else { continue }
+                modules.append(LoadedModule(id: id, version: plugin.version ?? "?", summary: plugin.summary ?? "",
+                                            generation: plugin.generation, loadedAt: plugin.loadedAt))
+            }
+            modules.sort { $0.id < $1.id }
+            output?.didLoad(modules: modules)
         } catch {
             output?.didFailToLoadModules("The host could not list its modules: \(error)")
         }

@@ -43,9 +43,17 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
     }
 
     func didLoad(modules: [LoadedModule]) {
-        viewObject.modules = modules.map { .init(title: "\($0.id) \($0.version)", detail: Self.detail($0)) }
+        viewObject.modules = modules.map { .init(title: Self.title($0), detail: Self.detail($0)) }
         viewObject.modulesError = nil
         view?.display(viewObject)
+    }
+
+    /// "about 1.0.0": the id and the version (appended, not interpolated: a row per module).
+    static func title(_ module: LoadedModule) -> String {
+        var text = module.id
+        text += " "
+        text += module.version
+        return text
     }
 
     /// The summary, then (from hosts that tell) the generation and when it was loaded:
