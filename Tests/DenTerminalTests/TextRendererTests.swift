@@ -148,6 +148,25 @@ struct TextRendererTests {
         #expect(itemLines.dropFirst().allSatisfy { $0.hasPrefix("    ") })
     }
 
+    @Test("a plain list row reads as the wrapped '- title — detail' would, at and around the width and with odd spacing",
+          arguments: [
+              ("about 1.0.0", "About the app"), ("a", ""), ("", "detail only"), ("", ""), (" lead", "x"), ("trail ", "x"),
+              ("two  spaces", "x"), ("x", " lead"), ("x", "trail "), ("x", "two  spaces"), ("line\nbreak", "x"),
+              ("café 1.0", "résumé · generation 2, not loaded yet"), ("bench-m12 1.0.0", "bench · generation 1, not loaded yet"),
+              (String(repeating: "w", count: 13), "1234567"), (String(repeating: "w", count: 14), "1234567"),
+              (String(repeating: "w", count: 26), ""), (String(repeating: "w", count: 27), ""),
+          ])
+    func plainRowMatchesWrapping(title: String, detail: String) {
+        // Width 30: the row "  - " + 13 + " — " + 7 is exactly 29 bytes, 14 makes it 30, one more wraps.
+        for width in [29, 30, 31] {
+            let renderer = TextRenderer(width: width)
+            let rendered = renderer.render(Screen(title: "T", elements: [.list(ItemList(items: [.init(title: title, detail: detail)]))])).text
+            let rows = rendered.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(3).map(String.init)
+            let text = "- " + TerminalText.sanitize(title) + (detail.isEmpty ? "" : " — " + TerminalText.sanitize(detail))
+            #expect(rows == TerminalText.wrap(text, width: width, indent: "    ", firstIndent: "  "), "width \(width)")
+        }
+    }
+
     @Test("an empty list shows its empty text")
     func emptyList() {
         #expect(lines([.list(ItemList(title: "Runs", items: [], emptyText: "No runs yet."))]).suffix(2)
