@@ -184,7 +184,7 @@ enum RegistryCacheFormat {
             case (let json?, nil): manifest = .json(json)
             case (nil, let id?):
                 guard let plain = plainManifest(id: id, version: text(field(11)), summary: text(field(12)),
-                                                exports: field(13), routes: text(field(14))) else { return nil }
+                                                exports: field(13), routes: field(14)) else { return nil }
                 manifest = .decoded(plain)
             default: return nil // both forms: not a line this format writes
             }
@@ -244,23 +244,35 @@ enum RegistryCacheFormat {
     }
 
     private static func plainManifest(id: String, version: String?, summary: String?, exports: ArraySlice<UInt8>,
-                                      routes: String?) -> ModuleManifest? {
+                                      routes field: ArraySlice<UInt8>) -> ModuleManifest? {
         guard let version else { return nil }
         let declared: Bool
-        if exports.isEmpty { declared = false } else if text(exports) == declaresExports { declared = true } else { return nil }
+        if exports.isEmpty { declared = false } else if exports.elementsEqual(declaresExports.utf8) { declared = true } else { return nil }
         var parsed: [ModuleManifest.Route] = []
-        if let routes {
-            // A line each: a mark, then the pattern (which holds no line feed).
-            let bytes = Array(routes.utf8)
-            var start = 0
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
-                guard end > start, bytes[start] == UInt8(ascii: "+") || bytes[start] == UInt8(ascii: "-") else { return nil }
-                let pattern = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
-                parsed.append(ModuleManifest.Route(pattern, requiresLogin: bytes[start] == UInt8(ascii: "+")))
-                start = end + 1
+        if !field.isEmpty {
+            // A line each: a mark, then the pattern (which holds no line feed). Read from the
+            // line's own bytes; a field with an escape (two routes or more: the line feeds between
+            // them are escaped) is unescaped first.
+            let unescaped: [UInt8]?
+            if field.contains(UInt8(ascii: "\\")) {
+                guard let text = text(field) else { return nil }
+                unescaped = Array(text.utf8)
+            } else {
+                unescaped = nil
             }
+            let read = (unescaped.map { $0[...] } ?? field).withUnsafeBufferPointer { bytes -> Bool in
+                var start = 0
+                while start <= bytes.count {
+                    var end = start
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                    guard end > start, bytes[start] == UInt8(ascii: "+") || bytes[start] == UInt8(ascii: "-"),
+                          let pattern = UTF8Text.string(validating: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])) else { return false }
+                    parsed.append(ModuleManifest.Route(pattern, requiresLogin: bytes[start] == UInt8(ascii: "+")))
+                    start = end + 1
+                }
+                return true
+            }
+            guard read else { return nil }
         }
         return ModuleManifest(id: id, version: version, summary: summary ?? "", routes: parsed, exports: declared ? [] : nil)
     }
