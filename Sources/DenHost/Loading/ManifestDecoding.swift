@@ -46,8 +46,9 @@ enum ManifestDecoding {
         // A set only for many routes: hashing cost more than comparing a module's few patterns.
         var seen = manifest.routes.count > 16 ? Set<String>(minimumCapacity: manifest.routes.count) : nil
         for (index, route) in manifest.routes.enumerated() {
+            // Plain literals ("about") are checked by their bytes; anything else is parsed.
             do {
-                _ = try RoutePattern(route.pattern)
+                if !RoutePatternParser.isPlainLiteralPattern(route.pattern) { _ = try RoutePattern(route.pattern) }
             } catch {
                 return "route pattern '\(ModuleText.singleLine(route.pattern, limit: 200))': \(error)"
             }

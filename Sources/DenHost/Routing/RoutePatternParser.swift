@@ -88,6 +88,30 @@ enum RoutePatternParser {
     }
 
     /// `isLiteralScalar` for one ASCII byte (false for any byte of a multi-byte character).
+    /// Whether `text` is a pattern of plain literals only ("about", "jogs/new"), which `parse`
+    /// accepts: the bytes `plainSegments` takes for literals, checked with nothing made (a
+    /// manifest's patterns are checked at every start, then parsed again by the route table).
+    static func isPlainLiteralPattern(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard !bytes.isEmpty, bytes.count <= RouteLengthLimit.maximumByteCount else { return false }
+            var start = 0
+            while true {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/") {
+                    guard isLiteralByte(bytes[end]) else { return false }
+                    end += 1
+                }
+                let count = end - start
+                guard count > 0 else { return false }
+                let isDots = count <= 2 && bytes[start] == UInt8(ascii: ".") && bytes[end - 1] == UInt8(ascii: ".")
+                guard !isDots else { return false }
+                guard end < bytes.count else { return true }
+                start = end + 1
+            }
+        }
+    }
+
     private static func isLiteralByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),

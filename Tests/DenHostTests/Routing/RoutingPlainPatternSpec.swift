@@ -24,6 +24,38 @@ struct RoutingPlainPatternSpec {
             #expect(!plain.isEmpty)
         }
         #expect((try? RoutePatternParser.parse(pattern)) == full)
+        // The manifest check's byte test takes only patterns the parser reads as plain literals.
+        if RoutePatternParser.isPlainLiteralPattern(pattern) {
+            #expect(full?.isEmpty == false, "taken, but the parser refuses it")
+            #expect(full?.allSatisfy { if case .literal = $0 { true } else { false } } == true)
+        }
+    }
+
+    @Test("over thousands of short patterns of awkward characters, the byte test never takes one the parser refuses")
+    func literalTestAgainstParser() {
+        let pieces = ["a", "b", "/", ".", "<", ">", ":", "int", "é", " ", "-", "?", "~"]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<5_000 {
+            var pattern = ""
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for step in 0..<Int(seed >> 61) + Int(seed >> 59 & 3) {
+                pattern += pieces[Int((seed >> UInt64(step * 4 % 56)) & 0xFF) % pieces.count]
+            }
+            guard RoutePatternParser.isPlainLiteralPattern(pattern) else { continue }
+            let parsed = try? RoutePatternParser.parseInFull(pattern)
+            #expect(parsed?.allSatisfy { if case .literal = $0 { true } else { false } } == true, "\(pattern)")
+        }
+    }
+
+    @Test("the manifest check's byte test takes plain literals and nothing else")
+    func plainLiterals() {
+        for pattern in ["about", "jogs/new", "a-b_c.d~e", "bench-m17", "v1.2/x+y/k=v;w/me@host:1", "a/.../b"] {
+            #expect(RoutePatternParser.isPlainLiteralPattern(pattern), "\(pattern)")
+        }
+        for pattern in ["", "/", "/about", "about/", "a//b", ".", "..", "a/./b", "a/../b", "jogs/<int:id>", "a b",
+                        "café", "a?b", String(repeating: "a", count: RouteLengthLimit.maximumByteCount + 1)] {
+            #expect(!RoutePatternParser.isPlainLiteralPattern(pattern), "\(pattern)")
+        }
     }
 
     @Test("plain literals and well-formed placeholders are taken by the byte reader; anything unusual is not")
