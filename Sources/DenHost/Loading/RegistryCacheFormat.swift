@@ -43,8 +43,9 @@ enum RegistryCacheFormat {
         /// damaged (`isDamaged` then says which).
         func entry(for path: String) -> (entry: ManifestIndex.Entry?, isDamaged: Bool) {
             guard let found = position(of: path) else { return (nil, false) }
-            let entry = RegistryCacheFormat.entry(in: bytes, line: index[found].line)
-            return (entry, entry == nil)
+            // Moved out, not compared with nil: that copied the whole entry for every module.
+            guard let entry = RegistryCacheFormat.entry(in: bytes, line: index[found].line) else { return (nil, true) }
+            return (entry, false)
         }
 
         /// Forgets `path`'s line (a damaged one, so it is counted once).
