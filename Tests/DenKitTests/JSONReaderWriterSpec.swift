@@ -33,6 +33,22 @@ struct JSONReaderWriterSpec {
                 == object(["k", "l"], [.array([.integer(1), .integer(2)]), object(["m"], [.integer(3)])]))
     }
 
+    @Test("an object gets room for its previous sibling's members, never more than a few before it has any")
+    func objectRoom() throws {
+        // A large object, then a nest: each level opens before any closes, so room sized by the
+        // last object read would give every level room for two hundred members.
+        let large = "{" + (0..<200).map { "\"k\($0)\": \($0)" }.joined(separator: ",") + "}"
+        let parsed = try #require(parse("[" + large + #", {"a": {"b": {"c": {"d": 1}}}}, {"x": 1}, {"y": 2}]"#))
+        guard case .array(let items) = parsed, items.count == 4 else { Issue.record("not the array"); return }
+        var object = try items[1].object()
+        for key in ["a", "b", "c"] {
+            #expect(object.members.capacity <= 2 * JSONReader.objectRoom, "\(key): \(object.members.capacity)")
+            object = try #require(object[key]).object()
+        }
+        #expect(try items[0].object().members.count == 200)
+        #expect(try items[3].object()["y"] == .integer(2))
+    }
+
     @Test("whole numbers that fit are integers; the rest keep their text")
     func numbers() {
         #expect(parse("9223372036854775807") == .integer(Int.max))

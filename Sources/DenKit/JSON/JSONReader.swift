@@ -10,9 +10,14 @@ import Foundation
 package enum JSONReader {
     /// Deeper documents are left to JSONDecoder; a wire document is a few levels deep.
     package static let maximumDepth = 64
-    /// Larger documents are left to JSONDecoder too. The tree costs up to ≈ 17 bytes per byte
-    /// read (`[{"a":1},…]`); bounded here, a module's 4 MiB reply cannot make it hundreds of MB.
+    /// Larger documents are left to JSONDecoder too. The tree costs up to ≈ 35 bytes of memory
+    /// per byte read (`[[1],[1],…]`; `[{"a":1},…]` ≈ 6, measured by resident size); bounded
+    /// here, a module's 4 MiB reply cannot make it hundreds of MB.
     package static let maximumBytes = 1 << 20
+    /// At most this many members' room is made for an object before its members are read: a
+    /// large object must not make every object after it (each level of a nest opens before any
+    /// closes) take room for as many members as it had.
+    package static let objectRoom = 8
 
     package static func parse(_ data: Data) -> JSONValue? {
         data.withUnsafeBytes { parse($0) }
@@ -51,8 +56,8 @@ private struct Parser {
     /// Whether a `null` was read.
     var sawNull = false
     /// How many members the last object read had: the next one, often its sibling of the same
-    /// shape, gets room for as many at once.
-    private var lastObjectSize = 8
+    /// shape, gets room for as many at once, up to `JSONReader.objectRoom`.
+    private var lastObjectSize = JSONReader.objectRoom
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -107,7 +112,7 @@ private struct Parser {
         }
         // Room for the object at once: growing 1, 2, 4, 8 reallocated and copied the members
         // three times over.
-        object.members.reserveCapacity(lastObjectSize)
+        object.members.reserveCapacity(min(lastObjectSize, JSONReader.objectRoom))
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\""), let key = string() else { return nil }
