@@ -23,8 +23,9 @@ public struct LoadedPlugin: @unchecked Sendable {
     public var exports: [PluginExport] = []
     /// The file's `den_manifest`, which the registration was checked against (nil: it has none).
     public var manifest: ModuleManifest?
-    /// The `den_host` this plugin was given; its builders get the same pointer. A module installed
-    /// from its manifest has `ServiceEndpoint.notLoadedHost` until it loads.
+    /// The `den_host` this plugin was given; its builders get the same pointer. For a module
+    /// installed from its manifest this is always `ServiceEndpoint.notLoadedHost`: its builds get
+    /// the loaded module's own host from `RouteTarget.loaded()`.
     let host: UnsafePointer<den_host>
     /// nil for a module installed from its manifest: it gets one when it loads (`LazyModule`).
     let endpoint: ServiceEndpoint?

@@ -298,12 +298,11 @@ enum RegistryCacheFormat {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The field's text, unescaped; nil for an empty field (or bytes that are not UTF-8).
-    /// Byte by byte: every escape is ASCII, and no byte of a multi-byte UTF-8 sequence is. (A
-    /// scalar at a time cost ≈ 0.1 ms per manifest, and a manifest's JSON escapes its quotes.)
     /// The toolchain field (empty for a module not written in Swift): for a Swift module nearly
     /// always this den's own, which is then shared rather than made again for every line (a
-    /// hundred-byte string per module at every start, compared by identity when checked).
+    /// hundred-byte string per module at every start, compared by identity when checked). The
+    /// field is compared as it stands, escaped: a toolchain with a byte that needs escaping would
+    /// only miss the sharing and be read by `text` as any other.
     private static func toolchain(_ field: ArraySlice<UInt8>) -> String? {
         guard !field.isEmpty else { return nil }
         let own = ManifestIndex.ownToolchain
@@ -316,6 +315,9 @@ enum RegistryCacheFormat {
         return same ? own : text(field)
     }
 
+    /// The field's text, unescaped; nil for an empty field (or bytes that are not UTF-8).
+    /// Byte by byte: every escape is ASCII, and no byte of a multi-byte UTF-8 sequence is. (A
+    /// scalar at a time cost ≈ 0.1 ms per manifest, and a manifest's JSON escapes its quotes.)
     fileprivate static func text(_ field: ArraySlice<UInt8>) -> String? {
         guard !field.isEmpty else { return nil }
         // Through a buffer pointer: UTF8Text's generic overload runs unspecialised from here.

@@ -114,7 +114,9 @@ public final class ModuleRegistry: @unchecked Sendable {
                 return record
             }
             // Added in place: a copy of the table per module made a start with many modules quadratic.
-            // A module not loaded yet gets its gate when it loads: most never do.
+            // A module not loaded yet gets its gate when it loads: most never do. Its routes then
+            // all go through `lazy`, which hands out that gate (`RouteTarget.loaded()`).
+            assert(lazy == nil || plugin.routes.allSatisfy { $0.lazy === lazy }, "a lazy module's routes load through it")
             let gate = lazy == nil ? BuilderGate() : BuilderGate.notLoaded
             for (added, route) in plugin.routes.enumerated() {
                 do {

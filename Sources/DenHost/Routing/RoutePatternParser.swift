@@ -87,7 +87,6 @@ enum RoutePatternParser {
         }
     }
 
-    /// `isLiteralScalar` for one ASCII byte (false for any byte of a multi-byte character).
     /// Whether `text` is a pattern of plain literals only ("about", "jogs/new"), which `parse`
     /// accepts: the bytes `plainSegments` takes for literals, checked with nothing made (a
     /// manifest's patterns are checked at every start, then parsed again by the route table).
@@ -112,6 +111,7 @@ enum RoutePatternParser {
         }
     }
 
+    /// `isLiteralScalar` for one ASCII byte (false for any byte of a multi-byte character).
     private static func isLiteralByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),

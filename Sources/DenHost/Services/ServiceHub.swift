@@ -130,7 +130,11 @@ final class ServiceEndpoint: @unchecked Sendable {
     nonisolated(unsafe) static let notLoadedHost: UnsafePointer<den_host> = {
         let host = UnsafeMutablePointer<den_host>.allocate(capacity: 1)
         host.initialize(to: den_host(abi_version: DEN_ABI_VERSION, abi_revision: DEN_ABI_REVISION, ctx: nil,
-                                     call: { _, _, _, _ in Int32(DEN_ERR_INTERNAL.rawValue) }))
+                                     call: { _, _, _, response in
+            // An error comes with its message, as from any host.
+            response?.pointee = OwnedBuffer.make(Data("the module is not loaded yet (den internal error)".utf8))
+            return Int32(DEN_ERR_INTERNAL.rawValue)
+        }))
         return UnsafePointer(host)
     }()
 }

@@ -41,6 +41,14 @@ struct LazyLoadingTests {
         let view = runtime.makeSession().open("about")
         #expect(view.errors == [])
         #expect(view.screen.title.contains("About"), "\(view.screen.title)")
+        // Loaded on first use, it works as loaded at start: About's plugins.list call was
+        // answered. (That a lazy module's builders get its own den_host, not the stand-in of a
+        // module not loaded yet, is held by CPluginEndToEndTests: a C module's builder reads its
+        // saved count through the host it is given.)
+        let listed = view.screen.elements.contains {
+            if case .list(let list) = $0 { list.items.contains { $0.title == "about 1.0.0" } } else { false }
+        }
+        #expect(listed, "About could not list the modules through its host: \(view.screen.elements)")
         #expect(runtime.record("libAboutModule.so")?.isLoaded == true)
         #expect(runtime.record("libAboutModule.so")?.summaryDocument.loadedAt != nil)
         #expect(stagedCopies(folder).count == 1)
