@@ -84,6 +84,27 @@ struct RegistryCacheFormatTests {
         #expect(parsed.dropped == 1, "\(fields)")
     }
 
+    @Test("a plain manifest whose routes are not UTF-8 drops its line, escaped or not")
+    func routesNotUTF8() throws {
+        for (before, after) in [("-ab", ""), ("-a", "\\n-b")] {
+            var data = Data((RegistryCacheFormat.header + "\n/p\t1\t2\t3\t4\t5\t2\tt\t\t\tabout\t1.0.0\t\t\t" + before).utf8)
+            data += Data([0xFF, 0xFE])
+            data += Data((after + "\n").utf8)
+            let parsed = try #require(RegistryCacheFormat.parse(data))
+            #expect(parsed.dropped == 1, "\(before)…\(after)")
+            #expect(parsed.entries["/p"] == nil)
+        }
+    }
+
+    @Test("a line with den's own toolchain reads back as den's own; another toolchain reads back as written")
+    func ownToolchain() throws {
+        let own = entry(9, toolchain: ManifestIndex.ownToolchain)
+        let other = entry(10, toolchain: ManifestIndex.ownToolchain + " (patched)")
+        let parsed = try #require(RegistryCacheFormat.parse(RegistryCacheFormat.render(["/own/lib.so": own, "/other/lib.so": other])))
+        #expect(parsed.entries["/own/lib.so"]?.toolchain == ManifestIndex.ownToolchain)
+        #expect(parsed.entries["/other/lib.so"] == other)
+    }
+
     @Test("another header is not this format: nothing is read")
     func otherHeader() {
         #expect(RegistryCacheFormat.parse(Data(#"{"v":2,"entries":{}}"#.utf8)) == nil)
