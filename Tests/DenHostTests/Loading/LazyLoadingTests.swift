@@ -56,6 +56,36 @@ struct LazyLoadingTests {
         #expect(runtime.makeSession().open("about").screen.title == view.screen.title)
     }
 
+    @Test("a module installed from its manifest swaps like any, before and after its first load",
+          arguments: [false, true])
+    func swapsWhenLazy(openedFirst: Bool) throws {
+        let folder = try PluginFolder()
+        let file = try folder.add("AboutModule")
+        let runtime = lazyRuntime(folder)
+        let swapper = HotSwapper(runtime: runtime) // it remembers the files as they are now
+        let session = runtime.makeSession()
+        if openedFirst { #expect(session.open("about").errors == []) }
+        #expect(runtime.record("libAboutModule.so")?.isLoaded == openedFirst)
+
+        // A rebuilt library: the same code under a new inode, so a new image.
+        let partial = folder.plugins.appendingPathComponent(".libAboutModule.so.tmp")
+        try FileManager.default.copyItem(at: file, to: partial)
+        #expect(rename(partial.path, file.path) == 0)
+        let report = swapper.swap(file)
+        #expect(report.outcome == .swapped, "\(report)")
+
+        // The new version serves every session, with its own host: About lists the modules.
+        let view = runtime.makeSession().open("about")
+        #expect(view.errors == [])
+        let listed = view.screen.elements.contains {
+            if case .list(let list) = $0 { list.items.contains { $0.title == "about 1.0.0" } } else { false }
+        }
+        #expect(listed, "\(view.screen.elements)")
+        let record = try #require(runtime.registry.plugins.last { $0.id == "about" && $0.isActive })
+        #expect(record.generation == 2 && record.isLoaded)
+        #expect(runtime.registry.plugins.filter { $0.id == "about" && $0.isActive }.count == 1)
+    }
+
     @Test("a plugin without a manifest is loaded at start, as before")
     func withoutManifest() throws {
         let folder = try PluginFolder()
