@@ -17,6 +17,13 @@ struct LazyLoadingTests {
         return runtime
     }
 
+    /// Whether About's page lists itself among the installed modules (its plugins.list call was answered).
+    private func listsAbout(_ view: SessionView) -> Bool {
+        view.screen.elements.contains {
+            if case .list(let list) = $0 { list.items.contains { $0.title == "about 1.0.0" } } else { false }
+        }
+    }
+
     /// The plugin copies staged in the cache: one appears only when a file is really loaded.
     private func stagedCopies(_ folder: PluginFolder) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.temp.path("cache").path)) ?? []
@@ -45,10 +52,7 @@ struct LazyLoadingTests {
         // answered. (That a lazy module's builders get its own den_host, not the stand-in of a
         // module not loaded yet, is held by CPluginEndToEndTests: a C module's builder reads its
         // saved count through the host it is given.)
-        let listed = view.screen.elements.contains {
-            if case .list(let list) = $0 { list.items.contains { $0.title == "about 1.0.0" } } else { false }
-        }
-        #expect(listed, "About could not list the modules through its host: \(view.screen.elements)")
+        #expect(listsAbout(view), "About could not list the modules through its host: \(view.screen.elements)")
         #expect(runtime.record("libAboutModule.so")?.isLoaded == true)
         #expect(runtime.record("libAboutModule.so")?.summaryDocument.loadedAt != nil)
         #expect(stagedCopies(folder).count == 1)
@@ -77,10 +81,7 @@ struct LazyLoadingTests {
         // The new version serves every session, with its own host: About lists the modules.
         let view = runtime.makeSession().open("about")
         #expect(view.errors == [])
-        let listed = view.screen.elements.contains {
-            if case .list(let list) = $0 { list.items.contains { $0.title == "about 1.0.0" } } else { false }
-        }
-        #expect(listed, "\(view.screen.elements)")
+        #expect(listsAbout(view), "\(view.screen.elements)")
         let record = try #require(runtime.registry.plugins.last { $0.id == "about" && $0.isActive })
         #expect(record.generation == 2 && record.isLoaded)
         #expect(runtime.registry.plugins.filter { $0.id == "about" && $0.isActive }.count == 1)
