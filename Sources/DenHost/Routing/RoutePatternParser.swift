@@ -73,8 +73,7 @@ enum RoutePatternParser {
                     names.append(parameter.name)
                     segments.append(.parameter(name: parameter.name, type: parameter.type))
                 } else {
-                    let isDots = piece.count <= 2 && piece.allSatisfy { $0 == UInt8(ascii: ".") }
-                    guard !isDots, piece.allSatisfy(isLiteralByte) else { return nil }
+                    guard isPlainLiteral(piece) else { return nil }
                     segments.append(.literal(String(decoding: piece, as: UTF8.self)))
                 }
                 guard end < bytes.count else { break }
@@ -97,18 +96,19 @@ enum RoutePatternParser {
             var start = 0
             while true {
                 var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: "/") {
-                    guard isLiteralByte(bytes[end]) else { return false }
-                    end += 1
-                }
-                let count = end - start
-                guard count > 0 else { return false }
-                let isDots = count <= 2 && bytes[start] == UInt8(ascii: ".") && bytes[end - 1] == UInt8(ascii: ".")
-                guard !isDots else { return false }
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+                guard isPlainLiteral(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return false }
                 guard end < bytes.count else { return true }
                 start = end + 1
             }
         }
+    }
+
+    /// A literal segment `plainSegments` takes: not empty, not `.` or `..`, only literal bytes.
+    private static func isPlainLiteral(_ piece: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !piece.isEmpty else { return false }
+        let isDots = piece.count <= 2 && piece.allSatisfy { $0 == UInt8(ascii: ".") }
+        return !isDots && piece.allSatisfy(isLiteralByte)
     }
 
     /// `isLiteralScalar` for one ASCII byte (false for any byte of a multi-byte character).
