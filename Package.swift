@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// Plugins are shared libraries the host `dlopen`s. `-z nodelete` keeps an image mapped even if
@@ -32,35 +32,27 @@ func module(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] 
     ]
 }
 
-/// A deliberately broken plugin used by the loader tests (`Tests/Fixtures/<Name>`).
-func fixture(_ name: String) -> Target {
-    .target(name: name, dependencies: ["CDenABI"], path: "Tests/Fixtures/\(name)", publicHeadersPath: ".",
-            linkerSettings: pluginLinkerFlags)
-}
-
-let fixtures = ["DenFixtureWrongABI", "DenFixtureNoEntry", "DenFixtureEntryFails",
-                "DenFixtureDuplicateAbout", "DenFixtureConflictingRoute", "DenFixtureToolchain",
-                "DenFixtureMisbehaving", "DenFixtureBadRegistration", "DenFixturePlainLibrary",
-                "DenFixtureUndefinedSymbol", "DenFixtureRuleBreaker", "DenFixtureSecretForm",
-                "DenFixtureGuardedRoute", "DenFixtureUnknownRouteFlag",
-                "DenFixtureExports", "DenFixtureBadExports",
-                "DenFixtureLazyAbort", "DenFixtureManifestMismatch", "DenFixtureBadManifest"]
-
-/// The files `den new-module` renders, built into `den-full` itself (`PackageResources.<name>_mustache`).
+/// The files `den new-module` renders, built into `den-commands` itself (`PackageResources.<name>_mustache`).
 let newModuleTemplates = ["Package.swift", "README.md", "gitignore", "Module.swift", "Builder.swift", "Entity.swift",
                           "Interactor.swift", "Presenter.swift", "Router.swift", "View.swift", "ViewObject.swift",
                           "Settings.swift", "Services.swift", "Entry.swift", "manifest.c", "module.json", "Mocks.swift",
                           "PresenterTests.swift", "InteractorTests.swift", "RouterTests.swift", "StackTests.swift"]
+
+/// Everything but the SDK needs the trait `Host` (on by default). A module package depends on Den
+/// with `traits: []`, so SwiftPM resolves none of the host's dependencies for it: the SDK (DenKit,
+/// CDenABI) depends on no other package (docs/WRITING_MODULES.md, "Depending on Den").
+let host = TargetDependencyCondition.when(traits: ["Host"])
 
 let package = Package(
     name: "Den",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "den", targets: ["den"]),
-        .executable(name: "den-full", targets: ["den-full"]),
+        .executable(name: "den-commands", targets: ["den-commands"]),
         .library(name: "DenKit", targets: ["DenKit"]),
+        .library(name: "DenRouting", targets: ["DenRouting"]),
         .library(name: "DenHost", targets: ["DenHost"]),
-        .library(name: "DenSQLiteStorageEngine", targets: ["DenSQLiteStorage"]),
+        .library(name: "DenSQLiteEngine", targets: ["DenSQLiteEngine"]),
         .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),
         .library(name: "MainModule", type: .dynamic, targets: ["MainModuleEntry"]),
         .library(name: "LoginModule", type: .dynamic, targets: ["LoginModuleEntry"]),
@@ -68,10 +60,14 @@ let package = Package(
         // The `http` service's network I/O, loaded by the host on the first fetch.
         .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
         // scrypt and SHA-256 (swift-crypto), loaded by the host on the first password hash.
-        .library(name: "DenCrypto", type: .dynamic, targets: ["DenCryptoLibrary"]),
+        .library(name: "DenCrypto", type: .dynamic, targets: ["DenCrypto"]),
         // SQLite storage (GRDB, which imports Foundation), loaded by the host on the first storage call.
-        .library(name: "DenSQLiteStorage", type: .dynamic, targets: ["DenSQLiteStorageLibrary"]),
-    ] + fixtures.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+        .library(name: "DenSQLiteStorage", type: .dynamic, targets: ["DenSQLiteStorage"]),
+    ],
+    traits: [
+        .trait(name: "Host", description: "Den itself: the host, its front-ends, its libraries and the bundled modules. A module package turns it off (traits: [])."),
+        .default(enabledTraits: ["Host"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -82,38 +78,43 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Hot swap's server-sent events end when den serve shuts down gracefully (Hummingbird's own lifecycle).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
-        // `den new-module` renders its templates (Sources/DenFull/Templates) with Mustache.
+        // `den new-module` renders its templates (Sources/DenCommands/Templates) with Mustache.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
         .target(name: "CDenABI"),
         // The SDK module authors import.
-        .target(name: "DenKit", dependencies: ["CDenABI", "DenKitExports"], swiftSettings: startPathSwift),
+        // No unsafe flags here, nor in what it depends on: SwiftPM refuses a versioned dependency
+        // whose product has them ("contains unsafe build flags"), and authors pin DenKit by version.
+        .target(name: "DenKit", dependencies: ["CDenABI", "CDenKitStamp"]),
         // The data symbols (ABI version, toolchain) every DenKit-based plugin exports.
-        .target(name: "DenKitExports", dependencies: ["CDenABI"]),
-        // Loader, registry, router, navigator, host services. Knows no front-end.
+        .target(name: "CDenKitStamp", dependencies: ["CDenABI"]),
+        // The router: route patterns compiled into a trie, resolution, URL generation. Pure: no I/O,
+        // no dependency on the rest of the host (docs/ROUTING.md).
+        .target(name: "DenRouting"),
+        // Loader, registry, navigator, hot swap, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
-            "CDenABI", "DenKit", "DenHTTPWire", "CFFI", "CDenThreads", "CDenSignals",
-            .product(name: "Logging", package: "swift-log"),
+            "CDenABI", "DenKit", "DenRouting", "DenHTTPWire", "CFFI", "CDenThreads", "CDenSignals",
+            .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
         // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the
         // host on the first password or reset-token hash (CryptoLibraryWire.swift). Exports only those.
-        .target(name: "DenCryptoLibrary", dependencies: [
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "CryptoExtras", package: "swift-crypto"),
+        .target(name: "DenCrypto", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto", condition: host),
+            .product(name: "CryptoExtras", package: "swift-crypto", condition: host),
         ], exclude: ["exports.map"],
         linkerSettings: pluginLinkerFlags + [
-            .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenCryptoLibrary/exports.map"]),
+            .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenCrypto/exports.map"]),
         ]),
         // The `storage` service's SQLite engine and its maintenance (`den data`, `den users`), on GRDB.
-        .target(name: "DenSQLiteStorage", dependencies: ["DenHost", "DenKit", .product(name: "GRDB", package: "GRDB.swift")]),
-        // `libDenSQLiteStorage.so`: DenSQLiteStorage behind three C functions (StorageLibraryWire.swift).
+        .target(name: "DenSQLiteEngine", dependencies: ["DenHost", "DenKit", .product(name: "GRDB", package: "GRDB.swift", condition: host)]),
+        // `libDenSQLiteStorage.so`: DenSQLiteEngine behind three C functions (StorageLibraryWire.swift).
         // Exports only those, bound to itself: its copy of DenHost never meets den's.
-        .target(name: "DenSQLiteStorageLibrary", dependencies: ["DenSQLiteStorage", "DenHost", "DenKit", "CDenABI"],
+        .target(name: "DenSQLiteStorage", dependencies: ["DenSQLiteEngine", "DenHost", "DenKit", "CDenABI"],
                 exclude: ["exports.map"],
                 linkerSettings: pluginLinkerFlags + [
-                    .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenSQLiteStorageLibrary/exports.map"]),
+                    .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenSQLiteStorage/exports.map"]),
                 ]),
         // libffi (Debian libffi-dev, installed by Scripts/setup.sh): calls module exports (DenHost/Exports).
         .systemLibrary(name: "CFFI", providers: [.apt(["libffi-dev"])]),
@@ -137,34 +138,35 @@ let package = Package(
         .target(name: "DenWebPages", dependencies: ["DenKit"]),
         // The browser front-end: `den serve` on Hummingbird, one NavigationSession per browser session.
         .target(name: "DenWeb", dependencies: ["DenHost", "DenKit", "DenWebPages",
-                                               .product(name: "Hummingbird", package: "hummingbird"),
-                                               .product(name: "HummingbirdCore", package: "hummingbird"),
-                                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        // What `den` and `den-full` share: the host options, the exit statuses, `render`'s output.
-        .target(name: "DenCommandSupport", dependencies: ["DenHost", "DenKit", "DenTerminalText",
-                                                          .product(name: "Logging", package: "swift-log")],
+                                               .product(name: "Hummingbird", package: "hummingbird", condition: host),
+                                               .product(name: "HummingbirdCore", package: "hummingbird", condition: host),
+                                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: host)]),
+        // What `den` and `den-commands` share: the host options, the exit statuses, `render`'s output.
+        .target(name: "DenCommandLine", dependencies: ["DenHost", "DenKit", "DenTerminalText",
+                                                          .product(name: "Logging", package: "swift-log", condition: host)],
                 swiftSettings: startPathSwift),
         // `den`: runs `den render` itself, without Foundation or ArgumentParser (a start within 2×
-        // a hello world, docs/PERFORMANCE.md), and hands every other command to `den-full`.
-        .executableTarget(name: "den", dependencies: ["DenCommandSupport", "DenHost"], swiftSettings: startPathSwift),
-        // `den-full`: every command, parsed by swift-argument-parser.
-        .executableTarget(name: "den-full", dependencies: [
-            "DenCommandSupport", "DenHost", "DenSQLiteStorage", "DenTerminal", "DenWeb", "DenKit",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Mustache", package: "swift-mustache"),
-        ], path: "Sources/DenFull", resources: newModuleTemplates.map { .embedInCode("Templates/\($0).mustache") }),
+        // a hello world, docs/PERFORMANCE.md), and hands every other command to `den-commands`.
+        .executableTarget(name: "den", dependencies: ["DenCommandLine", "DenHost"], swiftSettings: startPathSwift),
+        // `den-commands`: every command, parsed by swift-argument-parser.
+        .executableTarget(name: "den-commands", dependencies: [
+            "DenCommandLine", "DenHost", "DenSQLiteEngine", "DenTerminal", "DenWeb", "DenKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
+            .product(name: "Logging", package: "swift-log", condition: host),
+            .product(name: "Mustache", package: "swift-mustache", condition: host),
+        ], path: "Sources/DenCommands", resources: newModuleTemplates.map { .embedInCode("Templates/\($0).mustache") }),
         .testTarget(name: "DenWebPagesTests", dependencies: ["DenWebPages", "DenKit"]),
 
-    ] + module("About") + module("Main") + module("Login") + module("Jogs") + fixtures.map(fixture) + [
+    ] + module("About") + module("Main") + module("Login") + module("Jogs") + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.
-        .target(name: "DenTestSupport", dependencies: ["DenHost", .product(name: "Logging", package: "swift-log")], path: "Tests/DenTestSupport"),
+        .target(name: "DenTestSupport", dependencies: ["DenHost", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
-        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteStorage", "DenKit", "DenTestSupport",
-                                                     .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "DenRoutingTests", dependencies: ["DenRouting"]),
+        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteEngine", "DenKit", "DenTestSupport",
+                                                     .product(name: "Logging", package: "swift-log", condition: host)]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenTerminalText", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenKit", "DenTestSupport",
-                                                    .product(name: "HummingbirdTesting", package: "hummingbird")]),
+                                                    .product(name: "HummingbirdTesting", package: "hummingbird", condition: host)]),
         .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),
         .testTarget(name: "MainModuleTests", dependencies: ["MainModule", "DenKit"]),
         .testTarget(name: "LoginModuleTests", dependencies: ["LoginModule", "DenKit"]),

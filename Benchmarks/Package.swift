@@ -17,8 +17,9 @@ let package = Package(
     ],
     targets: [
         .executableTarget(name: "den-bench", dependencies: [
+            .product(name: "DenRouting", package: "Den"),
             .product(name: "DenHost", package: "Den"),
-            .product(name: "DenSQLiteStorageEngine", package: "Den"),
+            .product(name: "DenSQLiteEngine", package: "Den"),
             .product(name: "DenKit", package: "Den"),
             .product(name: "RoutingKit", package: "routing-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -34,6 +34,8 @@ done
 echo "bench: building den and the plugins (release)..." >&2
 swift build -c release >&2
 DEN_BIN="$(swift build -c release --show-bin-path)"
+# The exports figure calls into a test fixture (Tests/Fixtures/DenFixtureExports), built from C.
+make --quiet -C Tests/Fixtures OUT="$DEN_BIN" >&2
 
 echo "bench: building den-bench (release)..." >&2
 # SwiftPM can keep a stale build plan for a path dependency whose files were added or removed

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds everything: den and den-full, the storage and network libraries beside them, the bundled
-# module plugins (lib<Name>Module.so) and the test fixtures. `swift run den` alone would build only
-# den, which hands every command but `render` to den-full. Extra arguments go to `swift build`.
+# Builds everything: den and den-commands, the storage and network libraries beside them, the bundled
+# module plugins (lib<Name>Module.so). `swift run den` alone would build only
+# den, which hands every command but `render` to den-commands. Extra arguments go to `swift build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh

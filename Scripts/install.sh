@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs den for the current user (or anywhere with --prefix): builds in release, then copies
 #   <prefix>/bin/den                                  the executable (runs `den render` itself)
-#   <prefix>/bin/den-full                             every other command (den hands them over)
+#   <prefix>/bin/den-commands                             every other command (den hands them over)
 #   <prefix>/lib/den/modules/lib<Name>Module.so       the bundled modules (only modules: den loads
 #                                                     every lib<Name>Module.so here)
 #   <prefix>/lib/den/libDenHTTPTransport.so           the http service's network library
@@ -58,11 +58,13 @@ put() { # put SOURCE DEST MODE
     cp "$1" "$temp" && chmod "$3" "$temp" && mv -f "$temp" "$2"
 }
 
-for needed in den-full libDenSQLiteStorage.so libDenHTTPTransport.so libDenCrypto.so; do
+for needed in den-commands libDenSQLiteStorage.so libDenHTTPTransport.so libDenCrypto.so; do
     [ -e "$from/$needed" ] || { echo "install: $from/$needed does not exist; build everything (swift build -c release)" >&2; exit 1; }
 done
-put "$from/den-full" "$bin/den-full" 755
+put "$from/den-commands" "$bin/den-commands" 755
 put "$from/den" "$bin/den" 755
+# An older den named its second executable den-full.
+rm -f "$bin/den-full"
 shopt -s nullglob
 installed=()
 for module in "$from"/lib*Module.so; do

@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 Scripts/setup.sh
 swift build
 swift build --build-tests
+# The loader tests' broken plugins (Tests/Fixtures), built from C beside den and the modules.
+make --quiet -C Tests/Fixtures OUT="$(swift build --show-bin-path)"
 # The man page writer, so the install test (Tests/EndToEndTests/InstallEndToEndTests) checks `man den` too.
 swift build --product generate-manual
 # Every test uses Swift Testing; skipping the empty XCTest pass keeps the summary unambiguous.

@@ -25,7 +25,7 @@ public struct HostConfiguration: Sendable {
     public var callPolicy: ModuleCallPolicy = .default
     /// Makes the engine behind the `storage` service for a data folder: SQLite by default,
     /// through `libDenSQLiteStorage.so` (`LibraryStorageEngine`; an embedder that links
-    /// DenSQLiteStorage can pass `SQLiteStorageEngine` itself); a server database can take its
+    /// DenSQLiteEngine can pass `SQLiteStorageEngine` itself); a server database can take its
     /// place by conforming to `StorageEngine`.
     public var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { LibraryStorageEngine(directory: $0) }
     /// The `auth` service: lockout, reset-token lifetime, scrypt parameters, clock (docs/ABI.md

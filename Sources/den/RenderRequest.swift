@@ -1,9 +1,9 @@
-import DenCommandSupport
+import DenCommandLine
 import DenHost
 
-/// `den render <route> [--json] [host options]`, read by hand: the arguments `den-full`'s
+/// `den render <route> [--json] [host options]`, read by hand: the arguments `den-commands`'s
 /// `RenderCommand` would accept, in any order, each at most once (`--plugin-dir` any number of
-/// times), as `--name value` or `--name=value`. Anything else is left to `den-full`, so help and
+/// times), as `--name value` or `--name=value`. Anything else is left to `den-commands`, so help and
 /// usage errors come from one parser only.
 struct RenderRequest {
     var route: String
@@ -22,7 +22,7 @@ struct RenderRequest {
                 continue
             }
             let name = String(argument.prefix { $0 != "=" })
-            // Only --plugin-dir may repeat; a repeated flag or option is den-full's to judge.
+            // Only --plugin-dir may repeat; a repeated flag or option is den-commands's to judge.
             guard name == "--plugin-dir" || seen.insert(name).inserted else { return nil }
             if Self.flags.contains(name) {
                 guard name == argument else { return nil } // --json=1
@@ -59,7 +59,7 @@ struct RenderRequest {
     private static let flags: Set<String> = ["--json", "--eager", "--no-default-modules"]
     private static let options: Set<String> = ["--plugin-dir", "--plugins", "--data-dir", "--cache-dir", "--log-level", "--call-timeout"]
 
-    /// Renders the route; the exit status is `den-full render`'s for the same arguments.
+    /// Renders the route; the exit status is `den-commands render`'s for the same arguments.
     func run() -> Int32 {
         let runtime = settings.makeRuntime()
         if let problem = SelectedModulesCheck(runtime: runtime).problem() {

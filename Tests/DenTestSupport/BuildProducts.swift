@@ -37,8 +37,8 @@ public enum BuildProducts {
     }
 
     /// Every command but `den render`, which `den` hands over to it.
-    public static var denFull: URL {
-        directory.appendingPathComponent("den-full")
+    public static var denCommands: URL {
+        directory.appendingPathComponent("den-commands")
     }
 
     /// A readable failure when the plugins were not built (plain `swift test` builds no .so).

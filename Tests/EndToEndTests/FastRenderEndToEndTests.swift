@@ -2,11 +2,11 @@ import DenTestSupport
 import Foundation
 import Testing
 
-/// `den` runs `den render` itself and hands everything else to `den-full`; a user must not be
+/// `den` runs `den render` itself and hands everything else to `den-commands`; a user must not be
 /// able to tell which of the two answered, except by the time it took.
-@Suite("den render's fast path answers exactly as den-full does")
+@Suite("den render's fast path answers exactly as den-commands does")
 struct FastRenderEndToEndTests {
-    /// Argument lists the fast path takes, and some it must leave to den-full.
+    /// Argument lists the fast path takes, and some it must leave to den-commands.
     static let argumentLists: [[String]] = [
         ["render", "about"],
         ["render", "about", "--json"],
@@ -32,12 +32,12 @@ struct FastRenderEndToEndTests {
         ["render", "about", "--plugins="],
     ]
 
-    @Test("den and den-full print the same and exit alike", arguments: argumentLists)
+    @Test("den and den-commands print the same and exit alike", arguments: argumentLists)
     func sameAnswers(arguments: [String]) throws {
         let den = try DenCommand()
         let fast = try den.run(arguments)
-        let full = try den.run(arguments, executable: BuildProducts.denFull)
-        #expect(fast.status == full.status, "\(arguments): den \(fast.status), den-full \(full.status)\n\(fast.stderr)\n\(full.stderr)")
+        let full = try den.run(arguments, executable: BuildProducts.denCommands)
+        #expect(fast.status == full.status, "\(arguments): den \(fast.status), den-commands \(full.status)\n\(fast.stderr)\n\(full.stderr)")
         #expect(Self.withoutClock(fast.stdout) == Self.withoutClock(full.stdout), "\(arguments)")
         #expect(Self.withoutClock(fast.stderr) == Self.withoutClock(full.stderr), "\(arguments)")
     }
@@ -54,25 +54,25 @@ struct FastRenderEndToEndTests {
         }
     }
 
-    @Test("every other command reaches den-full: den --version and den plugins answer as den-full does")
+    @Test("every other command reaches den-commands: den --version and den plugins answer as den-commands does")
     func otherCommands() throws {
         let den = try DenCommand()
         for arguments in [["--version"], ["plugins"], ["routes"], ["help", "render"]] {
             let fast = try den.run(arguments)
-            let full = try den.run(arguments, executable: BuildProducts.denFull)
+            let full = try den.run(arguments, executable: BuildProducts.denCommands)
             #expect(fast.status == full.status && fast.status == 0, "\(arguments): \(fast.stderr)")
             #expect(Self.withoutClock(fast.stdout) == Self.withoutClock(full.stdout), "\(arguments)")
         }
     }
 
-    @Test("without den-full beside it, den says what is missing and how to get it back, and exits 1")
+    @Test("without den-commands beside it, den says what is missing and how to get it back, and exits 1")
     func missingFull() throws {
         let den = try DenCommand()
         let alone = try den.temp.folder("alone")
         try den.temp.copy(BuildProducts.require(BuildProducts.den), into: alone)
         let result = try den.run(["plugins"], executable: alone.appendingPathComponent("den"))
         #expect(result.status == 1)
-        #expect(result.stderr.contains("den-full"), "\(result.stderr)")
+        #expect(result.stderr.contains("den-commands"), "\(result.stderr)")
         #expect(result.stderr.contains("Scripts/build.sh"), "\(result.stderr)")
         // The fast path itself still works alone (it has no module folder here, so: not found).
         let render = try den.run(["render", "about"], executable: alone.appendingPathComponent("den"))

@@ -35,7 +35,7 @@ struct InstallEndToEndTests {
         let prefix = try install(den)
         let files = FileManager.default
         #expect(files.isExecutableFile(atPath: prefix.appendingPathComponent("bin/den").path))
-        #expect(files.isExecutableFile(atPath: prefix.appendingPathComponent("bin/den-full").path))
+        #expect(files.isExecutableFile(atPath: prefix.appendingPathComponent("bin/den-commands").path))
         #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/libDenSQLiteStorage.so").path))
         let modules = try files.contentsOfDirectory(atPath: prefix.appendingPathComponent("lib/den/modules").path).sorted()
         #expect(modules == BuildProducts.bundledModuleFiles, "only modules sit where den looks for modules")
@@ -60,7 +60,7 @@ struct InstallEndToEndTests {
         let render = try runFromPath(den, path: prefix.appendingPathComponent("bin"), ["render", "main"])
         #expect(render.status == 0, "\(render.stderr)")
         #expect(render.stdout.hasPrefix("Currency converter"))
-        // A value saved by den-full (`run`) is read back by den's own `render`, through the
+        // A value saved by den-commands (`run`) is read back by den's own `render`, through the
         // installed storage library.
         let session = try runFromPath(den, path: prefix.appendingPathComponent("bin"), ["run", "main"],
                                       input: "set amount 42,5\nconvert\nquit\n")

@@ -91,4 +91,47 @@ struct NewModuleEndToEndTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("is not the Den package"), "\(result.stderr)")
     }
+
+    @Test("a module pins Den by version: from a tagged repository it resolves Den alone, builds and loads")
+    func pinnedByVersion() throws {
+        let den = try DenCommand()
+        // Den's repository as a third party meets it: a bare clone of this checkout, tagged with
+        // this den's version.
+        let version = try #require(try den.run(["--version"]).stdout.split(separator: "\n").first?
+            .split(separator: " ").last.map(String.init))
+        let repository = den.temp.path("den.git")
+        let git = URL(fileURLWithPath: "/usr/bin/env")
+        let clone = try ProcessRunner.run(git, ["git", "clone", "--quiet", "--bare", Self.repository.path, repository.path], timeout: 120)
+        try #require(clone.status == 0, "git clone: \(clone.stderr)")
+        let tag = try ProcessRunner.run(git, ["git", "-C", repository.path, "tag", "--force", version, "HEAD"], timeout: 30)
+        try #require(tag.status == 0, "git tag: \(tag.stderr)")
+
+        let package = den.temp.path("Weather")
+        let scratch = den.temp.path("weather-build")
+        let generate = try den.run(["new-module", "Weather", "--path", package.path, "--den-url", repository.path])
+        #expect(generate.status == 0, "\(generate.stderr)")
+        let manifest = try String(contentsOf: package.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains(".package(url: \"\(repository.path)\", from: \"\(version)\", traits: [])"), "\(manifest)")
+
+        let build = try swift(["build", "--package-path", package.path, "--scratch-path", scratch.path])
+        #expect(build.status == 0, "swift build: \(build.stdout.suffix(3000)) \(build.stderr.suffix(2000))")
+        // No "contains unsafe build flags", and none of the host's packages: Den is the only one.
+        let resolved = try String(contentsOf: package.appendingPathComponent("Package.resolved"), encoding: .utf8)
+        let identities = resolved.split(separator: "\n").filter { $0.contains("\"identity\"") }
+        #expect(identities.count == 1 && identities[0].contains("\"den\""), "resolved: \(identities)")
+
+        let library = scratch.appendingPathComponent("debug/libWeatherModule.so")
+        let render = try den.run(["render", "weather", "--plugin-dir", library.deletingLastPathComponent().path])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(render.stdout.contains("HELLO FROM WEATHER!"), "\(render.stdout)")
+    }
+
+    @Test("--den-url and --den-package together are refused")
+    func bothDependencies() throws {
+        let den = try DenCommand()
+        let result = try den.run(["new-module", "Weather", "--path", den.temp.path("w").path,
+                                  "--den-url", "https://example.invalid/den.git", "--den-package", Self.repository.path])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("not both"), "\(result.stderr)")
+    }
 }

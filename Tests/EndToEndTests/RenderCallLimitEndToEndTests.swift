@@ -12,7 +12,7 @@ struct RenderCallLimitEndToEndTests {
     ]
 
     @Test("the call limit ends den render with status 1, the error on standard error and nothing on standard output",
-          arguments: stalls, [BuildProducts.den, BuildProducts.denFull])
+          arguments: stalls, [BuildProducts.den, BuildProducts.denCommands])
     func endsAtTheLimit(stall: (route: String, call: String), executable: URL) throws {
         let den = try DenCommand()
         let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])

@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import DenHost
-import DenSQLiteStorage
+import DenSQLiteEngine
 import Foundation
 
 /// What a login costs (docs/PERFORMANCE.md, figure 5): `AccountBook.logIn` over a real SQLite file

@@ -66,10 +66,10 @@ struct ProcessBench {
                         expectedStatus: 1),
                 Command(label: "den render about --plugins about", path: denPath,
                         arguments: ["render", "about", "--plugins", "about"]),
-                // The same command in den-full (Foundation, swift-argument-parser), which
+                // The same command in den-commands (Foundation, swift-argument-parser), which
                 // `den` hands every other command to.
-                Command(label: "den-full render about", path: URL(fileURLWithPath: denPath).deletingLastPathComponent()
-                            .appendingPathComponent("den-full").path, arguments: ["render", "about"]),
+                Command(label: "den-commands render about", path: URL(fileURLWithPath: denPath).deletingLastPathComponent()
+                            .appendingPathComponent("den-commands").path, arguments: ["render", "about"]),
             ]
         }
         if breakdown {

@@ -1,4 +1,4 @@
-import DenHost
+import DenRouting
 @_spi(Internal) import Hummingbird
 import RoutingKit
 

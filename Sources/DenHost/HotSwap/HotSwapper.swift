@@ -1,3 +1,4 @@
+import DenRouting
 import DenKit
 import FoundationEssentials
 #if canImport(Glibc)

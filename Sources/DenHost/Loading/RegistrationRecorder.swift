@@ -1,3 +1,4 @@
+import DenRouting
 import CDenABI
 import DenKit
 import FoundationEssentials

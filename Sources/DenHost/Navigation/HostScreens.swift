@@ -1,3 +1,4 @@
+import DenRouting
 import DenKit
 
 /// The screens the host draws itself, when no module can.

@@ -1,3 +1,4 @@
+import DenRouting
 import DenKit
 
 /// Route guards (docs/ABI.md, "Route guards"): a route registered with `DEN_ROUTE_REQUIRES_LOGIN`

@@ -1,5 +1,5 @@
 import CDenABI
-import DenKitExports
+import CDenKitStamp
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,5 +1,5 @@
 @testable import DenHost
-@testable import DenSQLiteStorage
+@testable import DenSQLiteEngine
 import DenKit
 import DenTestSupport
 import Foundation

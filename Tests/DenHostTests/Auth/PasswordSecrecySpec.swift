@@ -1,5 +1,5 @@
 @testable import DenHost
-@testable import DenSQLiteStorage
+@testable import DenSQLiteEngine
 @testable import DenKit
 import DenTestSupport
 import Foundation

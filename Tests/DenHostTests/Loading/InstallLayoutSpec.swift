@@ -13,7 +13,7 @@ struct InstallLayoutSpec {
     }
 
     @Test("a path's folder is everything before its last slash", arguments: [
-        ("/usr/local/bin/den", "/usr/local/bin"), ("/den", "/"), ("/a b/é/den-full", "/a b/é"), ("den", "."),
+        ("/usr/local/bin/den", "/usr/local/bin"), ("/den", "/"), ("/a b/é/den-commands", "/a b/é"), ("den", "."),
     ])
     func folder(path: String, folder: String) {
         #expect(InstallLayout.directory(of: path) == folder)

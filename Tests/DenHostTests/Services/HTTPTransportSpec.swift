@@ -30,7 +30,7 @@ struct HTTPTransportSpec {
         }
     }
 
-    @Test("neither den nor den-full links FoundationNetworking: it loads on the first fetch", arguments: ["den", "den-full"])
+    @Test("neither den nor den-commands links FoundationNetworking: it loads on the first fetch", arguments: ["den", "den-commands"])
     func hostDoesNotLinkNetworking(executable: String) throws {
         let file = BuildProducts.directory.appendingPathComponent(executable)
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["ldd", BuildProducts.require(file).path])

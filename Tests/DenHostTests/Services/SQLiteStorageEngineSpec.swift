@@ -1,5 +1,5 @@
 import DenHost
-@testable import DenSQLiteStorage
+@testable import DenSQLiteEngine
 import DenKit
 import Foundation
 import GRDB

@@ -1,6 +1,6 @@
 import CDenABI
 @testable import DenHost
-@testable import DenSQLiteStorage
+@testable import DenSQLiteEngine
 @testable import DenKit
 import DenTestSupport
 import Foundation

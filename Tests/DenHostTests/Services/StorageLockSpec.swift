@@ -1,5 +1,5 @@
 import DenHost
-@testable import DenSQLiteStorage
+@testable import DenSQLiteEngine
 import DenTestSupport
 import Foundation
 import GRDB

@@ -1,0 +1,113 @@
+import DenHost
+import DenKit
+import FoundationEssentials
+import Logging
+
+/// The options every command that loads plugins shares (`--plugin-dir`, `--plugins`, …) and the
+/// environment variables behind them: checked, then turned into a loaded `DenRuntime`. The full
+/// command line (`den-commands`'s `HostOptions`) and `den render`'s fast path both fill one in, so
+/// both mean the same by every option.
+public struct HostSettings: Sendable {
+    public var pluginDirectories: [String] = []
+    public var noDefaultModules = false
+    /// `--plugins about,main`, as typed.
+    public var plugins: String?
+    public var dataDirectory: String?
+    public var cacheDirectory: String?
+    public var logLevel: String?
+    /// `--call-timeout`, as typed.
+    public var callTimeout: String?
+    public var eager = false
+    /// The `DEN_` and `XDG_` variables (`ProcessEnvironment.hostVariables()`): all it reads.
+    public var environment: [String: String]
+    /// The storage engine for a data folder; nil keeps the runtime's default, SQLite through
+    /// `libDenSQLiteStorage.so`. `den-commands`, which links the engine anyway, uses it directly.
+    public var makeStorageEngine: (@Sendable (URL) -> any StorageEngine)?
+
+    public init(environment: [String: String] = ProcessEnvironment.hostVariables()) {
+        self.environment = environment
+    }
+
+    /// What is wrong with the values, as a usage error says it; nil when every value is usable.
+    public var problem: String? {
+        if let level = resolvedLogLevelName, Logger.Level(rawValue: level) == nil {
+            return "unknown log level '\(level)'; use debug, info, warning or error"
+        }
+        if let text = resolvedCallTimeout, CallTimeoutOption.parse(text) == nil {
+            return "call timeout '\(text)' is not a number of seconds between 0.1 and 3600 (--call-timeout or DEN_CALL_TIMEOUT)"
+        }
+        if let dataDirectory {
+            do { _ = try HostConfiguration.dataDirectory(option: dataDirectory) } catch { return error.message }
+        }
+        if let plugins, selectedModules?.isEmpty ?? true {
+            return "--plugins '\(plugins)' names no module; give ids like about,main"
+        }
+        if pluginDirectories.contains(where: \.isEmpty) {
+            return "--plugin-dir '' names no folder; give a path or leave the option out"
+        }
+        return nil
+    }
+
+    /// The bundled and per-user folders count unless `--no-default-modules` or `DEN_NO_DEFAULT_MODULES=1`.
+    private var usesDefaultFolders: Bool {
+        !noDefaultModules && !Self.isOn(environment["DEN_NO_DEFAULT_MODULES"])
+    }
+
+    private var resolvedCallTimeout: String? {
+        callTimeout ?? environment["DEN_CALL_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private var resolvedLogLevelName: String? {
+        logLevel ?? environment["DEN_LOG_LEVEL"]
+    }
+
+    public var selectedModules: Set<String>? {
+        plugins.map { Set($0.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty }) }
+    }
+
+    private static func isOn(_ value: String?) -> Bool {
+        ["1", "true", "yes"].contains((value ?? "").lowercased())
+    }
+
+    /// Builds the host and loads its plugins; a broken plugin is reported (on standard error),
+    /// never fatal. `eager` loads every module whatever the options say (`den plugins`).
+    public func makeRuntime(eager forced: Bool = false) -> DenRuntime {
+        LogSetup.bootstrapOnce()
+        var configuration = HostConfiguration(
+            pluginDirectories: PluginDiscovery.explicitDirectories(flags: pluginDirectories, environment: environment),
+            bundledDirectory: usesDefaultFolders ? InstallLayout.current?.bundledModulesDirectory : nil,
+            userDirectory: usesDefaultFolders ? InstallLayout.userModulesDirectory(environment: environment) : nil,
+            selectedModules: selectedModules,
+            cacheDirectory: PluginCache.defaultDirectory(environment: environment),
+            dataDirectory: HostConfiguration.defaultDataDirectory(environment: environment),
+            logLevel: resolvedLogLevelName.flatMap(Logger.Level.init(rawValue:)) ?? .warning)
+        if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true) }
+        if let cacheDirectory { configuration.cacheDirectory = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
+        if let timeout = resolvedCallTimeout.flatMap(CallTimeoutOption.parse) { configuration.callPolicy.timeout = timeout }
+        if let makeStorageEngine { configuration.makeStorageEngine = makeStorageEngine }
+        configuration.loadsLazily = !(forced || eager || Self.isOn(environment["DEN_EAGER"]))
+        let runtime = DenRuntime(configuration: configuration)
+        runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
+        return runtime
+    }
+}
+
+public enum LogSetup {
+    /// swift-log allows one bootstrap per process; logs go to standard error, screens to standard output.
+    nonisolated(unsafe) private static var done = false
+
+    public static func bootstrapOnce() {
+        guard !done else { return }
+        done = true
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    }
+}
+
+public enum CallTimeoutOption {
+    /// Seconds as typed ("30", "0.5"), within 0.1 s and one hour.
+    public static func parse(_ text: String) -> Duration? {
+        guard let seconds = Double(text.trimmingWhitespace()), seconds.isFinite,
+              (0.1...3600).contains(seconds) else { return nil }
+        return .milliseconds(Int((seconds * 1000).rounded()))
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import DenCommandLine
+import DenHost
+import DenSQLiteEngine
+
+/// Options every command that loads plugins shares.
+struct HostOptions: ParsableArguments {
+    @Option(name: .customLong("plugin-dir"), help: ArgumentHelp(
+        "A folder of plugins (repeatable), searched after the bundled and your own modules. Every *.so file there is loaded. Also: DEN_PLUGIN_PATH=dir1:dir2.",
+        valueName: "dir"))
+    var pluginDirectories: [String] = []
+
+    @Flag(name: .customLong("no-default-modules"), help: ArgumentHelp(
+        "Leave out the bundled modules and ~/.local/share/den/modules; load only --plugin-dir / DEN_PLUGIN_PATH folders (also DEN_NO_DEFAULT_MODULES=1)."))
+    var noDefaultModules = false
+
+    @Option(name: .customLong("plugins"), help: ArgumentHelp(
+        "Load only these module ids, comma-separated (e.g. about,main).", valueName: "ids"))
+    var plugins: String?
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
+        "Where modules' data is kept (default: $DEN_DATA_DIR, else $XDG_DATA_HOME/den, else ~/.local/share/den).", valueName: "dir"))
+    var dataDirectory: String?
+
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
+        "Where loaded plugin copies are kept (default: $DEN_CACHE_DIR or ~/.cache/den/plugins).", valueName: "dir"))
+    var cacheDirectory: String?
+
+    @Option(name: .customLong("log-level"), help: "debug, info, warning or error (also DEN_LOG_LEVEL).")
+    var logLevel: String?
+
+    @Option(name: .customLong("call-timeout"), help: ArgumentHelp(
+        "Seconds a module's builder or event handler may run before den gives up on it and closes its screen; den render ends with the error instead (default 30; also DEN_CALL_TIMEOUT).",
+        valueName: "seconds"))
+    var callTimeout: String?
+
+    @Flag(help: ArgumentHelp(
+        "Load every module at start. By default a module whose file carries a manifest is loaded only when one of its routes is first opened (also DEN_EAGER=1)."))
+    var eager = false
+
+    /// The same values for `DenCommandLine`, which checks them and builds the runtime.
+    var settings: HostSettings {
+        var settings = HostSettings()
+        settings.pluginDirectories = pluginDirectories
+        settings.noDefaultModules = noDefaultModules
+        settings.plugins = plugins
+        settings.dataDirectory = dataDirectory
+        settings.cacheDirectory = cacheDirectory
+        settings.logLevel = logLevel
+        settings.callTimeout = callTimeout
+        settings.eager = eager
+        settings.makeStorageEngine = { SQLiteStorageEngine(directory: $0) }
+        return settings
+    }
+
+    func validate() throws {
+        if let problem = settings.problem { throw ValidationError(problem) }
+    }
+
+    var selectedModules: Set<String>? { settings.selectedModules }
+
+    /// Builds the host and loads its plugins; a broken plugin is reported, never fatal.
+    func makeRuntime(eager forced: Bool = false) throws -> DenRuntime {
+        let runtime = settings.makeRuntime(eager: forced)
+        if let problem = SelectedModulesCheck(runtime: runtime).problem() {
+            StandardStream.error.write("Error: \(problem)\n")
+            throw ExitCode(ExitStatus.usage)
+        }
+        return runtime
+    }
+}

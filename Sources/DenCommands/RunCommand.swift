@@ -1,0 +1,80 @@
+import DenTerminalText
+import ArgumentParser
+import DenCommandLine
+import DenHost
+import DenTerminal
+import Foundation
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Use the app in the terminal: numbered actions, `press <button>`, `set <field> <value>`, `go <route>`, `back`, `quit`.",
+        discussion: """
+        On a terminal: line editing and history (arrows, Ctrl-A/Ctrl-E), colour (not with NO_COLOR), \
+        text wrapped to the window's width. Reads commands from standard input, so it can be \
+        scripted: printf 'go about\\nquit\\n' | den run
+        """)
+
+    @OptionGroup var host: HostOptions
+
+    @OptionGroup var watching: WatchOptions
+
+    @Argument(help: "The first screen's route (default: main, or about when no module serves main).")
+    var route: String?
+
+    func run() throws {
+        let runtime = try host.makeRuntime()
+        let interrupts = InterruptForwarder()
+        let style = TerminalStyle.detect()
+        let notice = WaitNotice(style: style)
+        // The terminal says what it waits for after half a second (the host's default is 2 s).
+        var policy = runtime.configuration.callPolicy
+        policy.slowNotice = WaitNotice.delay
+        // The runtime's session store: route guards read the user that auth.login set there.
+        let session = NavigationSession(registry: runtime.registry, policy: policy, logger: runtime.logger,
+                                        interruption: interrupts.interruption, onSlowCall: { call, elapsed in
+            notice.callIsSlow(call, elapsed: elapsed)
+        }, sessions: runtime.sessions)
+        let terminal = TerminalSession(session: session, renderer: TextRenderer(style: style),
+                                       columns: { TerminalWidth.current() })
+        let editor = LineEditor()
+        let watch = watching.watch ? TerminalHotSwap.start(runtime, terminal: terminal, options: watching.watcherOptions,
+                                                           prompt: editor.isInteractive ? "den> " : nil) : nil
+        defer { watch?.stop() }
+
+        /// One step, with Ctrl-C interrupting module calls; what was typed during a slow call is
+        /// reported, never applied to the screen that follows.
+        func step(_ body: () -> TerminalSession.Output) -> TerminalSession.Output {
+            var output = TerminalHotSwap.drawing.withLock { interrupts.whileBusy(body) }
+            if let typed = notice.stepEnded() {
+                output.text += "\n\n" + terminal.ignoredTyping(typed)
+            }
+            return output
+        }
+
+        let first = route ?? runtime.homeRoute
+        print(step { terminal.start(at: first) }.text)
+        fflush(nil) // a program driving den through a pipe sees each screen as soon as it is drawn
+        // A script (standard input not a terminal) fails, exit 1, if any of its screens failed —
+        // a route no module serves, a screen that could not be built — as `den render` does.
+        let scripted = isatty(STDIN_FILENO) != 1
+        var scriptFailed = session.current?.isHostScreen ?? false
+        while true {
+            if editor.isInteractive { print("") }
+            guard let line = editor.readLine(prompt: "den> ") else { break }
+            if !editor.isInteractive { print("\n> \(terminal.echo(of: line))") }
+            if terminal.mayRemember(line) { editor.remember(line) }
+            var output = step { terminal.handle(line: line) }
+            if let prompt = output.secretPrompt {
+                let secret = editor.readSecret(prompt: prompt, interrupts: interrupts)
+                if !editor.isInteractive { print("\n> (hidden)") }
+                output = step { terminal.enterSecret(secret) }
+            }
+            print(output.text)
+            fflush(nil)
+            if session.current?.isHostScreen == true { scriptFailed = true }
+            if output.quit { break }
+        }
+        if scripted, scriptFailed { throw ExitCode(ExitStatus.failure) }
+    }
+}

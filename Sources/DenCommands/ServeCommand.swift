@@ -1,0 +1,92 @@
+import ArgumentParser
+import DenCommandLine
+import DenHost
+import DenWeb
+import Foundation
+import Synchronization
+
+/// `den serve`: the app in a browser. The same plugins as `den run`, drawn as web pages.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the app to a browser: den serve, then open the printed http://127.0.0.1:8080.",
+        discussion: """
+        Binds 127.0.0.1 unless --host says otherwise (binding another address is logged as a \
+        warning: anyone who can connect gets every screen). --port 0 picks a free port; the \
+        address is printed once den listens. Ctrl-C or SIGTERM stops it. docs/WEB.md explains \
+        sessions, cookies, limits and --trust-proxy.
+        """)
+
+    @OptionGroup var options: HostOptions
+
+    @OptionGroup var watching: WatchOptions
+
+    @Option(name: .customLong("host"), help: ArgumentHelp("The address to listen on (default 127.0.0.1: this machine only).", valueName: "address"))
+    var address = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on (default 8080; 0 picks a free one).", valueName: "port"))
+    var port = 8080
+
+    @Flag(name: .customLong("trust-proxy"), help: "Believe X-Forwarded-Proto: https from a TLS proxy in front of den, and then mark the session cookie Secure.")
+    var trustProxy = false
+
+    @Option(name: .customLong("session-minutes"), help: ArgumentHelp("Minutes a browser session may stay unused before it ends, logging it out (default 30).", valueName: "minutes"))
+    var sessionMinutes = 30
+
+    @Option(name: .customLong("max-sessions"), help: ArgumentHelp("The most browser sessions kept at once; past it the longest unused one ends (default 1000).", valueName: "count"))
+    var maxSessions = 1000
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port; use 1 to 65535, or 0 for a free one") }
+        guard !address.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--host '' names no address; leave it out to listen on 127.0.0.1") }
+        guard (1...10_080).contains(sessionMinutes) else { throw ValidationError("--session-minutes \(sessionMinutes) must be 1 to 10080 (a week)") }
+        guard (1...1_000_000).contains(maxSessions) else { throw ValidationError("--max-sessions \(maxSessions) must be 1 to 1000000") }
+    }
+
+    func run() throws {
+        try serve(events: watching.watch ? DevEvents() : nil)
+    }
+
+    /// Serves; with `events` (`--watch`, `den dev`) it also hot-swaps changed plugins and tells the pages.
+    func serve(events: DevEvents?, whenListening: @escaping @Sendable () -> Void = {}) throws {
+        let runtime = try options.makeRuntime()
+        var configuration = WebConfiguration(
+            host: address, port: port, trustProxy: trustProxy, sessionIdleTimeout: .seconds(sessionMinutes * 60), maxSessions: maxSessions)
+        configuration.devEvents = events
+        let web = WebServer(runtime: runtime, configuration: configuration)
+        let watch = events.map { WebHotSwap.start(runtime, events: $0, options: watching.watcherOptions) }
+        defer { watch?.stop() }
+        let listening = Atomic<Bool>(false)
+        do {
+            try AsyncBridge.wait {
+                try await web.run { url in
+                    listening.store(true, ordering: .sequentiallyConsistent)
+                    print("Den is serving on \(url)")
+                    fflush(nil) // a script waiting for this line sees it at once
+                    whenListening()
+                }
+            }
+        } catch {
+            let message = listening.load(ordering: .sequentiallyConsistent)
+                ? "den serve stopped: \(error)"
+                : "den serve could not listen on \(address):\(port): \(error). Is another program using the port? Choose another with --port (0 picks a free one)."
+            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
+}
+
+/// Runs async work from a synchronous command and waits for it (den's root command is
+/// synchronous; the server's threads are not the one waiting here).
+enum AsyncBridge {
+    static func wait(_ body: @escaping @Sendable () async throws -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        let failure = Mutex<(any Error)?>(nil)
+        Task {
+            do { try await body() } catch let error { failure.withLock { $0 = error } }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}
