@@ -95,12 +95,13 @@ let package = Package(
         .target(name: "DenRouting"),
         // Loader, registry, navigator, hot swap, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
-            "CDenABI", "DenKit", "DenRouting", "DenHTTPWire", "CFFI", "CDenThreads", "CDenSignals",
+            "CDenABI", "DenKit", "DenRouting", "CDenLibraries", "DenLibraryContracts", "CFFI", "CDenThreads", "CDenSignals",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
         // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the
         // host on the first password or reset-token hash (CryptoLibraryWire.swift). Exports only those.
         .target(name: "DenCrypto", dependencies: [
+            "CDenLibraries",
             .product(name: "Crypto", package: "swift-crypto", condition: host),
             .product(name: "CryptoExtras", package: "swift-crypto", condition: host),
         ], exclude: ["exports.map"],
@@ -108,20 +109,24 @@ let package = Package(
             .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenCrypto/exports.map"]),
         ]),
         // The `storage` service's SQLite engine and its maintenance (`den data`, `den users`), on GRDB.
-        .target(name: "DenSQLiteEngine", dependencies: ["DenHost", "DenKit", .product(name: "GRDB", package: "GRDB.swift", condition: host)]),
+        .target(name: "DenSQLiteEngine", dependencies: ["DenLibraryContracts", "DenKit", .product(name: "GRDB", package: "GRDB.swift", condition: host)]),
         // `libDenSQLiteStorage.so`: DenSQLiteEngine behind three C functions (StorageLibraryWire.swift).
         // Exports only those, bound to itself: its copy of DenHost never meets den's.
-        .target(name: "DenSQLiteStorage", dependencies: ["DenSQLiteEngine", "DenHost", "DenKit", "CDenABI"],
+        .target(name: "DenSQLiteStorage", dependencies: ["DenSQLiteEngine", "DenLibraryContracts", "CDenLibraries", "DenKit", "CDenABI"],
                 exclude: ["exports.map"],
                 linkerSettings: pluginLinkerFlags + [
                     .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenSQLiteStorage/exports.map"]),
                 ]),
         // libffi (Debian libffi-dev, installed by Scripts/setup.sh): calls module exports (DenHost/Exports).
         .systemLibrary(name: "CFFI", providers: [.apt(["libffi-dev"])]),
-        // What the host's `http` service and its transport library exchange.
-        .target(name: "DenHTTPWire"),
+        // What den and the three libraries it opens at run time exchange: their C functions, typed
+        // once in den_libraries.h and checked on both sides ...
+        .target(name: "CDenLibraries", dependencies: ["CDenABI"]),
+        // ... and the documents those functions carry, with the storage engine's protocol. Each
+        // library links this, never DenHost.
+        .target(name: "DenLibraryContracts", dependencies: ["CDenLibraries", "CDenABI", "DenKit"]),
         // URLSession (FoundationNetworking) behind one C function; see HTTPTransport.swift.
-        .target(name: "DenHTTPTransport", dependencies: ["CDenABI", "DenHTTPWire"]),
+        .target(name: "DenHTTPTransport", dependencies: ["CDenABI", "CDenLibraries", "DenLibraryContracts"]),
         // Ctrl-C handling for the terminal (a signal handler must be C: flags only).
         .target(name: "CDenSignals"),
         // Thread names for the host's own threads (pthread_setname_np, a GNU extension).

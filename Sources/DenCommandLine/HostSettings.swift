@@ -1,3 +1,4 @@
+import DenLibraryContracts
 import DenHost
 import DenKit
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import DenLibraryContracts
 import ArgumentParser
 import DenCommandLine
 import DenHost

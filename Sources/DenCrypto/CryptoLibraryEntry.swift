@@ -1,7 +1,15 @@
+import CDenLibraries
 import Crypto
 import CryptoExtras
 
-// The two C functions `CryptoLibrary` calls (their contract: DenHost's CryptoLibraryWire.swift).
+// The two C functions `CryptoLibrary` calls, typed in den_libraries.h.
+
+/// Never called: it compiles only while each function below has the type den_libraries.h gives
+/// it, which is the type den calls it through.
+private func signaturesMatchTheContract() {
+    let _: den_crypto_scrypt_fn = denCryptoScrypt
+    let _: den_crypto_sha256_fn = denCryptoSHA256
+}
 // swift-crypto lives here, not in den: linked into den it was a third of the executable, and
 // relocating it cost every start about 0.4 ms (docs/PERFORMANCE.md, "What a fresh process pays for").
 

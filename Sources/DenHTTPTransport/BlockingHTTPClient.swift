@@ -1,4 +1,4 @@
-import DenHTTPWire
+import DenLibraryContracts
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

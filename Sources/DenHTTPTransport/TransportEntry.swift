@@ -1,8 +1,15 @@
+import CDenLibraries
 import CDenABI
-import DenHTTPWire
+import DenLibraryContracts
 import Foundation
 
-/// The transport's one export (see `httpTransportGetSymbol`): a blocking GET, JSON in, JSON out.
+/// Never called: it compiles only while the function below has the type den_libraries.h gives
+/// it, which is the type den calls it through.
+private func signatureMatchesTheContract() {
+    let _: den_http_transport_get_fn = denHTTPTransportGet
+}
+
+/// The transport's one export (den_http_transport_get in den_libraries.h): a blocking GET, JSON in, JSON out.
 /// Thread-safe; blocks the calling thread for at most the request's timeout.
 @_cdecl("den_http_transport_get")
 public func denHTTPTransportGet(_ request: UnsafePointer<UInt8>?, _ length: Int,

@@ -1,3 +1,4 @@
+import DenLibraryContracts
 import DenKit
 import FoundationEssentials
 import Logging

@@ -1,4 +1,4 @@
-import DenHost
+import DenLibraryContracts
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import DenHost
+import DenLibraryContracts
 import Foundation
 import GRDB
 import Synchronization

@@ -1,4 +1,4 @@
-import DenHost
+import DenLibraryContracts
 import DenKit
 import Foundation
 import GRDB

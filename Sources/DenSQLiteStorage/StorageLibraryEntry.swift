@@ -1,10 +1,20 @@
 import CDenABI
-import DenHost
+import CDenLibraries
+import DenLibraryContracts
 import DenKit
 import DenSQLiteEngine
 import Foundation
 
-// The three C functions `LibraryStorageEngine` calls (their contract: StorageLibraryWire.swift).
+// The three C functions `LibraryStorageEngine` calls, typed in den_libraries.h; the documents
+// they carry are DenLibraryContracts' StorageLibraryCall and StorageLibraryAnswer.
+
+/// Never called: it compiles only while each function below has the type den_libraries.h gives
+/// it, which is the type den calls it through.
+private func signaturesMatchTheContract() {
+    let _: den_storage_library_open_fn = denStorageLibraryOpen
+    let _: den_storage_library_call_fn = denStorageLibraryCall
+    let _: den_storage_library_close_fn = denStorageLibraryClose
+}
 
 /// A `SQLiteStorageEngine` for the folder, kept until `den_storage_library_close`.
 @_cdecl("den_storage_library_open")

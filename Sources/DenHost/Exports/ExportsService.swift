@@ -1,3 +1,4 @@
+import DenLibraryContracts
 import CDenABI
 import DenKit
 import FoundationEssentials

@@ -1,5 +1,6 @@
 @testable import DenHost
-import DenHTTPWire
+import CDenLibraries
+import DenLibraryContracts
 import DenTestSupport
 import Foundation
 import Testing

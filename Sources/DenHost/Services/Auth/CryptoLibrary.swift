@@ -1,3 +1,5 @@
+import CDenLibraries
+import DenLibraryContracts
 import FoundationEssentials
 import Synchronization
 
@@ -6,8 +8,8 @@ import Synchronization
 /// to fix it; nothing is hashed another way.
 public final class CryptoLibrary: Sendable {
     private struct Functions: @unchecked Sendable {
-        let scrypt: CryptoScryptFunction
-        let sha256: CryptoSHA256Function
+        let scrypt: den_crypto_scrypt_fn
+        let sha256: den_crypto_sha256_fn
     }
 
     /// The library the `auth` service hashes with.
@@ -26,7 +28,7 @@ public final class CryptoLibrary: Sendable {
         if let named = ProcessEnvironment.value("DEN_CRYPTO_LIBRARY"), !named.isEmpty {
             return URL(fileURLWithPath: named)
         }
-        return InstallLayout.current?.helperLibrary(cryptoLibraryFile)
+        return InstallLayout.current?.helperLibrary(DEN_CRYPTO_LIBRARY_FILE)
     }
 
     /// scrypt of `password` with `salt`, `keyLength` bytes.
@@ -67,18 +69,18 @@ public final class CryptoLibrary: Sendable {
     }
 
     private static func open(_ library: URL?) -> Result<Functions, ServiceFailure> {
-        let fix = "rebuild Den with Scripts/build.sh, which builds \(cryptoLibraryFile) beside den, or point DEN_CRYPTO_LIBRARY at it"
+        let fix = "rebuild Den with Scripts/build.sh, which builds \(DEN_CRYPTO_LIBRARY_FILE) beside den, or point DEN_CRYPTO_LIBRARY at it"
         guard let library else {
-            return .failure(.unavailable("auth: cannot find \(cryptoLibraryFile) (the executable's folder is unknown); \(fix)"))
+            return .failure(.unavailable("auth: cannot find \(DEN_CRYPTO_LIBRARY_FILE) (the executable's folder is unknown); \(fix)"))
         }
         let image: DynamicLibrary
         do { image = try DynamicLibrary.open(library.path) } catch {
             return .failure(.unavailable("auth: cannot load \(library.path) (\(error.message)); \(fix)"))
         }
-        guard let scrypt = image.symbol(cryptoScryptSymbol), let sha256 = image.symbol(cryptoSHA256Symbol) else {
-            return .failure(.unavailable("auth: \(library.path) does not export \(cryptoScryptSymbol) and \(cryptoSHA256Symbol); \(fix)"))
+        guard let scrypt = image.symbol(DEN_CRYPTO_SCRYPT), let sha256 = image.symbol(DEN_CRYPTO_SHA256) else {
+            return .failure(.unavailable("auth: \(library.path) does not export \(DEN_CRYPTO_SCRYPT) and \(DEN_CRYPTO_SHA256); \(fix)"))
         }
-        return .success(Functions(scrypt: unsafeBitCast(scrypt, to: CryptoScryptFunction.self),
-                                  sha256: unsafeBitCast(sha256, to: CryptoSHA256Function.self)))
+        return .success(Functions(scrypt: unsafeBitCast(scrypt, to: den_crypto_scrypt_fn.self),
+                                  sha256: unsafeBitCast(sha256, to: den_crypto_sha256_fn.self)))
     }
 }

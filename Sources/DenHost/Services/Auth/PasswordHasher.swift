@@ -1,3 +1,4 @@
+import DenLibraryContracts
 import FoundationEssentials
 
 /// A stored password hash: scrypt's output with its salt and parameters. Never the password.

@@ -1,4 +1,5 @@
-import DenHTTPWire
+import CDenLibraries
+import DenLibraryContracts
 import DenKit
 import FoundationEssentials
 

@@ -1,5 +1,6 @@
+import CDenLibraries
+import DenLibraryContracts
 import CDenABI
-import DenHTTPWire
 import DenKit
 import FoundationEssentials
 
@@ -11,7 +12,7 @@ final class HTTPTransport: Sendable {
 
     /// `DEN_HTTP_TRANSPORT` (a file path) overrides where the library is looked for.
     static let shared = HTTPTransport(library: ProcessEnvironment.value("DEN_HTTP_TRANSPORT").map(URL.init(fileURLWithPath:))
-        ?? InstallLayout.current?.helperLibrary(httpTransportLibrary)) // <prefix>/lib/den when installed
+        ?? InstallLayout.current?.helperLibrary(DEN_HTTP_TRANSPORT_LIBRARY_FILE)) // <prefix>/lib/den when installed
 
     private let loaded: Result<GetFunction, ServiceFailure>
 
@@ -37,14 +38,14 @@ final class HTTPTransport: Sendable {
     }
 
     private static func load(_ library: URL?) -> Result<GetFunction, ServiceFailure> {
-        let fix = "rebuild Den with Scripts/build.sh, which builds \(httpTransportLibrary) beside den, or point DEN_HTTP_TRANSPORT at it"
+        let fix = "rebuild Den with Scripts/build.sh, which builds \(DEN_HTTP_TRANSPORT_LIBRARY_FILE) beside den, or point DEN_HTTP_TRANSPORT at it"
         guard let library else {
-            return .failure(.unavailable("http.get: cannot find \(httpTransportLibrary) (the executable's folder is unknown); \(fix)"))
+            return .failure(.unavailable("http.get: cannot find \(DEN_HTTP_TRANSPORT_LIBRARY_FILE) (the executable's folder is unknown); \(fix)"))
         }
         do {
             let image = try DynamicLibrary.open(library.path)
-            guard let symbol = image.symbol(httpTransportGetSymbol) else {
-                return .failure(.unavailable("http.get: \(library.path) does not export \(httpTransportGetSymbol); \(fix)"))
+            guard let symbol = image.symbol(DEN_HTTP_TRANSPORT_GET) else {
+                return .failure(.unavailable("http.get: \(library.path) does not export \(DEN_HTTP_TRANSPORT_GET); \(fix)"))
             }
             return .success(unsafeBitCast(symbol, to: GetFunction.self))
         } catch {

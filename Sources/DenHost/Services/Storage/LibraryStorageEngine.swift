@@ -1,17 +1,20 @@
+import CDenLibraries
+import DenLibraryContracts
 import CDenABI
 import DenKit
 import FoundationEssentials
 import Synchronization
 
 /// Den's SQLite storage (`<folder>/storage.sqlite`), reached through `libDenSQLiteStorage.so`,
-/// which is loaded on the first storage call (see `StorageLibraryWire.swift` for why). Every
+/// which is loaded on the first storage call (see DenLibraryContracts' `StorageLibraryDocuments.swift` for why). Every
 /// call is one JSON document each way; the engine behind it is `SQLiteStorageEngine`, with all
 /// of its guarantees (atomic transactions, waiting for other processes, read-only folders).
 public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
-    private typealias OpenFunction = @convention(c) (UnsafePointer<UInt8>?, Int, ReportFunction?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
-    private typealias CallFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<den_owned>?) -> Int32
-    private typealias CloseFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
-    typealias ReportFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Void
+    // The library's functions, typed by den_libraries.h (which the library is checked against).
+    private typealias OpenFunction = den_storage_library_open_fn
+    private typealias CallFunction = den_storage_library_call_fn
+    private typealias CloseFunction = den_storage_library_close_fn
+    typealias ReportFunction = den_storage_report_fn
 
     /// Where the wait notices go; retained for the library until the engine is closed (`deinit`).
     private final class WaitListener: Sendable {
@@ -66,7 +69,7 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         if let named = ProcessEnvironment.value("DEN_STORAGE_LIBRARY"), !named.isEmpty {
             return URL(fileURLWithPath: named)
         }
-        return InstallLayout.current?.helperLibrary(storageLibraryFile)
+        return InstallLayout.current?.helperLibrary(DEN_STORAGE_LIBRARY_FILE)
     }
 
     public func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
@@ -106,7 +109,7 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         guard case .done = try perform(.applyAcross(operations)) else { throw Self.unexpected }
     }
 
-    private static let unexpected = ServiceFailure(.internalError, "storage: \(storageLibraryFile) answered a different call; rebuild Den with Scripts/build.sh so den and the library match")
+    private static let unexpected = ServiceFailure(.internalError, "storage: \(DEN_STORAGE_LIBRARY_FILE) answered a different call; rebuild Den with Scripts/build.sh so den and the library match")
 
     private func perform(_ call: StorageLibraryCall) throws(ServiceFailure) -> StorageLibraryAnswer {
         let opened = try open()
@@ -120,7 +123,7 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         }
         let body = OwnedBuffer.take(&answer)
         guard status == DEN_OK.rawValue else {
-            throw ServiceFailure(.internalError, "storage: \(storageLibraryFile) could not read the call (status \(status)); rebuild Den with Scripts/build.sh so den and the library match")
+            throw ServiceFailure(.internalError, "storage: \(DEN_STORAGE_LIBRARY_FILE) could not read the call (status \(status)); rebuild Den with Scripts/build.sh so den and the library match")
         }
         guard let decoded = try? JSONDecoder().decode(StorageLibraryAnswer.self, from: body) else { throw Self.unexpected }
         if case .failed(let kind, let message) = decoded { throw ServiceFailure(kind, message) }
@@ -138,17 +141,17 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     private func load() -> Result<Opened, ServiceFailure> {
-        let fix = "rebuild Den with Scripts/build.sh, which builds \(storageLibraryFile) beside den, or point DEN_STORAGE_LIBRARY at it"
+        let fix = "rebuild Den with Scripts/build.sh, which builds \(DEN_STORAGE_LIBRARY_FILE) beside den, or point DEN_STORAGE_LIBRARY at it"
         guard let library = library ?? Self.defaultLibrary() else {
-            return .failure(.unavailable("storage: cannot find \(storageLibraryFile) (the executable's folder is unknown); \(fix)"))
+            return .failure(.unavailable("storage: cannot find \(DEN_STORAGE_LIBRARY_FILE) (the executable's folder is unknown); \(fix)"))
         }
         let image: DynamicLibrary
         do { image = try DynamicLibrary.open(library.path) } catch {
             return .failure(.unavailable("storage: cannot load \(library.path) (\(error.message)); \(fix)"))
         }
-        guard let openSymbol = image.symbol(storageLibraryOpenSymbol), let callSymbol = image.symbol(storageLibraryCallSymbol),
-              let closeSymbol = image.symbol(storageLibraryCloseSymbol) else {
-            return .failure(.unavailable("storage: \(library.path) does not export \(storageLibraryOpenSymbol), \(storageLibraryCallSymbol) and \(storageLibraryCloseSymbol); \(fix)"))
+        guard let openSymbol = image.symbol(DEN_STORAGE_LIBRARY_OPEN), let callSymbol = image.symbol(DEN_STORAGE_LIBRARY_CALL),
+              let closeSymbol = image.symbol(DEN_STORAGE_LIBRARY_CLOSE) else {
+            return .failure(.unavailable("storage: \(library.path) does not export \(DEN_STORAGE_LIBRARY_OPEN), \(DEN_STORAGE_LIBRARY_CALL) and \(DEN_STORAGE_LIBRARY_CLOSE); \(fix)"))
         }
         let openEngine = unsafeBitCast(openSymbol, to: OpenFunction.self)
         let context = Unmanaged.passRetained(listener).toOpaque() // the library may report at any time

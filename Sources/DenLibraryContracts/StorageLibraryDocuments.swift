@@ -1,29 +1,10 @@
 import DenKit
 import FoundationEssentials
 
-// What the host and `libDenSQLiteStorage.so` exchange: one `StorageEngine` call as a JSON
-// document each way. SQLite storage is a library of its own, loaded on the first storage call,
-// because GRDB imports Foundation, and linking it would load Foundation and ICU into every `den`
+// The documents den and `libDenSQLiteStorage.so` exchange through `den_storage_library_call`
+// (its C type: den_libraries.h): one `StorageEngine` call as a JSON document each way. SQLite
+// storage is a library of its own, loaded on the first storage call, because GRDB imports Foundation, and linking it would load Foundation and ICU into every `den`
 // start (docs/PERFORMANCE.md); only C types cross (DESIGN: never Swift types between images).
-
-/// The library's file, expected beside `den` (in a build folder) or in `<prefix>/lib/den`.
-public let storageLibraryFile = "libDenSQLiteStorage.so"
-
-/// `void *den_storage_library_open(const uint8_t *folder, size_t length,
-///     void (*report)(void *context, const uint8_t *text, size_t length), void *context)`:
-/// an engine for the data folder (UTF-8 path), opened on its first call; `report` hears each
-/// "waiting for another process" notice. NULL only without a folder; the engine and the report
-/// context stay valid until `den_storage_library_close`.
-public let storageLibraryOpenSymbol = "den_storage_library_open"
-
-/// `int32_t den_storage_library_call(void *engine, const uint8_t *call, size_t length, den_owned *answer)`:
-/// performs one `StorageLibraryCall` and writes its `StorageLibraryAnswer`; anything but DEN_OK
-/// means the call document could not be read.
-public let storageLibraryCallSymbol = "den_storage_library_call"
-
-/// `void den_storage_library_close(void *engine)`: closes the engine's database (checkpointing its
-/// log) and frees it; the report function is not called again.
-public let storageLibraryCloseSymbol = "den_storage_library_close"
 
 /// One `StorageEngine` method with its arguments.
 public enum StorageLibraryCall: Codable, Sendable, Equatable {

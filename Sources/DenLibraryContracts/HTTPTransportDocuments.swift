@@ -4,14 +4,7 @@ import FoundationEssentials
 // does the network I/O. The transport is a separate library so that FoundationNetworking (libcurl
 // and some thirty libraries behind it) loads on the first fetch instead of on every `den` start.
 // Both sides are built from this package at the same time; the JSON only crosses an image boundary.
-
-/// The C function the transport exports:
-/// `int32_t den_http_transport_get(const uint8_t *request, size_t length, den_owned *outcome)`;
-/// `request` is a `TransportRequest`, `*outcome` a `TransportOutcome` (both JSON).
-public let httpTransportGetSymbol = "den_http_transport_get"
-
-/// The transport's file, expected beside the `den` executable.
-public let httpTransportLibrary = "libDenHTTPTransport.so"
+// The C function that carries them: den_http_transport_get_fn in den_libraries.h.
 
 /// One validated GET.
 public struct TransportRequest: Codable, Sendable, Equatable {

@@ -1,0 +1,2 @@
+/* The header is the contract; this file only gives the C target something to compile. */
+#include "den_libraries.h"

@@ -1,0 +1,78 @@
+#ifndef DEN_LIBRARIES_H
+#define DEN_LIBRARIES_H
+/*
+ * What den and the three libraries it opens at run time exchange: the C functions each library
+ * exports, typed once. den calls them through these types; each library checks its own functions
+ * against them when it compiles (a Swift `let _: den_..._fn = function`), so a signature cannot
+ * drift on one side only. Not part of the module ABI (den_module.h): modules never see these.
+ *
+ * Each library is loaded on first use, not at start: each brings a large dependency den's start
+ * does without (docs/PERFORMANCE.md, "What a fresh process pays for").
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include "den_module.h"
+
+/* ---- libDenSQLiteStorage.so: the storage service's SQLite engine (GRDB, Foundation) ---- */
+
+#define DEN_STORAGE_LIBRARY_FILE "libDenSQLiteStorage.so"
+
+/** Hears each "waiting for another process" notice (UTF-8 text, not NUL-terminated). */
+typedef void (*den_storage_report_fn)(void *context, const uint8_t *text, size_t length);
+
+/**
+ * den_storage_library_open: an engine for the data folder (UTF-8 path, `length` bytes), opened on
+ * its first call. `report` (may be NULL) hears the engine's wait notices with `context`. Returns
+ * NULL only without a folder. The engine and `context` stay valid until den_storage_library_close.
+ */
+typedef void *(*den_storage_library_open_fn)(const uint8_t *folder, size_t length,
+                                             den_storage_report_fn report, void *context);
+#define DEN_STORAGE_LIBRARY_OPEN "den_storage_library_open"
+
+/**
+ * den_storage_library_call: performs one storage call on `engine`. `call` is a JSON document
+ * (DenLibraryContracts' StorageLibraryCall); `*answer` receives its StorageLibraryAnswer, to be
+ * released by its `release`. Anything but DEN_OK means the call document could not be read.
+ */
+typedef int32_t (*den_storage_library_call_fn)(void *engine, const uint8_t *call, size_t length,
+                                               den_owned *answer);
+#define DEN_STORAGE_LIBRARY_CALL "den_storage_library_call"
+
+/** den_storage_library_close: checkpoints and closes the engine's database, frees it; `report`
+ *  is not called again. */
+typedef void (*den_storage_library_close_fn)(void *engine);
+#define DEN_STORAGE_LIBRARY_CLOSE "den_storage_library_close"
+
+/* ---- libDenCrypto.so: the auth service's hashes (swift-crypto) ---- */
+
+#define DEN_CRYPTO_LIBRARY_FILE "libDenCrypto.so"
+
+/**
+ * den_crypto_scrypt: scrypt (RFC 7914) of `password` with `salt` into the `key_length` bytes at
+ * `key`. Returns 0, or 1 with the reason (UTF-8, at most `error_capacity` bytes at `error`, its
+ * length in `*error_length`). The reason never holds the password.
+ */
+typedef int32_t (*den_crypto_scrypt_fn)(const uint8_t *password, size_t password_length,
+                                        const uint8_t *salt, size_t salt_length,
+                                        intptr_t rounds, intptr_t block_size, intptr_t parallelism,
+                                        intptr_t max_memory, uint8_t *key, size_t key_length,
+                                        uint8_t *error, size_t error_capacity, size_t *error_length);
+#define DEN_CRYPTO_SCRYPT "den_crypto_scrypt"
+
+/** den_crypto_sha256: SHA-256 of `length` bytes at `data` into the 32 bytes at `digest`. */
+typedef void (*den_crypto_sha256_fn)(const uint8_t *data, size_t length, uint8_t *digest);
+#define DEN_CRYPTO_SHA256 "den_crypto_sha256"
+
+/* ---- libDenHTTPTransport.so: the http service's network I/O (FoundationNetworking, libcurl) ---- */
+
+#define DEN_HTTP_TRANSPORT_LIBRARY_FILE "libDenHTTPTransport.so"
+
+/**
+ * den_http_transport_get: one blocking GET. `request` is a JSON TransportRequest; `*outcome`
+ * receives a TransportOutcome (DenLibraryContracts), released by its `release`. Thread-safe;
+ * blocks for at most the request's timeout. Anything but DEN_OK: the request could not be read.
+ */
+typedef int32_t (*den_http_transport_get_fn)(const uint8_t *request, size_t length, den_owned *outcome);
+#define DEN_HTTP_TRANSPORT_GET "den_http_transport_get"
+
+#endif
