@@ -5,16 +5,18 @@ import Testing
 struct JogDetailPresenterTests {
     let interactor = MockJogsInteractor()
     let router = MockJogsRouter()
+    let view = MockJogsView()
     let presenter: JogDetailPresenter
 
     init() {
         interactor.jogs = [jog(7, "2026-01-05", metres: 5250, seconds: 1710)]
         presenter = JogDetailPresenter(interactor: interactor, router: router, id: 7, idText: "7")
+        presenter.view = view
         presenter.viewDidAppear()
     }
 
     func form() throws -> JogsScreenViewObject.Form {
-        guard case .form(let form) = presenter.viewObject else { throw TestFailure("not a form: \(presenter.viewObject)") }
+        guard case .form(let form) = presenter.shown else { throw TestFailure("not a form: \(presenter.shown)") }
         return form
     }
 
@@ -51,7 +53,7 @@ struct JogDetailPresenterTests {
     @Test("Delete asks first; Cancel keeps the jog")
     func cancel() throws {
         presenter.didTrigger(.delete, form: JogsFormInput())
-        guard case .confirmation(let confirmation) = presenter.viewObject else { Issue.record("no confirmation step"); return }
+        guard case .confirmation(let confirmation) = presenter.shown else { Issue.record("no confirmation step"); return }
         #expect(confirmation.question == "Delete the jog of 2026-01-05?")
         #expect(confirmation.detail == "5.25 km in 28:30. This cannot be undone.")
         #expect(confirmation.actions.map(\.id) == ["confirm-delete", "cancel-delete"])
@@ -70,12 +72,12 @@ struct JogDetailPresenterTests {
         presenter.didTrigger(.confirmDelete, form: JogsFormInput())
         #expect(interactor.deleted == [7])
         #expect(router.closed == 1)
-        guard case .message(let message) = presenter.viewObject else { Issue.record("\(presenter.viewObject)"); return }
+        guard case .message(let message) = presenter.shown else { Issue.record("\(presenter.shown)"); return }
         #expect(message.title == "Jog deleted")
         #expect(message.notices.map(\.text) == ["Deleted the jog of 2026-01-05 (5.25 km)."])
         // Coming back to it does not bring it back or say "not found".
         presenter.viewDidAppear()
-        guard case .message(let again) = presenter.viewObject else { Issue.record("\(presenter.viewObject)"); return }
+        guard case .message(let again) = presenter.shown else { Issue.record("\(presenter.shown)"); return }
         #expect(again.title == "Jog deleted")
     }
 
@@ -99,8 +101,9 @@ struct JogDetailPresenterTests {
     @Test("another user's id, a deleted id and an id too large all show the same not-found screen")
     func notFound() {
         func message(_ presenter: JogDetailPresenter) -> JogsScreenViewObject.Message? {
+            presenter.view = view
             presenter.viewDidAppear()
-            if case .message(let message) = presenter.viewObject { return message }
+            if case .message(let message) = presenter.shown { return message }
             return nil
         }
         let missing = message(JogDetailPresenter(interactor: interactor, router: router, id: 8, idText: "8"))
@@ -121,7 +124,7 @@ struct JogDetailPresenterTests {
     func loggedOut() {
         interactor.user = nil
         presenter.viewDidAppear()
-        guard case .message(let message) = presenter.viewObject else { Issue.record("\(presenter.viewObject)"); return }
+        guard case .message(let message) = presenter.shown else { Issue.record("\(presenter.shown)"); return }
         #expect(message.links.map(\.route) == ["login?next=jogs%2F7"])
         presenter.didTrigger(.save, form: JogsFormInput(date: "2026-01-06", distance: "6", duration: "33:00"))
         #expect(interactor.updated.isEmpty)

@@ -5,15 +5,17 @@ import Testing
 struct JogFormPresenterTests {
     let interactor = MockJogsInteractor()
     let router = MockJogsRouter()
+    let view = MockJogsView()
 
     func form(_ presenter: JogFormPresenter) throws -> JogsScreenViewObject.Form {
-        guard case .form(let form) = presenter.viewObject else { throw TestFailure("not a form: \(presenter.viewObject)") }
+        guard case .form(let form) = presenter.shown else { throw TestFailure("not a form: \(presenter.shown)") }
         return form
     }
 
     @Test("the form starts with today's date and empty distance and duration")
     func start() throws {
         let presenter = JogFormPresenter(interactor: interactor, router: router)
+        presenter.view = view
         presenter.viewDidAppear()
         let form = try form(presenter)
         #expect(form.title == "New jog")
@@ -25,6 +27,7 @@ struct JogFormPresenterTests {
     @Test("Save stores the jog and opens it")
     func save() throws {
         let presenter = JogFormPresenter(interactor: interactor, router: router)
+        presenter.view = view
         presenter.didTrigger(.save, form: JogsFormInput(date: "2026-03-14", distance: "5,25", duration: "28:30"))
         #expect(interactor.added == [JogDraft(date: "2026-03-14", distance: "5,25", duration: "28:30")])
         #expect(router.shownJogs == [1])
@@ -34,6 +37,7 @@ struct JogFormPresenterTests {
     @Test("refused values stay in their fields with a message each, and nothing opens")
     func refused() throws {
         let presenter = JogFormPresenter(interactor: interactor, router: router)
+        presenter.view = view
         presenter.didTrigger(.save, form: JogsFormInput(date: "2026-03-16", distance: "5", duration: "1:75"))
         let form = try form(presenter)
         #expect(router.shownJogs.isEmpty)
@@ -53,6 +57,7 @@ struct JogFormPresenterTests {
     @Test("the preview follows the typing once the values make a jog")
     func preview() throws {
         let presenter = JogFormPresenter(interactor: interactor, router: router)
+        presenter.view = view
         presenter.didChange(field: "distance", form: JogsFormInput(distance: "10"))
         #expect(try form(presenter).preview == nil)
         presenter.didChange(field: "duration", form: JogsFormInput(duration: "50:00"))
@@ -63,8 +68,9 @@ struct JogFormPresenterTests {
     func loggedOut() {
         interactor.user = nil
         let presenter = JogFormPresenter(interactor: interactor, router: router)
+        presenter.view = view
         presenter.viewDidAppear()
-        guard case .message(let message) = presenter.viewObject else { Issue.record("\(presenter.viewObject)"); return }
+        guard case .message(let message) = presenter.shown else { Issue.record("\(presenter.shown)"); return }
         #expect(message.links.map(\.route) == ["login?next=jogs%2Fnew"])
         presenter.didTrigger(.save, form: JogsFormInput(date: "2026-03-14", distance: "5", duration: "30:00"))
         #expect(interactor.jogs.isEmpty)
@@ -75,6 +81,7 @@ struct JogFormPresenterTests {
     func storageFailure() throws {
         interactor.failure = .unavailable("Could not save the new jog: disk full. Nothing was changed; try again.")
         let presenter = JogFormPresenter(interactor: interactor, router: router)
+        presenter.view = view
         presenter.didTrigger(.save, form: JogsFormInput(date: "2026-03-14", distance: "5", duration: "30:00"))
         let form = try form(presenter)
         #expect(form.notices.map(\.text) == ["Could not save the new jog: disk full. Nothing was changed; try again."])
@@ -85,6 +92,7 @@ struct JogFormPresenterTests {
     @Test("an unknown action says so and changes nothing")
     func unknownAction() throws {
         let presenter = JogFormPresenter(interactor: interactor, router: router)
+        presenter.view = view
         presenter.didTrigger(JogsAction(id: "launch"), form: JogsFormInput())
         #expect(try form(presenter).notices.map(\.text) == ["This screen has no action 'launch'; use one of its buttons."])
         #expect(interactor.added.isEmpty)

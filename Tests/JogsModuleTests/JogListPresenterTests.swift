@@ -4,6 +4,8 @@ import Testing
 @Suite("List presenter")
 struct JogListPresenterTests {
     let interactor = MockJogsInteractor()
+    let view = MockJogsView()
+    let otherView = MockJogsView()
 
     init() {
         interactor.jogs = [jog(1, "2026-01-05", metres: 5250, seconds: 1710),
@@ -12,13 +14,14 @@ struct JogListPresenterTests {
     }
 
     func shown(_ presenter: JogListPresenter) throws -> JogsScreenViewObject.List {
-        guard case .list(let list) = presenter.viewObject else { throw TestFailure("not a list: \(presenter.viewObject)") }
+        guard case .list(let list) = presenter.shown else { throw TestFailure("not a list: \(presenter.shown)") }
         return list
     }
 
     @Test("shows date, distance, duration and pace per jog, newest first, with totals")
     func rows() throws {
         let presenter = JogListPresenter(interactor: interactor)
+        presenter.view = view
         presenter.viewDidAppear()
         let list = try shown(presenter)
         #expect(list.title == "Jogs of alice")
@@ -35,6 +38,7 @@ struct JogListPresenterTests {
     @Test("Filter applies the typed dates; Clear filter shows everything again")
     func filter() throws {
         let presenter = JogListPresenter(interactor: interactor)
+        presenter.view = view
         presenter.viewDidAppear()
         presenter.didTrigger(.filter, form: JogsFormInput(from: "2026-01-01", to: "2026-01-31"))
         var list = try shown(presenter)
@@ -53,6 +57,7 @@ struct JogListPresenterTests {
     @Test("a refused filter keeps the filter in force and says what is wrong on the field")
     func refusedFilter() throws {
         let presenter = JogListPresenter(interactor: interactor)
+        presenter.view = view
         presenter.viewDidAppear()
         presenter.didTrigger(.filter, form: JogsFormInput(from: "2026-02-01", to: ""))
         presenter.didTrigger(.filter, form: JogsFormInput(from: "2026-13-01", to: ""))
@@ -70,10 +75,12 @@ struct JogListPresenterTests {
     @Test("a link's filter applies at the first appear; a bad one shows everything and says so")
     func linkFilter() throws {
         let good = JogListPresenter(interactor: interactor, route: "jogs?from=2026-02-01", from: "2026-02-01", to: nil)
+        good.view = view
         good.viewDidAppear()
         #expect(try shown(good).jogs.map(\.route) == ["jogs/2"])
 
         let bad = JogListPresenter(interactor: interactor, route: "jogs?from=x", from: "x", to: "2026-01-31")
+        bad.view = otherView
         bad.viewDidAppear()
         let list = try shown(bad)
         #expect(list.jogs.count == 3)
@@ -84,6 +91,7 @@ struct JogListPresenterTests {
     @Test("empty lists say what to do")
     func empty() throws {
         let presenter = JogListPresenter(interactor: interactor)
+        presenter.view = view
         interactor.jogs = []
         presenter.viewDidAppear()
         #expect(try shown(presenter).emptyText == "No jogs yet: log your first run with New jog.")
@@ -97,8 +105,9 @@ struct JogListPresenterTests {
     func loggedOut() {
         interactor.user = nil
         let presenter = JogListPresenter(interactor: interactor, route: "jogs?from=2026-01-01")
+        presenter.view = view
         presenter.viewDidAppear()
-        guard case .message(let message) = presenter.viewObject else { Issue.record("\(presenter.viewObject)"); return }
+        guard case .message(let message) = presenter.shown else { Issue.record("\(presenter.shown)"); return }
         #expect(message.title == "Log in first")
         #expect(message.links == [.init(label: "Log in", route: "login?next=jogs%3Ffrom%3D2026-01-01")])
     }
@@ -106,21 +115,23 @@ struct JogListPresenterTests {
     @Test("the list reloads each time it appears, with the user logged in then")
     func reloads() throws {
         let presenter = JogListPresenter(interactor: interactor)
+        presenter.view = view
         presenter.viewDidAppear()
         interactor.jogs.removeAll { $0.id == 2 }
         presenter.viewDidAppear()
         #expect(try shown(presenter).jogs.count == 2)
         interactor.user = nil
         presenter.viewDidAppear()
-        guard case .message = presenter.viewObject else { Issue.record("alice's jogs still shown after logout"); return }
+        guard case .message = presenter.shown else { Issue.record("alice's jogs still shown after logout"); return }
     }
 
     @Test("a storage failure is shown with a way to try again")
     func failure() {
         interactor.failure = .unavailable("Your jogs could not be read: disk error. Nothing was changed; try again.")
         let presenter = JogListPresenter(interactor: interactor)
+        presenter.view = view
         presenter.viewDidAppear()
-        guard case .message(let message) = presenter.viewObject else { Issue.record("\(presenter.viewObject)"); return }
+        guard case .message(let message) = presenter.shown else { Issue.record("\(presenter.shown)"); return }
         #expect(message.notices.map(\.text) == ["Your jogs could not be read: disk error. Nothing was changed; try again."])
         #expect(message.links.map(\.route) == ["jogs"])
     }

@@ -16,7 +16,7 @@ struct JogsViewTests {
 
     @Test("forwards appear, actions with their fields, and field changes to the presenter")
     func forwards() {
-        let presenter = MockJogsPresenter(viewObject: .form(Self.form))
+        let presenter = MockJogsPresenter()
         let view = JogsView(presenter: presenter)
         view.handle(.appear)
         view.handle(.action(id: "save", fields: ["date": "2026-03-14", "distance": "5", "duration": "30:00"]))
@@ -30,7 +30,9 @@ struct JogsViewTests {
 
     @Test("a form becomes fields that send changes, an error per field, banners, buttons and links")
     func formScreen() {
-        let screen = JogsView(presenter: MockJogsPresenter(viewObject: .form(Self.form))).screen
+        let view = JogsView(presenter: MockJogsPresenter())
+        view.display(.form(Self.form))
+        let screen = view.screen
         #expect(screen.title == "New jog")
         #expect(screen.fields.map(\.id) == ["date", "distance", "duration"])
         #expect(screen.fields.filter { !$0.changes }.isEmpty, "every field sends its changes")

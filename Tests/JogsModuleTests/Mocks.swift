@@ -1,5 +1,6 @@
 import DenKit
 import Foundation
+import Testing
 @testable import JogsModule
 
 /// An interactor whose answers the test sets; records what the presenter asked.
@@ -93,21 +94,36 @@ final class MockJogsRouter: JogsRouterInput {
 }
 
 final class MockJogsPresenter: JogsPresenterInput {
-    var viewObject: JogsScreenViewObject
+    weak var view: (any JogsViewInput)?
     var state = JogsScreenState(screen: .new)
     private(set) var appeared = 0
     private(set) var triggered: [(JogsAction, JogsFormInput)] = []
     private(set) var changes: [(String, JogsFormInput)] = []
     private(set) var restored: [JogsScreenState] = []
 
-    init(viewObject: JogsScreenViewObject) {
-        self.viewObject = viewObject
-    }
-
     func viewDidAppear() { appeared += 1 }
     func didTrigger(_ action: JogsAction, form: JogsFormInput) { triggered.append((action, form)) }
     func didChange(field: String, form: JogsFormInput) { changes.append((field, form)) }
     func restore(_ state: JogsScreenState) throws { restored.append(state) }
+}
+
+/// Records every screen a presenter displays.
+final class MockJogsView: JogsViewInput {
+    private(set) var displayed: [JogsScreenViewObject] = []
+
+    func display(_ viewObject: JogsScreenViewObject) { displayed.append(viewObject) }
+}
+
+extension JogsPresenterInput {
+    /// What the presenter displayed last in its `MockJogsView` (the test keeps the view alive);
+    /// records an issue when it displayed nothing.
+    var shown: JogsScreenViewObject {
+        guard let last = (view as? MockJogsView)?.displayed.last else {
+            Issue.record("the presenter displayed nothing in a MockJogsView")
+            return .message(JogsMessages.loading)
+        }
+        return last
+    }
 }
 
 /// A `KeyValueStore` that records every call (over an in-memory store) and can be told to fail.

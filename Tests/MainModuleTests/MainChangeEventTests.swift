@@ -36,7 +36,7 @@ struct MainChangeEventTests {
 
     @Test("the change event reaches the view through DenKit's wire format")
     func throughTheWire() throws {
-        let view = MockPresenter(viewObject: MainView.screenlessObject)
+        let view = MockPresenter()
         let mainView = MainView(presenter: view)
         let change = try WireFormat.decode(FieldChange.self, from: Data(#"{"v":1,"type":"change","field":"to","fields":{"to":"JPY"}}"#.utf8))
         mainView.handleChange(change)

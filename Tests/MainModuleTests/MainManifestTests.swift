@@ -15,4 +15,16 @@ struct MainManifestTests {
         #expect(manifest.v == ModuleManifest.formatVersion)
         #expect(manifest.differences(from: ModuleManifest(mainModule)) == [])
     }
+
+    /// The one source of truth is `mainModule`; module.json restates it. This fails for any field
+    /// the two state differently: id, version, summary, routes and their login flag (in order),
+    /// settings with their type, default, help, limits and empty meaning (in order), exports with
+    /// their signatures (in order, word for word).
+    @Test("module.json restates mainModule word for word")
+    func manifestRestatesDefinition() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Plugins/Main/Manifest/module.json").standardizedFileURL
+        let manifest = try JSONDecoder().decode(ModuleManifest.self, from: Data(contentsOf: file))
+        #expect(manifest.restatementDifferences(of: mainModule) == [])
+    }
 }

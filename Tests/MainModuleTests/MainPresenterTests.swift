@@ -7,6 +7,7 @@ import Testing
 struct MainPresenterTests {
     let interactor: MockInteractor
     let router = MockRouter()
+    let view = MockMainView()
     let presenter: MainPresenter
 
     init() throws {
@@ -15,11 +16,13 @@ struct MainPresenterTests {
                                   initial: SavedConversion(from: usd, to: eur, amount: "100"),
                                   amount: try AmountInput.parse("100"), rates: interactor.currentRates)
         interactor.output = presenter
+        presenter.view = view
     }
 
     @Test("shows the currencies, the amount, the result and the rate line")
     func initialViewObject() {
-        let object = presenter.viewObject
+        presenter.viewDidAppear()
+        let object = view.shown
         #expect(object.from.selected == "USD")
         #expect(object.to.selected == "EUR")
         #expect(object.from.options.count == 30)
@@ -38,7 +41,7 @@ struct MainPresenterTests {
     @Test("convert applies the submitted fields and saves them")
     func convert() {
         presenter.didTrigger(.convert, form: MainFormInput(from: "gbp", to: "JPY", amount: "12,5"))
-        let object = presenter.viewObject
+        let object = view.shown
         #expect(object.from.selected == "GBP")
         #expect(object.to.selected == "JPY")
         #expect(object.amount.text == "12.5")
@@ -49,7 +52,7 @@ struct MainPresenterTests {
     @Test("a refused amount keeps the previous value and says what is allowed", arguments: ["0.11.2", "00", "12a"])
     func badAmount(input: String) {
         presenter.didTrigger(.convert, form: MainFormInput(amount: input))
-        let object = presenter.viewObject
+        let object = view.shown
         #expect(object.amount.text == "100")
         #expect(object.result == "100 USD = 89.08 EUR")
         #expect(object.amount.error?.contains("'\(input)' was not accepted") == true)
@@ -59,12 +62,12 @@ struct MainPresenterTests {
     @Test("a single leading zero is dropped, a second one refused")
     func leadingZero() {
         presenter.didTrigger(.convert, form: MainFormInput(amount: "05"))
-        #expect(presenter.viewObject.amount.text == "5")
-        #expect(presenter.viewObject.amount.error == nil)
-        #expect(presenter.viewObject.result == "5 USD = 4.45 EUR")
+        #expect(view.shown.amount.text == "5")
+        #expect(view.shown.amount.error == nil)
+        #expect(view.shown.result == "5 USD = 4.45 EUR")
         presenter.didTrigger(.convert, form: MainFormInput(amount: "005"))
-        #expect(presenter.viewObject.amount.text == "5")
-        #expect(presenter.viewObject.amount.error
+        #expect(view.shown.amount.text == "5")
+        #expect(view.shown.amount.error
             == "'005' was not accepted: no second leading zero: write 0, 0.5 or 5, not 00. The amount stays 5.")
         #expect(interactor.saved.map(\.amount) == ["5", "5"])
     }
@@ -73,21 +76,21 @@ struct MainPresenterTests {
     func errorClears() {
         presenter.didTrigger(.convert, form: MainFormInput(amount: "x"))
         presenter.didTrigger(.convert, form: MainFormInput(amount: "3"))
-        #expect(presenter.viewObject.amount.error == nil)
-        #expect(presenter.viewObject.amount.text == "3")
+        #expect(view.shown.amount.error == nil)
+        #expect(view.shown.amount.text == "3")
     }
 
     @Test("empty amount converts 0")
     func emptyAmount() {
         presenter.didTrigger(.convert, form: MainFormInput(amount: ""))
-        #expect(presenter.viewObject.result == "0 USD = 0 EUR")
-        #expect(presenter.viewObject.amount.text == "")
+        #expect(view.shown.result == "0 USD = 0 EUR")
+        #expect(view.shown.amount.text == "")
     }
 
     @Test("an unknown currency keeps the previous one and lists the valid codes")
     func unknownCurrency() {
         presenter.didTrigger(.convert, form: MainFormInput(from: "XYZ", to: "usd"))
-        let object = presenter.viewObject
+        let object = view.shown
         #expect(object.from.selected == "USD")
         #expect(object.to.selected == "USD")
         #expect(object.notices.count == 1)
@@ -99,7 +102,7 @@ struct MainPresenterTests {
     @Test("swap swaps the currencies after applying the fields, and saves")
     func swapCurrencies() {
         presenter.didTrigger(.swap, form: MainFormInput(from: "USD", to: "JPY", amount: "2"))
-        let object = presenter.viewObject
+        let object = view.shown
         #expect(object.from.selected == "JPY")
         #expect(object.to.selected == "USD")
         #expect(interactor.saved.last == SavedConversion(from: jpy, to: usd, amount: "2"))
@@ -111,7 +114,7 @@ struct MainPresenterTests {
         interactor.nextLoad = RatesLoad(rates: rates, notice: .sourceFailed(url: "http://rates.test/x.xml", reason: "timed out"))
         presenter.didTrigger(.reload, form: MainFormInput(amount: "7"))
         #expect(interactor.reloads == 1)
-        let object = presenter.viewObject
+        let object = view.shown
         #expect(object.amount.text == "7")
         let notice = try #require(object.notices.first)
         #expect(notice.kind == .warning)
@@ -126,9 +129,9 @@ struct MainPresenterTests {
     func ratesBannerGoes(next: MainAction) throws {
         interactor.nextLoad = RatesLoad(rates: try bundledRates(), notice: .offlineOnly)
         presenter.didTrigger(.reload, form: MainFormInput())
-        #expect(presenter.viewObject.notices.first?.text.contains("stay offline") == true)
+        #expect(view.shown.notices.first?.text.contains("stay offline") == true)
         presenter.didTrigger(next, form: MainFormInput())
-        #expect(presenter.viewObject.notices.isEmpty)
+        #expect(view.shown.notices.isEmpty)
     }
 
     @Test("coming back to the screen clears the last action's banner; the first appear keeps the start's")
@@ -137,10 +140,12 @@ struct MainPresenterTests {
         let presenter = MainPresenter(interactor: interactor, router: MockRouter(),
                                       initial: SavedConversion(from: usd, to: eur, amount: "100"),
                                       amount: try AmountInput.parse("100"), rates: interactor.currentRates)
+        let view = MockMainView()
+        presenter.view = view
         presenter.viewDidAppear()
-        #expect(presenter.viewObject.notices.count == 1)
+        #expect(view.shown.notices.count == 1)
         presenter.viewDidAppear()
-        #expect(presenter.viewObject.notices.isEmpty)
+        #expect(view.shown.notices.isEmpty)
     }
 
     @Test("info goes to the router")
@@ -176,7 +181,7 @@ struct MainPresenterTests {
         interactor.failSave = true
         presenter.didTrigger(.info, form: MainFormInput(amount: "5"))
         #expect(router.aboutShown == 1)
-        #expect(presenter.viewObject.notices.contains { $0.kind == .warning && $0.text.contains("could not be saved") })
+        #expect(view.shown.notices.contains { $0.kind == .warning && $0.text.contains("could not be saved") })
     }
 
     @Test("an unknown action saves nothing")
@@ -188,7 +193,7 @@ struct MainPresenterTests {
     @Test("an unknown action is reported, not a crash")
     func unknownAction() {
         presenter.didTrigger(.unknown("launch"), form: MainFormInput())
-        #expect(presenter.viewObject.notices.first?.text.contains("'launch'") == true)
+        #expect(view.shown.notices.first?.text.contains("'launch'") == true)
         #expect(router.aboutShown == 0)
     }
 
@@ -196,7 +201,7 @@ struct MainPresenterTests {
     func failedSave() {
         interactor.failSave = true
         presenter.didTrigger(.convert, form: MainFormInput(amount: "5"))
-        let object = presenter.viewObject
+        let object = view.shown
         #expect(object.amount.text == "5")
         #expect(object.notices.contains { $0.kind == .warning && $0.text.contains("could not be saved") })
     }
@@ -205,7 +210,7 @@ struct MainPresenterTests {
     func eventNoticesAreTransient() {
         presenter.didTrigger(.convert, form: MainFormInput(from: "XYZ"))
         presenter.viewDidAppear()
-        #expect(presenter.viewObject.notices.isEmpty)
+        #expect(view.shown.notices.isEmpty)
     }
 
     @Test("rates banners for every notice name the rates and date used", arguments: [
@@ -222,7 +227,7 @@ struct MainPresenterTests {
         let fewer = ExchangeRates(date: "2026-10-05", perEuro: [jpy: dec("170")], source: .live(url: "http://r"))
         interactor.nextLoad = RatesLoad(rates: fewer, notice: .updated(url: "http://r"))
         presenter.didTrigger(.reload, form: MainFormInput())
-        let object = presenter.viewObject
+        let object = view.shown
         #expect(object.from.options == ["EUR", "JPY"])
         #expect(object.notices.contains { $0.kind == .error && $0.text.contains("USD is not quoted") })
         #expect(object.notices.contains { $0.kind == .success })
@@ -242,9 +247,13 @@ struct MainPresenterTests {
 struct MainViewTests {
     private func sampleObject() throws -> MainViewObject {
         let interactor = MockInteractor(rates: try bundledRates(), notice: .offlineOnly)
-        return MainPresenter(interactor: interactor, router: MockRouter(),
-                             initial: SavedConversion(from: usd, to: eur, amount: "100"),
-                             amount: try AmountInput.parse("100"), rates: interactor.currentRates).viewObject
+        let presenter = MainPresenter(interactor: interactor, router: MockRouter(),
+                                      initial: SavedConversion(from: usd, to: eur, amount: "100"),
+                                      amount: try AmountInput.parse("100"), rates: interactor.currentRates)
+        let view = MockMainView()
+        presenter.view = view
+        presenter.viewDidAppear()
+        return view.shown
     }
 
     @Test("turns the view object into a screen")
@@ -268,7 +277,7 @@ struct MainViewTests {
 
     @Test("forwards events to the presenter")
     func forwardsEvents() throws {
-        let presenter = MockPresenter(viewObject: try sampleObject())
+        let presenter = MockPresenter()
         let view = MainView(presenter: presenter)
         view.handle(.appear)
         view.handle(.action(id: "swap", fields: ["from": "USD", "to": "EUR", "amount": "3", "other": "x"]))
@@ -279,6 +288,32 @@ struct MainViewTests {
         #expect(presenter.triggered[0].1 == MainFormInput(from: "USD", to: "EUR", amount: "3"))
         #expect(presenter.triggered[1].0 == .unknown("nope"))
         #expect(presenter.triggered[1].1 == MainFormInput())
+    }
+
+    @Test("is passive: draws the view object displayed last, and nothing before the first")
+    func drawsWhatIsDisplayed() throws {
+        let view = MainView(presenter: MockPresenter())
+        #expect(view.screen == MainView.screen(for: .blank))
+        let object = try sampleObject()
+        view.display(object)
+        #expect(view.screen == MainView.screen(for: object))
+        #expect(view.screen.texts.contains("100 USD = 89.08 EUR"))
+    }
+
+    @Test("every presenter input ends with a push into the view")
+    func everyInputPushes() throws {
+        let interactor = MockInteractor(rates: try bundledRates())
+        let presenter = MainPresenter(interactor: interactor, router: MockRouter(),
+                                      initial: SavedConversion(from: usd, to: eur, amount: "100"),
+                                      amount: try AmountInput.parse("100"), rates: interactor.currentRates)
+        let view = MockMainView()
+        presenter.view = view
+        presenter.viewDidAppear()
+        presenter.didChange(form: MainFormInput(amount: "2"))
+        presenter.didTrigger(.convert, form: MainFormInput(amount: "3"))
+        presenter.interactorDidLoad(interactor.currentRates)
+        try presenter.restore(SavedConversion(from: jpy, to: gbp, amount: "4"))
+        #expect(view.displayed.map(\.amount.text) == ["100", "2", "3", "3", "4"])
     }
 
     @Test("the screen survives the wire format")
@@ -304,20 +339,10 @@ struct MainRouterTests {
     func weakView() throws {
         let router = MainRouter(navigation: Navigation())
         do {
-            let view = MainView(presenter: MockPresenter(viewObject: MainView.screenlessObject))
+            let view = MainView(presenter: MockPresenter())
             router.view = view
             #expect(router.view != nil)
         }
         #expect(router.view == nil)
-    }
-}
-
-extension MainView {
-    static var screenlessObject: MainViewObject {
-        MainViewObject(title: "", heading: "", notices: [],
-                       from: .init(id: "from", label: "", selected: "", options: []),
-                       to: .init(id: "to", label: "", selected: "", options: []),
-                       amount: .init(id: "amount", label: "", text: "", placeholder: "", error: nil),
-                       result: "", rateLine: "", sourceLine: "", actions: [])
     }
 }

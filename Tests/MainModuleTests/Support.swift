@@ -1,5 +1,6 @@
 import DenKit
 import Foundation
+import Testing
 @testable import MainModule
 
 func dec(_ text: String) -> Decimal {
@@ -111,18 +112,29 @@ final class MockRouter: MainRouterInput {
 }
 
 final class MockPresenter: MainPresenterInput {
-    var viewObject: MainViewObject
     private(set) var appeared = 0
     private(set) var triggered: [(MainAction, MainFormInput)] = []
     private(set) var changes: [MainFormInput] = []
 
-    init(viewObject: MainViewObject) {
-        self.viewObject = viewObject
-    }
-
     func viewDidAppear() { appeared += 1 }
     func didTrigger(_ action: MainAction, form: MainFormInput) { triggered.append((action, form)) }
     func didChange(form: MainFormInput) { changes.append(form) }
+}
+
+/// Records every view object the presenter displays.
+final class MockMainView: MainViewInput {
+    private(set) var displayed: [MainViewObject] = []
+
+    func display(_ viewObject: MainViewObject) { displayed.append(viewObject) }
+
+    /// The view object displayed last; a blank one (and a recorded issue) when none was.
+    var shown: MainViewObject {
+        guard let last = displayed.last else {
+            Issue.record("the presenter displayed nothing")
+            return .blank
+        }
+        return last
+    }
 }
 
 func context(_ route: String, pattern: String = MainRoutes.main, parameters: [String: String] = [:]) -> BuildContext {

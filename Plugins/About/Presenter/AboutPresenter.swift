@@ -7,6 +7,8 @@ protocol AboutPresenterInput: AnyObject {
     func didTapWebsite()
 }
 
+/// Turns the app info and the module list into an `AboutViewObject` and pushes it into the view
+/// whenever either arrives; Close and the website link go to the router.
 final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePresenter {
     weak var view: (any AboutViewInput)?
     private let interactor: any AboutInteractorInput

@@ -8,7 +8,7 @@ protocol AboutRouterInput: AnyObject {
 
 final class AboutRouter: AboutRouterInput, ModuleRouter {
     weak var view: (any ModuleView)?
-    private let navigation: Navigation
+    let navigation: Navigation
 
     init(navigation: Navigation) {
         self.navigation = navigation

@@ -1,19 +1,18 @@
 import DenKit
 
-/// What the presenter tells the view.
-protocol AboutViewInput: AnyObject {
-    func display(_ viewObject: AboutViewObject)
-}
+/// What the presenter pushes into the view: an `AboutViewObject`, through `display`.
+protocol AboutViewInput: ModuleViewInput<AboutViewObject> {}
 
-/// Passive: draws the view object as a Screen and forwards events to the presenter.
-final class AboutView: AboutViewInput, ModuleView {
+/// Passive: keeps the view object displayed last, draws it as a Screen and forwards events to
+/// the presenter.
+final class AboutView: AboutViewInput, PassiveModuleView {
     enum Action {
         static let close = "close"
         static let website = "website"
     }
 
-    private let presenter: any AboutPresenterInput
-    private var viewObject = AboutViewObject.loading
+    let presenter: any AboutPresenterInput
+    private(set) var viewObject = AboutViewObject.loading
 
     init(presenter: any AboutPresenterInput) {
         self.presenter = presenter
@@ -32,7 +31,7 @@ final class AboutView: AboutViewInput, ModuleView {
         }
     }
 
-    var screen: Screen {
+    static func screen(for viewObject: AboutViewObject) -> Screen {
         var elements: [Element] = [
             .heading(viewObject.name),
             .text(viewObject.versionLine, style: .caption),

@@ -26,6 +26,7 @@ enum JogsBuilder: ModuleBuilder {
         let router = JogsRouter(navigation: navigation)
         let presenter = presenter(for: context, interactor: interactor, router: router)
         let view = JogsView(presenter: presenter)
+        presenter.view = view
         router.view = view
         let instance = VIPERInstance(view: view, navigation: navigation, state: JogsStateCodec(presenter: presenter))
         return Stack(instance: instance, view: view, presenter: presenter, interactor: interactor, router: router)

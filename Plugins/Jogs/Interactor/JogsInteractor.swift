@@ -2,8 +2,11 @@ import DenKit
 
 /// The Jogs module's logic: whose jogs (the session's user, read at every call), the form rules
 /// (`JogValidator`), the date filter, the list order, totals and the weekly report. Knows
-/// nothing of display.
-final class JogsInteractor: JogsInteractorInput {
+/// nothing of display. Storage calls block inside the host's call, so every answer is a return
+/// value: it has no output (`ModuleInteractor.Output` is `Never`).
+final class JogsInteractor: JogsInteractorInput, ModuleInteractor {
+    typealias Output = Never
+
     private let repository: any JogRepository
     private let users: any CurrentUserProviding
     private let clock: any JogsClock

@@ -6,7 +6,7 @@ import DenKit
 ///
 /// Storage calls block inside the host's call, so every answer is a return value; there is no
 /// output protocol back to the presenter.
-protocol JogsInteractorInput: ModuleInteractor {
+protocol JogsInteractorInput: AnyObject {
     /// Today, from the injected clock: the new-jog form's default date and the latest allowed.
     var today: Day { get }
     /// The logged-in username.

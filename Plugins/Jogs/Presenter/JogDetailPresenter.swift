@@ -9,6 +9,7 @@ import DenKit
 final class JogDetailPresenter: JogsPresenterInput {
     typealias Object = JogsScreenViewObject
 
+    weak var view: (any JogsViewInput)?
     enum Mode: Equatable {
         case showing
         case confirmingDelete
@@ -42,12 +43,14 @@ final class JogDetailPresenter: JogsPresenterInput {
     // MARK: - JogsPresenterInput
 
     func viewDidAppear() {
+        defer { show() }
         notices = []
         if case .deleted = mode { return }
         reload()
     }
 
     func didTrigger(_ action: JogsAction, form: JogsFormInput) {
+        defer { show() }
         notices = []
         if case .deleted = mode { return }
         if jog == nil || problem != nil { reload() }
@@ -77,6 +80,7 @@ final class JogDetailPresenter: JogsPresenterInput {
     }
 
     func didChange(field: String, form: JogsFormInput) {
+        defer { show() }
         guard let jog, mode == .showing else { return }
         let before = draft ?? Self.draft(of: jog)
         let after = form.applied(to: before)
@@ -94,6 +98,7 @@ final class JogDetailPresenter: JogsPresenterInput {
     }
 
     func restore(_ state: JogsScreenState) throws {
+        defer { show() }
         try JogsScreenState.expect(state, is: .detail)
         draft = state.fields.isEmpty ? nil : JogsScreenState.draft(from: state.fields, over: JogDraft())
         mode = state.confirmingDelete ? .confirmingDelete : .showing
@@ -102,7 +107,12 @@ final class JogDetailPresenter: JogsPresenterInput {
 
     // MARK: - View object
 
-    var viewObject: Object {
+    /// Pushes the screen for the current state into the view (every input ends with it).
+    private func show() {
+        view?.display(viewObject)
+    }
+
+    private var viewObject: Object {
         if let problem, let message = JogsMessages.screen(for: problem, route: route, idText: idText) {
             return .message(message)
         }

@@ -6,6 +6,7 @@ import DenKit
 final class JogFormPresenter: JogsPresenterInput {
     typealias Object = JogsScreenViewObject
 
+    weak var view: (any JogsViewInput)?
     private let interactor: any JogsInteractorInput
     private let router: any JogsRouterInput
     private var draft: JogDraft
@@ -23,6 +24,7 @@ final class JogFormPresenter: JogsPresenterInput {
 
     /// Nothing to load, but the user is checked: nobody logged in gets the login screen.
     func viewDidAppear() {
+        defer { show() }
         notices = []
         do {
             _ = try interactor.currentUser()
@@ -33,6 +35,7 @@ final class JogFormPresenter: JogsPresenterInput {
     }
 
     func didTrigger(_ action: JogsAction, form: JogsFormInput) {
+        defer { show() }
         notices = []
         draft = form.applied(to: draft)
         switch action {
@@ -44,6 +47,7 @@ final class JogFormPresenter: JogsPresenterInput {
     }
 
     func didChange(field: String, form: JogsFormInput) {
+        defer { show() }
         let before = draft
         draft = form.applied(to: draft)
         // The field being fixed loses its message; the others keep theirs until the next Save.
@@ -59,6 +63,7 @@ final class JogFormPresenter: JogsPresenterInput {
     }
 
     func restore(_ state: JogsScreenState) throws {
+        defer { show() }
         try JogsScreenState.expect(state, is: .new)
         draft = JogsScreenState.draft(from: state.fields, over: draft)
         errors = JogFieldErrors()
@@ -66,7 +71,12 @@ final class JogFormPresenter: JogsPresenterInput {
 
     // MARK: - View object
 
-    var viewObject: Object {
+    /// Pushes the screen for the current state into the view (every input ends with it).
+    private func show() {
+        view?.display(viewObject)
+    }
+
+    private var viewObject: Object {
         if let problem, let message = JogsMessages.screen(for: problem, route: JogsRoutes.new) { return .message(message) }
         return .form(Object.Form(
             title: "New jog",

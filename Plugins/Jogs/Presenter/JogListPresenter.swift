@@ -9,6 +9,7 @@ import DenKit
 final class JogListPresenter: JogsPresenterInput {
     typealias Object = JogsScreenViewObject
 
+    weak var view: (any JogsViewInput)?
     private let interactor: any JogsInteractorInput
     private let route: String
     private var fromText: String
@@ -34,6 +35,7 @@ final class JogListPresenter: JogsPresenterInput {
     // MARK: - JogsPresenterInput
 
     func viewDidAppear() {
+        defer { show() }
         notices = []
         if linkFilterPending {
             linkFilterPending = false
@@ -44,6 +46,7 @@ final class JogListPresenter: JogsPresenterInput {
     }
 
     func didTrigger(_ action: JogsAction, form: JogsFormInput) {
+        defer { show() }
         notices = []
         if let from = form.from { fromText = from }
         if let to = form.to { toText = to }
@@ -65,6 +68,7 @@ final class JogListPresenter: JogsPresenterInput {
     }
 
     func didChange(field: String, form: JogsFormInput) {
+        defer { show() }
         if let from = form.from, from != fromText { fromText = from; filterErrors.from = nil }
         if let to = form.to, to != toText { toText = to; filterErrors.to = nil }
     }
@@ -84,6 +88,7 @@ final class JogListPresenter: JogsPresenterInput {
     }
 
     func restore(_ state: JogsScreenState) throws {
+        defer { show() }
         try JogsScreenState.expect(state, is: .list)
         let applied = DayRange(from: state.fields[StateKey.appliedFrom].flatMap(Day.init),
                                to: state.fields[StateKey.appliedTo].flatMap(Day.init))
@@ -95,7 +100,12 @@ final class JogListPresenter: JogsPresenterInput {
 
     // MARK: - View object
 
-    var viewObject: Object {
+    /// Pushes the screen for the current state into the view (every input ends with it).
+    private func show() {
+        view?.display(viewObject)
+    }
+
+    private var viewObject: Object {
         if let problem, let message = JogsMessages.screen(for: problem, route: route) { return .message(message) }
         guard let listing else { return .message(JogsMessages.loading) }
         var shown = [JogsMessages.unreadable(listing.unreadable)].compactMap { $0 }

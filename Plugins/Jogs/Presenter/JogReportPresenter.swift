@@ -5,6 +5,7 @@ import DenKit
 final class JogReportPresenter: JogsPresenterInput {
     typealias Object = JogsScreenViewObject
 
+    weak var view: (any JogsViewInput)?
     private let interactor: any JogsInteractorInput
     private var report: JogReport?
     private var problem: JogsProblem?
@@ -17,28 +18,38 @@ final class JogReportPresenter: JogsPresenterInput {
     // MARK: - JogsPresenterInput
 
     func viewDidAppear() {
+        defer { show() }
         notices = []
         reload()
     }
 
     func didTrigger(_ action: JogsAction, form: JogsFormInput) {
+        defer { show() }
         notices = [JogsMessages.unknownAction(action.id)]
         reload()
     }
 
-    func didChange(field: String, form: JogsFormInput) {}
+    func didChange(field: String, form: JogsFormInput) {
+        show()
+    }
 
     // MARK: - State (hot swap)
 
     var state: JogsScreenState { JogsScreenState(screen: .report) }
 
     func restore(_ state: JogsScreenState) throws {
+        defer { show() }
         try JogsScreenState.expect(state, is: .report)
     }
 
     // MARK: - View object
 
-    var viewObject: Object {
+    /// Pushes the screen for the current state into the view (every input ends with it).
+    private func show() {
+        view?.display(viewObject)
+    }
+
+    private var viewObject: Object {
         if let problem, let message = JogsMessages.screen(for: problem, route: JogsRoutes.report) { return .message(message) }
         guard let report else { return .message(JogsMessages.loading) }
         return .report(Object.Report(

@@ -1,10 +1,11 @@
 import DenKit
 
-/// What the view asks of a Jogs presenter. Each route has its own presenter (list, new jog,
-/// detail, report) behind this one protocol, so one view draws them all. The view pulls
-/// `viewObject` after every event, so a presenter needs no reference to the view.
-protocol JogsPresenterInput: ModulePresenter {
-    var viewObject: JogsScreenViewObject { get }
+/// What the view tells a Jogs presenter. Each route has its own presenter (list, new jog,
+/// detail, report) behind this one protocol, so one view draws them all: every presenter ends
+/// each call below by displaying a `JogsScreenViewObject` in its `view` (`JogsViewInput`).
+/// The builder picks the presenter for the route, so the protocol also carries the presenter's
+/// weak `view` (`ModulePresenter`).
+protocol JogsPresenterInput: ModulePresenter where View == any JogsViewInput {
     /// Shown, or shown again after another screen: reload, since data may have changed.
     func viewDidAppear()
     func didTrigger(_ action: JogsAction, form: JogsFormInput)

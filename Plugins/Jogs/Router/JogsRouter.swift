@@ -2,7 +2,7 @@ import DenKit
 
 /// Where Jogs goes after an action. Routes are strings; plain navigation (New jog, Weekly
 /// report, a jog in the list, Log in) is a link on the screen, which the host follows itself.
-protocol JogsRouterInput: ModuleRouter {
+protocol JogsRouterInput: AnyObject {
     /// After a new jog is saved: its detail screen takes the place of the form, so Back leads
     /// to where the user was before the form.
     func showSavedJog(id: Int)
@@ -11,9 +11,9 @@ protocol JogsRouterInput: ModuleRouter {
 }
 
 /// Navigation only, recorded in the instance's `Navigation`; holds the view weakly.
-final class JogsRouter: JogsRouterInput {
+final class JogsRouter: JogsRouterInput, ModuleRouter {
     weak var view: (any ModuleView)?
-    private let navigation: Navigation
+    let navigation: Navigation
 
     init(navigation: Navigation) {
         self.navigation = navigation

@@ -1,14 +1,24 @@
 import DenKit
 
-/// Passive: turns the presenter's `JogsScreenViewObject` into a DenKit `Screen` and forwards
-/// events. One view serves every Jogs screen; the presenter behind it differs per route.
-final class JogsView: ModuleView {
+/// What a Jogs presenter pushes into the view.
+protocol JogsViewInput: ModuleViewInput<JogsScreenViewObject> {}
+
+/// Passive: keeps the `JogsScreenViewObject` the presenter displayed last, turns it into a DenKit
+/// `Screen` and forwards events. One view serves every Jogs screen; the presenter behind it
+/// differs per route.
+final class JogsView: JogsViewInput, PassiveModuleView {
     typealias Object = JogsScreenViewObject
 
     let presenter: any JogsPresenterInput
+    /// Until the presenter's first push (it answers the host's first event).
+    private(set) var viewObject = Object.message(JogsMessages.loading)
 
     init(presenter: any JogsPresenterInput) {
         self.presenter = presenter
+    }
+
+    func display(_ viewObject: Object) {
+        self.viewObject = viewObject
     }
 
     func handle(_ event: ModuleEvent) {
@@ -24,10 +34,6 @@ final class JogsView: ModuleView {
     /// hot swap then keeps a half-filled form, and the pace preview follows the typing.
     func handleChange(_ change: FieldChange) {
         presenter.didChange(field: change.field, form: JogsFormInput(change.fields))
-    }
-
-    var screen: Screen {
-        Self.screen(for: presenter.viewObject)
     }
 
     static func screen(for object: Object) -> Screen {

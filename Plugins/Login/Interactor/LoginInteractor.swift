@@ -14,7 +14,7 @@ import Foundation
 /// - A service that fails (`HostServiceError`) is reported as `serviceFailed` and logged; nothing
 ///   here throws or crashes. Passwords are `Secret`s: they reach the service call only, never a
 ///   message or the log.
-final class LoginInteractor: LoginInteractorInput {
+final class LoginInteractor: LoginInteractorInput, ModuleInteractor {
     weak var output: (any LoginInteractorOutput)?
 
     private let auth: any Authenticating

@@ -2,7 +2,7 @@ import DenKit
 
 /// What the presenter asks of the interactor. Every call reports through `LoginInteractorOutput`
 /// before it returns.
-protocol LoginInteractorInput: ModuleInteractor {
+protocol LoginInteractorInput: AnyObject {
     /// Reads who is logged in in this UI session.
     func loadUser()
     /// Checks the form (`AccountFormRules`), then logs the session in.

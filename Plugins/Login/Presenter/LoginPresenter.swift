@@ -5,7 +5,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Turns who is logged in, and the outcome of each attempt, into `LoginViewObject`s; sends each
+/// Turns who is logged in, and the outcome of each attempt, into `LoginViewObject`s pushed into
+/// the view (with a `LoginErrorViewObject` after a failed attempt) at the end of every input; sends each
 /// action to the interactor (log in, create, reset, change, log out) or to the router (another
 /// page, go on).
 ///
@@ -15,7 +16,7 @@ import Foundation
 ///   or `appear` clears it.
 /// - After a login (also the one that follows a new account or a reset) the router goes on to
 ///   `next`, or to main.
-final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput {
+final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput, ModulePresenter {
     /// The state a hot swap keeps: never a password.
     struct State: Equatable, Sendable {
         var username: String
@@ -158,11 +159,13 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput {
         username = state.username
         next = state.next
         nextProblem = nil
+        show()
     }
 
     // MARK: - View objects
 
-    var viewObject: LoginViewObject {
+    /// The page for the current state, as `show()` pushes it.
+    private var viewObject: LoginViewObject {
         typealias Field = LoginViewObject.Field
         typealias Action = LoginViewObject.Action
         typealias ID = LoginViewObject.FieldID
@@ -235,6 +238,7 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput {
         attempt = nil
     }
 
+    /// Pushes the page, then the error of the failed attempt if there is one.
     private func show() {
         view?.display(viewObject)
         if let loginError { view?.displayLoginError(loginError) }

@@ -1,7 +1,8 @@
 import DenKit
 
-/// What the view tells the presenter.
-protocol LoginPresenterInput: ModulePresenter {
+/// What the view tells the presenter. Each call ends with the presenter displaying a page in the
+/// view (`LoginViewInput`).
+protocol LoginPresenterInput: AnyObject {
     func viewDidAppear()
     func didTrigger(_ action: LoginAction, form: LoginFormInput)
 }

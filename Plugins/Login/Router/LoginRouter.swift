@@ -3,7 +3,7 @@ import DenKit
 /// Where the Login module can go. Every move replaces the current screen: the login pages are one
 /// stop on the way somewhere, so Back never returns to a form that was filled in, and never
 /// piles login pages on the back stack.
-protocol LoginRouterInput: ModuleRouter {
+protocol LoginRouterInput: AnyObject {
     /// After logging in: on to `next`, or to `NextRoute.fallback` (main) without one.
     func goOn(to next: NextRoute?)
     /// Another page of the login module, carrying `next` along.
@@ -12,9 +12,9 @@ protocol LoginRouterInput: ModuleRouter {
 
 /// Navigation only, recorded in the instance's `Navigation`; holds the view weakly. Routes are
 /// strings: Login never imports another module.
-final class LoginRouter: LoginRouterInput {
+final class LoginRouter: LoginRouterInput, ModuleRouter {
     weak var view: (any ModuleView)?
-    private let navigation: Navigation
+    let navigation: Navigation
 
     init(navigation: Navigation) {
         self.navigation = navigation

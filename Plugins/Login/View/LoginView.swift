@@ -1,20 +1,20 @@
 import DenKit
 
-/// What the presenter tells the view.
-protocol LoginViewInput: AnyObject {
-    /// Shows a page; replaces everything shown before, an earlier login error included.
-    func display(_ viewObject: LoginViewObject)
+/// What the presenter pushes into the view: a page (`display`, which replaces everything shown
+/// before, an earlier login error included), then, when the last attempt failed, why.
+protocol LoginViewInput: ModuleViewInput<LoginViewObject> {
     /// Shows why the last attempt failed, on the page displayed last.
     func displayLoginError(_ error: LoginErrorViewObject)
 }
 
-/// Passive: draws the view objects as a DenKit `Screen` and forwards events to the presenter.
+/// Passive: keeps the page and the login error displayed last, draws them as a DenKit `Screen`
+/// and forwards events to the presenter.
 ///
 /// Secret fields are always drawn empty, whatever the view object says: a password is never part
 /// of a screen, and a front-end that sends the screen's values with the next action sends an
 /// empty password after every attempt.
-final class LoginView: LoginViewInput, ModuleView {
-    private let presenter: any LoginPresenterInput
+final class LoginView: LoginViewInput, PassiveModuleView {
+    let presenter: any LoginPresenterInput
     private(set) var viewObject = LoginViewObject.empty
     private(set) var loginError: LoginErrorViewObject?
 
@@ -40,8 +40,13 @@ final class LoginView: LoginViewInput, ModuleView {
         }
     }
 
+    /// The page with the login error over it (`PassiveModuleView.screen` would draw the page alone).
     var screen: Screen {
         Self.screen(for: viewObject, error: loginError)
+    }
+
+    static func screen(for viewObject: LoginViewObject) -> Screen {
+        screen(for: viewObject, error: nil)
     }
 
     static func form(_ fields: [String: String]) -> LoginFormInput {

@@ -40,6 +40,7 @@ enum MainBuilder: ModuleBuilder {
                                       amount: initial.1, rates: load, restoreProblem: problem)
         interactor.output = presenter
         let view = MainView(presenter: presenter)
+        presenter.view = view
         router.view = view
         let instance = VIPERInstance(view: view, navigation: navigation, state: MainStateCodec.make(presenter: presenter))
         return Stack(instance: instance, view: view, presenter: presenter, interactor: interactor, router: router)

@@ -12,7 +12,7 @@ import Foundation
 ///   current and are cached with their date; any failure (network, refused document, bad URL)
 ///   keeps working from the cache or the snapshot and says which rates and date are used. With
 ///   an empty URL, reload re-reads the offline rates and says so.
-final class MainInteractor: MainInteractorInput {
+final class MainInteractor: MainInteractorInput, ModuleInteractor {
     weak var output: (any MainInteractorOutput)?
 
     private let settings: any SettingsStore

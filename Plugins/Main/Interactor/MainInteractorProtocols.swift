@@ -2,7 +2,7 @@ import DenKit
 import Foundation
 
 /// What the presenter asks of the interactor: a facade over the rates sources and the settings.
-protocol MainInteractorInput: ModuleInteractor {
+protocol MainInteractorInput: AnyObject {
     /// The rates in use now (see `loadOfflineRates` and `reloadRates`).
     var currentRates: RatesLoad { get }
     /// Loads the rates available without the network: the cached download when there is one,

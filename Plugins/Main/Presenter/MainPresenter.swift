@@ -1,15 +1,17 @@
 import DenKit
 import Foundation
 
-/// Turns the interactor's data into `MainViewObject`s and sends each user action to the
-/// interactor (convert, reload) or the router (info).
+/// Turns the interactor's data into `MainViewObject`s, pushed into the view at the end of every
+/// input (appear, action, change, the interactor's answer, a restore), and sends each user
+/// action to the interactor (convert, reload) or the router (info).
 ///
 /// Form handling: every action first applies the submitted fields. A refused amount keeps the
 /// previous valid amount and shows why on the field; an unknown currency keeps the previous
 /// currency and shows a banner. Every action (convert, swap, reload, info) then saves
 /// from/to/amount for the next start; only valid values ever reach `persist()`, because refused
 /// input is never applied.
-final class MainPresenter: MainPresenterInput, MainInteractorOutput {
+final class MainPresenter: MainPresenterInput, MainInteractorOutput, ModulePresenter {
+    weak var view: (any MainViewInput)?
     private let interactor: any MainInteractorInput
     private let router: any MainRouterInput
 
@@ -44,11 +46,12 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
     // MARK: - MainPresenterInput
 
     func viewDidAppear() {
-        guard hasAppeared else {
+        if hasAppeared {
+            clearLatestAction()
+        } else {
             hasAppeared = true
-            return
         }
-        clearLatestAction()
+        show()
     }
 
     func didTrigger(_ action: MainAction, form: MainFormInput) {
@@ -73,6 +76,7 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
         case .unknown(let id):
             eventNotices.append(.init(kind: .error, text: "Unknown action '\(id)'."))
         }
+        show()
     }
 
     /// Converts as the user types: applies the fields like an action does (refused input is
@@ -81,6 +85,7 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
         hasAppeared = true
         clearLatestAction()
         apply(form)
+        show()
     }
 
     // MARK: - MainInteractorOutput
@@ -88,6 +93,7 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
     func interactorDidLoad(_ load: RatesLoad) {
         rates = load
         ratesNotice = load.notice
+        show()
     }
 
     // MARK: - State (hot swap)
@@ -112,11 +118,18 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput {
         from = state.from
         to = state.to
         self.amount = amount
+        show()
     }
 
     // MARK: - View object
 
-    var viewObject: MainViewObject {
+    /// Pushes the current state, formatted, into the view.
+    private func show() {
+        view?.display(viewObject())
+    }
+
+    /// The current state as the view shows it.
+    private func viewObject() -> MainViewObject {
         let codes = rates.rates.currencies.map(\.code)
         var notices: [MainViewObject.Notice] = []
         if let restoreProblem { notices.append(Self.notice(for: restoreProblem, showing: state)) }

@@ -1,9 +1,8 @@
 import DenKit
 
-/// What the view asks of the presenter. The view pulls `viewObject` after every event, so the
-/// presenter needs no reference to the view.
-protocol MainPresenterInput: ModulePresenter {
-    var viewObject: MainViewObject { get }
+/// What the view tells the presenter. Each call ends with the presenter displaying a
+/// `MainViewObject` in the view (`MainViewInput`).
+protocol MainPresenterInput: AnyObject {
     func viewDidAppear()
     func didTrigger(_ action: MainAction, form: MainFormInput)
     /// A field changed (the fields ask for change events): recompute as the user types.

@@ -1,11 +1,21 @@
 import DenKit
 
-/// Passive: turns the presenter's `MainViewObject` into a DenKit `Screen` and forwards events.
-final class MainView: ModuleView {
+/// What the presenter pushes into the view.
+protocol MainViewInput: ModuleViewInput<MainViewObject> {}
+
+/// Passive: keeps the `MainViewObject` the presenter displayed last, turns it into a DenKit
+/// `Screen` and forwards events.
+final class MainView: MainViewInput, PassiveModuleView {
     let presenter: any MainPresenterInput
+    /// Until the presenter's first push (it answers the host's first event): an empty converter.
+    private(set) var viewObject = MainViewObject.blank
 
     init(presenter: any MainPresenterInput) {
         self.presenter = presenter
+    }
+
+    func display(_ viewObject: MainViewObject) {
+        self.viewObject = viewObject
     }
 
     func handle(_ event: ModuleEvent) {
@@ -25,10 +35,6 @@ final class MainView: ModuleView {
     private static func form(_ fields: [String: String]) -> MainFormInput {
         MainFormInput(from: fields[MainViewObject.FieldID.from], to: fields[MainViewObject.FieldID.to],
                       amount: fields[MainViewObject.FieldID.amount])
-    }
-
-    var screen: Screen {
-        Self.screen(for: presenter.viewObject)
     }
 
     static func screen(for object: MainViewObject) -> Screen {

@@ -55,4 +55,12 @@ struct MainViewObject: Equatable, Sendable {
     /// "Rates: bundled ECB snapshot (offline)"
     var sourceLine: String
     var actions: [Action]
+
+    /// Before the presenter's first push: the converter's title and fields, nothing in them.
+    static let blank = MainViewObject(
+        title: "Currency converter", heading: "Convert currencies", notices: [],
+        from: Choice(id: FieldID.from, label: "From", selected: "", options: []),
+        to: Choice(id: FieldID.to, label: "To", selected: "", options: []),
+        amount: AmountField(id: FieldID.amount, label: "Amount", text: "", placeholder: "0", error: nil),
+        result: "", rateLine: "", sourceLine: "", actions: [])
 }
