@@ -30,6 +30,10 @@ public protocol StorageEngine: Sendable {
     /// Applies operations in several namespaces in order, all or nothing: for the host only,
     /// never reachable from a module's `storage.*` call.
     func apply(across operations: [NamespacedOperation]) throws(ServiceFailure)
+    /// Stores a record under a fresh id in one atomic step (`StorageInsert`) and returns the id.
+    /// Increments `insert.counter` until `insert.prefix` + the id names no key, at most
+    /// `StorageInsert.maxTakenIDs` times; a failure writes nothing, not even the counter.
+    func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int
     /// Sends each later "waiting for another process's lock" notice to `report`, for the host's
     /// log. A requirement with a do-nothing default rather than a protocol to cast to: a cast
     /// costs a fresh process a scan of every conformance record (docs/PERFORMANCE.md).
@@ -37,6 +41,19 @@ public protocol StorageEngine: Sendable {
 }
 
 extension StorageEngine {
+    /// Engines written before `insert` count, check and write in three steps: each is atomic, so
+    /// two callers still never get the same id, but a failed write leaves the counter advanced.
+    public func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int {
+        for _ in 0..<StorageInsert.maxTakenIDs {
+            let id = try increment(namespace: namespace, key: insert.counter)
+            guard id > 0 else { continue }
+            guard try get(namespace: namespace, key: insert.key(for: id)) == nil else { continue }
+            try apply(namespace: namespace, operations: [.set(key: insert.key(for: id), value: insert.value(for: id))])
+            return id
+        }
+        throw .unavailable("storage: \(StorageInsert.noFreeID(counter: insert.counter)); nothing was written")
+    }
+
     /// An engine that never waits for another process says nothing.
     public func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) {}
 

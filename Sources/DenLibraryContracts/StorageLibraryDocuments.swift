@@ -16,6 +16,7 @@ public enum StorageLibraryCall: Codable, Sendable, Equatable {
     case increment(namespace: String, key: String)
     case namespaces
     case applyAcross([NamespacedOperation])
+    case insert(namespace: String, insert: StorageInsert)
 
     /// Runs the call on `engine`; a failure is an answer too.
     public func perform(on engine: any StorageEngine) -> StorageLibraryAnswer {
@@ -35,6 +36,7 @@ public enum StorageLibraryCall: Codable, Sendable, Equatable {
             case .applyAcross(let operations):
                 try engine.apply(across: operations)
                 return .done
+            case .insert(let namespace, let insert): return .count(try engine.insert(namespace: namespace, insert))
             }
         } catch {
             return .failed(kind: error.kind, message: error.message)

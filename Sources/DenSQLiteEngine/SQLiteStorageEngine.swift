@@ -167,6 +167,34 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         try run("read", read: true) { db in try String.fetchAll(db, sql: "SELECT DISTINCT namespace FROM entries ORDER BY namespace") }
     }
 
+    public func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int {
+        // One write transaction for the counter, the check and the record: any failure rolls
+        // back all three.
+        let outcome = try run("write") { db -> Result<Int, StorageCounterProblem>? in
+            var stored = try Data.fetchOne(db, sql: "SELECT CAST(value AS BLOB) FROM entries WHERE namespace = ? AND key = CAST(? AS TEXT)",
+                                           arguments: [namespace, Data(insert.counter.utf8)])
+                .map { String(decoding: $0, as: UTF8.self) }
+            for _ in 0..<StorageInsert.maxTakenIDs {
+                let next = StorageCounter.next(after: stored, forKey: insert.counter)
+                guard case .success(let id) = next else { return next }
+                stored = String(id)
+                guard id > 0 else { continue }
+                let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM entries WHERE namespace = ? AND key = CAST(? AS TEXT)",
+                                              arguments: [namespace, Data(insert.key(for: id).utf8)]) ?? false
+                guard !taken else { continue }
+                try Self.set(db, namespace, insert.counter, String(id))
+                try Self.set(db, namespace, insert.key(for: id), insert.value(for: id))
+                return .success(id)
+            }
+            return nil
+        }
+        switch outcome {
+        case .success(let id): return id
+        case .failure(let problem): throw .invalid("\(problem); nothing was written")
+        case nil: throw .unavailable("storage: \(StorageInsert.noFreeID(counter: insert.counter)); nothing was written")
+        }
+    }
+
     public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
         guard !operations.isEmpty else { return }
         try run("write") { db in

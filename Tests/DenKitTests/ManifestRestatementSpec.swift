@@ -89,7 +89,7 @@ struct ManifestRestatementSpec {
 @Suite("den new-module's module.json and Module.swift agree")
 struct NewModuleTemplateRestatementSpec {
     static let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/DenFull/Templates").standardizedFileURL
+        .appendingPathComponent("../../Sources/DenCommands/Templates").standardizedFileURL
 
     /// The values ModuleGenerator gives for `den new-module TrailMap --route trails --route trails/<string:name>`.
     static let values: [String: Mustache.Value] = [

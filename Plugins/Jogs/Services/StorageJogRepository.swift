@@ -40,19 +40,12 @@ final class StorageJogRepository: JogRepository {
     }
 
     func add(_ input: JogInput, for user: String) throws -> Jog {
-        // The counter is the only source of ids; the check guards against a counter that was
-        // reset by hand behind existing records, so such a record is never overwritten.
-        for _ in 0..<100 {
-            let id = try store.increment(JogStorageKeys.lastID(of: user))
-            guard id > 0 else { continue }
-            let key = JogStorageKeys.jog(id, of: user)
-            guard try store.get(key) == nil else { continue }
-            let jog = input.jog(id: id)
-            let record = try StoredJog(jog).encoded()
-            try store.write { batch in batch.set(record, forKey: key) }
-            return jog
+        // One storage call on the host: the counter is the only source of ids, and a counter
+        // reset by hand behind existing records never makes an insert overwrite one.
+        let id = try store.insert(counter: JogStorageKeys.lastID(of: user), keyPrefix: JogStorageKeys.jogsPrefix(of: user)) { id in
+            try StoredJog(input.jog(id: id)).encoded()
         }
-        throw StoredJogError("no free jog id was found; the counter \(JogStorageKeys.lastID(of: user)) is behind the stored jogs")
+        return input.jog(id: id)
     }
 
     func replace(_ jog: Jog, for user: String) throws -> Bool {

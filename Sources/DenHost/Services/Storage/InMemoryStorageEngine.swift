@@ -53,6 +53,30 @@ public final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
         }
     }
 
+    public func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int {
+        let counter = Slot(namespace: namespace, key: Data(insert.counter.utf8))
+        let outcome = lock.withLock { () -> Result<Int, StorageCounterProblem>? in
+            var stored = values[counter]?.value
+            for _ in 0..<StorageInsert.maxTakenIDs {
+                let next = StorageCounter.next(after: stored, forKey: insert.counter)
+                guard case .success(let id) = next else { return next }
+                stored = String(id)
+                guard id > 0 else { continue }
+                let slot = Slot(namespace: namespace, key: Data(insert.key(for: id).utf8))
+                guard values[slot] == nil else { continue }
+                values[counter] = StorageEntry(key: insert.counter, value: String(id))
+                values[slot] = StorageEntry(key: insert.key(for: id), value: insert.value(for: id))
+                return .success(id)
+            }
+            return nil
+        }
+        switch outcome {
+        case .success(let id): return id
+        case .failure(let problem): throw .invalid("\(problem); nothing was written")
+        case nil: throw .unavailable("storage: \(StorageInsert.noFreeID(counter: insert.counter)); nothing was written")
+        }
+    }
+
     public func namespaces() throws(ServiceFailure) -> [String] {
         lock.withLock { Set(values.keys.map(\.namespace)).sorted() }
     }

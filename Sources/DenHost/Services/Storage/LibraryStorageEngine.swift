@@ -100,6 +100,11 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         return count
     }
 
+    public func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int {
+        guard case .count(let id) = try perform(.insert(namespace: namespace, insert: insert)) else { throw Self.unexpected }
+        return id
+    }
+
     public func namespaces() throws(ServiceFailure) -> [String] {
         guard case .names(let names) = try perform(.namespaces) else { throw Self.unexpected }
         return names

@@ -59,6 +59,14 @@ public struct StorageService: HostService {
 
         case StorageTransactionRequest.operation:
             let request = try decode(StorageTransactionRequest.self, request, for: operation)
+            if let insert = request.insert {
+                guard request.operations.isEmpty else {
+                    throw .invalid("\(operation): an insert is a transaction of its own: send it with \"operations\": [] and the other operations in another transaction; nothing was written")
+                }
+                try check(operation, StorageLimits.problem(with: insert))
+                let id = try engine.insert(namespace: namespace, insert)
+                return try encode(StorageTransactionAnswer(inserted: id), for: operation)
+            }
             for (index, step) in request.operations.enumerated() {
                 if let problem = StorageLimits.problem(with: step) {
                     throw .invalid("\(operation): operations[\(index)]: \(problem); nothing was written")

@@ -41,4 +41,34 @@ public struct HostKeyValueStore: KeyValueStore {
         _ = try host.call(StorageTransactionRequest.operation, StorageTransactionRequest(operations: operations),
                           as: Empty.self)
     }
+
+    /// One call: the record is made once for a stand-in id, `Int.min`, whose decimal text must
+    /// appear in it exactly once; the host writes the text around it with the fresh id between.
+    /// A record that does not hold its id that way, or a host from before `insert`, takes the
+    /// three-call path.
+    public func insert(counter: String, keyPrefix: String, record: (Int) throws -> String) throws -> Int {
+        let template = try record(Int.min)
+        if let split = Self.split(template, at: String(Int.min)) {
+            let request = StorageTransactionRequest(
+                operations: [], insert: StorageInsert(counter: counter, prefix: keyPrefix, before: split.before, after: split.after))
+            if let id = try host.call(StorageTransactionRequest.operation, request, as: StorageTransactionAnswer.self).inserted {
+                return id
+            }
+        }
+        return try insertInSteps(counter: counter, keyPrefix: keyPrefix, record: record)
+    }
+
+    /// `text` around the one occurrence of `marker`; nil when it occurs never or more than once.
+    static func split(_ text: String, at marker: String) -> (before: String, after: String)? {
+        let bytes = Array(text.utf8), needle = Array(marker.utf8)
+        guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
+        var found: Int?
+        for start in 0...(bytes.count - needle.count) where bytes[start..<start + needle.count].elementsEqual(needle) {
+            guard found == nil else { return nil }
+            found = start
+        }
+        guard let start = found else { return nil }
+        // The marker is ASCII, so both sides are whole UTF-8.
+        return (String(decoding: bytes[..<start], as: UTF8.self), String(decoding: bytes[(start + needle.count)...], as: UTF8.self))
+    }
 }

@@ -57,6 +57,19 @@ public enum StorageLimits {
             problem(withKey: key)
         }
     }
+
+    /// Why `insert` would be refused, or nil: its counter must be a valid key, and its record,
+    /// with the longest id, a valid key and value.
+    public static func problem(with insert: StorageInsert) -> String? {
+        if let problem = problem(withKey: insert.counter) { return "insert counter: \(problem)" }
+        guard !insert.prefix.isEmpty else { return "insert prefix: the prefix is empty; give the records a prefix of their own" }
+        let longest = String(Int.max)
+        if let problem = problem(withKey: insert.prefix + longest) { return "insert prefix: \(problem)" }
+        if insert.counter.hasPrefix(insert.prefix) {
+            return "insert counter: '\(insert.counter)' starts with the prefix '\(insert.prefix)', so a record could overwrite it; keep the counter outside the prefix"
+        }
+        return problem(withValue: insert.before + longest + insert.after, forKey: insert.prefix + longest)
+    }
 }
 
 /// One key and its value.
@@ -206,13 +219,52 @@ public struct StorageListAnswer: Codable, Sendable, Equatable {
     }
 }
 
-/// `storage.transaction` request: applied all or nothing, in order; the answer is `{}`.
+/// `storage.transaction` request: applied all or nothing, in order; the answer is `{}`. With
+/// `insert` instead of operations (`"operations": []`), it stores one new record under a fresh
+/// id in one atomic step and answers `{"inserted": id}`.
 public struct StorageTransactionRequest: Codable, Sendable, Equatable {
     public static let operation = "storage.transaction"
     public var operations: [StorageOperation]
+    public var insert: StorageInsert?
 
-    public init(operations: [StorageOperation]) {
+    public init(operations: [StorageOperation], insert: StorageInsert? = nil) {
         self.operations = operations
+        self.insert = insert
+    }
+}
+
+/// A record stored under a fresh id, all in one step: the host adds 1 to the counter under
+/// `counter` (as `storage.increment`) until the id is positive and `prefix` + the id names no key, and stores
+/// `before` + the id in decimal + `after` there. So a record that holds its own id (a JSON
+/// `"id": 7`) is written with one call, and two callers never get the same id.
+public struct StorageInsert: Codable, Sendable, Equatable {
+    public var counter: String
+    public var prefix: String
+    public var before: String
+    public var after: String
+
+    public init(counter: String, prefix: String, before: String, after: String) {
+        self.counter = counter
+        self.prefix = prefix
+        self.before = before
+        self.after = after
+    }
+
+    /// How many taken ids an insert steps over before it gives up: a counter far behind its
+    /// records was reset by hand, and is better reported than walked.
+    public static let maxTakenIDs = 100
+
+    /// The key and value for `id`.
+    public func key(for id: Int) -> String { prefix + String(id) }
+    public func value(for id: Int) -> String { before + String(id) + after }
+}
+
+/// `storage.transaction` answer: `{}`, or `{"inserted": id}` for an insert.
+public struct StorageTransactionAnswer: Codable, Sendable, Equatable {
+    public var inserted: Int?
+
+    public init(inserted: Int? = nil) {
+        self.inserted = inserted
     }
 }
 
