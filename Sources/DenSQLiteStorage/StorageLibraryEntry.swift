@@ -14,6 +14,11 @@ private func signaturesMatchTheContract() {
     let _: den_storage_library_open_fn = denStorageLibraryOpen
     let _: den_storage_library_call_fn = denStorageLibraryCall
     let _: den_storage_library_close_fn = denStorageLibraryClose
+    let _: den_storage_library_get_fn = denStorageLibraryGet
+    let _: den_storage_library_set_fn = denStorageLibrarySet
+    let _: den_storage_library_delete_fn = denStorageLibraryDelete
+    let _: den_storage_library_increment_fn = denStorageLibraryIncrement
+    let _: den_storage_library_insert_fn = denStorageLibraryInsert
 }
 
 /// A `SQLiteStorageEngine` for the folder, kept until `den_storage_library_close`.
@@ -60,5 +65,72 @@ private struct WaitReport: @unchecked Sendable {
         guard let function else { return }
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBufferPointer { function(context, $0.baseAddress, $0.count) }
+    }
+}
+
+// The direct functions: plain arguments in and out, no document (den_libraries.h).
+
+/// Runs `body` on the engine; a failure becomes its status and message.
+private func direct(_ engine: UnsafeMutableRawPointer?, _ message: UnsafeMutablePointer<den_owned>?,
+                    _ body: (SQLiteStorageEngine) throws(ServiceFailure) -> Void) -> Int32 {
+    guard let engine else {
+        message?.pointee = OwnedBuffer.make("storage: no engine was given")
+        return Int32(DEN_STORAGE_INTERNAL_ERROR)
+    }
+    do throws(ServiceFailure) {
+        try body(Unmanaged<SQLiteStorageEngine>.fromOpaque(engine).takeUnretainedValue())
+        return Int32(DEN_STORAGE_DONE)
+    } catch {
+        message?.pointee = OwnedBuffer.make(error.message)
+        return error.kind.storageStatus
+    }
+}
+
+private extension den_bytes {
+    var text: String { String(decoding: UnsafeBufferPointer(start: ptr, count: ptr == nil ? 0 : len), as: UTF8.self) }
+}
+
+@_cdecl("den_storage_library_get")
+public func denStorageLibraryGet(_ engine: UnsafeMutableRawPointer?, _ namespace: den_bytes, _ key: den_bytes,
+                                 _ found: UnsafeMutablePointer<Int32>?, _ value: UnsafeMutablePointer<den_owned>?,
+                                 _ message: UnsafeMutablePointer<den_owned>?) -> Int32 {
+    direct(engine, message) { (sqlite) throws(ServiceFailure) in
+        let stored = try sqlite.get(namespace: namespace.text, key: key.text)
+        found?.pointee = stored == nil ? 0 : 1
+        if let stored { value?.pointee = OwnedBuffer.make(stored) }
+    }
+}
+
+@_cdecl("den_storage_library_set")
+public func denStorageLibrarySet(_ engine: UnsafeMutableRawPointer?, _ namespace: den_bytes, _ key: den_bytes,
+                                 _ value: den_bytes, _ message: UnsafeMutablePointer<den_owned>?) -> Int32 {
+    direct(engine, message) { (sqlite) throws(ServiceFailure) in
+        try sqlite.set(namespace: namespace.text, key: key.text, value: value.text)
+    }
+}
+
+@_cdecl("den_storage_library_delete")
+public func denStorageLibraryDelete(_ engine: UnsafeMutableRawPointer?, _ namespace: den_bytes, _ key: den_bytes,
+                                    _ existed: UnsafeMutablePointer<Int32>?, _ message: UnsafeMutablePointer<den_owned>?) -> Int32 {
+    direct(engine, message) { (sqlite) throws(ServiceFailure) in
+        existed?.pointee = try sqlite.delete(namespace: namespace.text, key: key.text) ? 1 : 0
+    }
+}
+
+@_cdecl("den_storage_library_increment")
+public func denStorageLibraryIncrement(_ engine: UnsafeMutableRawPointer?, _ namespace: den_bytes, _ key: den_bytes,
+                                       _ value: UnsafeMutablePointer<Int64>?, _ message: UnsafeMutablePointer<den_owned>?) -> Int32 {
+    direct(engine, message) { (sqlite) throws(ServiceFailure) in
+        value?.pointee = Int64(try sqlite.increment(namespace: namespace.text, key: key.text))
+    }
+}
+
+@_cdecl("den_storage_library_insert")
+public func denStorageLibraryInsert(_ engine: UnsafeMutableRawPointer?, _ namespace: den_bytes, _ counter: den_bytes,
+                                    _ prefix: den_bytes, _ before: den_bytes, _ after: den_bytes,
+                                    _ id: UnsafeMutablePointer<Int64>?, _ message: UnsafeMutablePointer<den_owned>?) -> Int32 {
+    direct(engine, message) { (sqlite) throws(ServiceFailure) in
+        let insert = StorageInsert(counter: counter.text, prefix: prefix.text, before: before.text, after: after.text)
+        id?.pointee = Int64(try sqlite.insert(namespace: namespace.text, insert))
     }
 }

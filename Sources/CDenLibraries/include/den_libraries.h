@@ -43,6 +43,44 @@ typedef int32_t (*den_storage_library_call_fn)(void *engine, const uint8_t *call
 typedef void (*den_storage_library_close_fn)(void *engine);
 #define DEN_STORAGE_LIBRARY_CLOSE "den_storage_library_close"
 
+/*
+ * The storage calls a request makes most, with plain arguments: no document is encoded or decoded
+ * on either side. `ns` is the module's namespace. Each returns DEN_STORAGE_DONE or a failure's
+ * kind, with its message (UTF-8) in *message, released by its `release`. den looks these up
+ * optionally: a library without them is reached through den_storage_library_call alone.
+ */
+#define DEN_STORAGE_DONE 0
+#define DEN_STORAGE_INVALID_ARGUMENT 1 /* a bad key, value or counter; nothing was written */
+#define DEN_STORAGE_NOT_FOUND 2
+#define DEN_STORAGE_UNAVAILABLE 3      /* the database cannot be used now; the message says why */
+#define DEN_STORAGE_INTERNAL_ERROR 4
+
+/** den_storage_library_get: *found is 1 and *value the value (owned), or *found is 0. */
+typedef int32_t (*den_storage_library_get_fn)(void *engine, den_bytes ns, den_bytes key, int32_t *found,
+                                              den_owned *value, den_owned *message);
+#define DEN_STORAGE_LIBRARY_GET "den_storage_library_get"
+
+/** den_storage_library_set: stores `value` under `key`. */
+typedef int32_t (*den_storage_library_set_fn)(void *engine, den_bytes ns, den_bytes key, den_bytes value,
+                                              den_owned *message);
+#define DEN_STORAGE_LIBRARY_SET "den_storage_library_set"
+
+/** den_storage_library_delete: removes `key`; *existed says whether it was there. */
+typedef int32_t (*den_storage_library_delete_fn)(void *engine, den_bytes ns, den_bytes key, int32_t *existed,
+                                                 den_owned *message);
+#define DEN_STORAGE_LIBRARY_DELETE "den_storage_library_delete"
+
+/** den_storage_library_increment: storage.increment; *value is the number now stored. */
+typedef int32_t (*den_storage_library_increment_fn)(void *engine, den_bytes ns, den_bytes key, int64_t *value,
+                                                    den_owned *message);
+#define DEN_STORAGE_LIBRARY_INCREMENT "den_storage_library_increment"
+
+/** den_storage_library_insert: a storage.transaction insert (StorageInsert); *id is the new id. */
+typedef int32_t (*den_storage_library_insert_fn)(void *engine, den_bytes ns, den_bytes counter, den_bytes prefix,
+                                                 den_bytes before, den_bytes after, int64_t *id,
+                                                 den_owned *message);
+#define DEN_STORAGE_LIBRARY_INSERT "den_storage_library_insert"
+
 /* ---- libDenCrypto.so: the auth service's hashes (swift-crypto) ---- */
 
 #define DEN_CRYPTO_LIBRARY_FILE "libDenCrypto.so"

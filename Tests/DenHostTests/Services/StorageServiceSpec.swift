@@ -9,6 +9,9 @@ import Testing
 /// reaches it, through the built libDenSQLiteStorage.so and one JSON document each way.
 enum StorageEngineKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inMemory, sqlite, library
+    /// The library with every call as a JSON document (den_storage_library_call), as a library
+    /// without the direct functions is reached.
+    case libraryDocuments
 
     var testDescription: String { rawValue }
 
@@ -24,6 +27,10 @@ enum StorageEngineKind: String, CaseIterable, CustomTestStringConvertible, Senda
             let folder = try ServiceTestSupport.temporaryDirectory("den-storage")
             let library = try BuildProducts.require(BuildProducts.library("DenSQLiteStorage"))
             return (LibraryStorageEngine(directory: folder.appendingPathComponent("data"), library: library), folder)
+        case .libraryDocuments:
+            let folder = try ServiceTestSupport.temporaryDirectory("den-storage")
+            let library = try BuildProducts.require(BuildProducts.library("DenSQLiteStorage"))
+            return (LibraryStorageEngine(directory: folder.appendingPathComponent("data"), library: library, documentsOnly: true), folder)
         }
     }
 }

@@ -28,6 +28,16 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         let close: CloseFunction
         /// The retained `WaitListener` the library reports to.
         let context: UnsafeMutableRawPointer
+        /// The direct functions (no document each way); nil in a library without them.
+        var direct: Direct?
+    }
+
+    private struct Direct {
+        let get: den_storage_library_get_fn
+        let set: den_storage_library_set_fn
+        let delete: den_storage_library_delete_fn
+        let increment: den_storage_library_increment_fn
+        let insert: den_storage_library_insert_fn
     }
 
     public let directory: URL
@@ -35,16 +45,25 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     /// never stores anything never builds its path.
     private let library: URL?
     private let listener: WaitListener
+    /// Every call as a document through den_storage_library_call, as with a library that has no
+    /// direct functions (tests hold both paths to the same behaviour).
+    private let documentsOnly: Bool
     private let opened = Mutex<Result<Opened, ServiceFailure>?>(nil)
 
     /// - Parameters:
     ///   - library: the library file; nil looks in `$DEN_STORAGE_LIBRARY`, then beside `den`
     ///     (or in `<prefix>/lib/den` when installed).
     ///   - onWait: hears "waiting for another process" notices (default: standard error).
-    public init(directory: URL, library: URL? = nil,
+    public convenience init(directory: URL, library: URL? = nil,
                 onWait: @escaping @Sendable (String) -> Void = LibraryStorageEngine.reportToStandardError) {
+        self.init(directory: directory, library: library, documentsOnly: false, onWait: onWait)
+    }
+
+    package init(directory: URL, library: URL?, documentsOnly: Bool,
+                 onWait: @escaping @Sendable (String) -> Void = LibraryStorageEngine.reportToStandardError) {
         self.directory = directory
         self.library = library
+        self.documentsOnly = documentsOnly
         self.listener = WaitListener(onWait)
     }
 
@@ -73,15 +92,34 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     public func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
+        let opened = try open()
+        if let direct = opened.direct {
+            var found: Int32 = 0
+            var value = den_owned(ptr: nil, len: 0, release: nil)
+            try Self.directCall(namespace, key) { message, ns, key in direct.get(opened.engine, ns, key, &found, &value, message) }
+            let bytes = OwnedBuffer.take(&value)
+            return found == 0 ? nil : String(decoding: bytes, as: UTF8.self)
+        }
         guard case .value(let value) = try perform(.get(namespace: namespace, key: key)) else { throw Self.unexpected }
         return value
     }
 
     public func set(namespace: String, key: String, value: String) throws(ServiceFailure) {
+        let opened = try open()
+        if let direct = opened.direct {
+            try Self.directCall(namespace, key, value) { message, ns, key, value in direct.set(opened.engine, ns, key, value, message) }
+            return
+        }
         guard case .done = try perform(.set(namespace: namespace, key: key, value: value)) else { throw Self.unexpected }
     }
 
     public func delete(namespace: String, key: String) throws(ServiceFailure) -> Bool {
+        let opened = try open()
+        if let direct = opened.direct {
+            var existed: Int32 = 0
+            try Self.directCall(namespace, key) { message, ns, key in direct.delete(opened.engine, ns, key, &existed, message) }
+            return existed != 0
+        }
         guard case .existed(let existed) = try perform(.delete(namespace: namespace, key: key)) else { throw Self.unexpected }
         return existed
     }
@@ -96,11 +134,27 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
+        let opened = try open()
+        if let direct = opened.direct {
+            var value: Int64 = 0
+            try Self.directCall(namespace, key) { message, ns, key in direct.increment(opened.engine, ns, key, &value, message) }
+            return Int(value)
+        }
         guard case .count(let count) = try perform(.increment(namespace: namespace, key: key)) else { throw Self.unexpected }
         return count
     }
 
     public func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int {
+        let opened = try open()
+        if let direct = opened.direct {
+            var id: Int64 = 0
+            try Self.directCall(namespace, insert.counter, insert.prefix) { message, ns, counter, prefix in
+                Self.borrowed(insert.before) { before in
+                    Self.borrowed(insert.after) { after in direct.insert(opened.engine, ns, counter, prefix, before, after, &id, message) }
+                }
+            }
+            return Int(id)
+        }
         guard case .count(let id) = try perform(.insert(namespace: namespace, insert: insert)) else { throw Self.unexpected }
         return id
     }
@@ -112,6 +166,33 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
 
     public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
         guard case .done = try perform(.applyAcross(operations)) else { throw Self.unexpected }
+    }
+
+    /// `text`'s UTF-8 as borrowed bytes, for the length of `body`.
+    private static func borrowed<T>(_ text: String, _ body: (den_bytes) -> T) -> T {
+        var text = text
+        return text.withUTF8 { body(den_bytes(ptr: $0.baseAddress, len: $0.count)) }
+    }
+
+    /// Calls a direct function with the namespace and `texts` as borrowed bytes; its failure
+    /// (a status and the message it wrote) is thrown.
+    private static func directCall(_ namespace: String, _ first: String,
+                                   _ call: (UnsafeMutablePointer<den_owned>, den_bytes, den_bytes) -> Int32) throws(ServiceFailure) {
+        var message = den_owned(ptr: nil, len: 0, release: nil)
+        let status = borrowed(namespace) { ns in borrowed(first) { first in call(&message, ns, first) } }
+        try finish(status, &message)
+    }
+
+    private static func directCall(_ namespace: String, _ first: String, _ second: String,
+                                   _ call: (UnsafeMutablePointer<den_owned>, den_bytes, den_bytes, den_bytes) -> Int32) throws(ServiceFailure) {
+        var message = den_owned(ptr: nil, len: 0, release: nil)
+        let status = borrowed(namespace) { ns in borrowed(first) { first in borrowed(second) { second in call(&message, ns, first, second) } } }
+        try finish(status, &message)
+    }
+
+    private static func finish(_ status: Int32, _ message: inout den_owned) throws(ServiceFailure) {
+        let text = String(decoding: OwnedBuffer.take(&message), as: UTF8.self)
+        if let kind = ServiceFailure.Kind(storageStatus: status) { throw ServiceFailure(kind, text) }
     }
 
     private static let unexpected = ServiceFailure(.internalError, "storage: \(DEN_STORAGE_LIBRARY_FILE) answered a different call; rebuild Den with Scripts/build.sh so den and the library match")
@@ -171,7 +252,17 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
             Unmanaged<WaitListener>.fromOpaque(context).release()
             return .failure(.unavailable("storage: \(library.path) could not make an engine for \(directory.path); \(fix)"))
         }
+        var direct: Direct?
+        if !documentsOnly, let get = image.symbol(DEN_STORAGE_LIBRARY_GET), let set = image.symbol(DEN_STORAGE_LIBRARY_SET),
+           let delete = image.symbol(DEN_STORAGE_LIBRARY_DELETE), let increment = image.symbol(DEN_STORAGE_LIBRARY_INCREMENT),
+           let insert = image.symbol(DEN_STORAGE_LIBRARY_INSERT) {
+            direct = Direct(get: unsafeBitCast(get, to: den_storage_library_get_fn.self),
+                            set: unsafeBitCast(set, to: den_storage_library_set_fn.self),
+                            delete: unsafeBitCast(delete, to: den_storage_library_delete_fn.self),
+                            increment: unsafeBitCast(increment, to: den_storage_library_increment_fn.self),
+                            insert: unsafeBitCast(insert, to: den_storage_library_insert_fn.self))
+        }
         return .success(Opened(engine: engine, call: unsafeBitCast(callSymbol, to: CallFunction.self),
-                               close: unsafeBitCast(closeSymbol, to: CloseFunction.self), context: context))
+                               close: unsafeBitCast(closeSymbol, to: CloseFunction.self), context: context, direct: direct))
     }
 }
