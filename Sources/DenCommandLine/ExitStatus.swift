@@ -1,10 +1,10 @@
 /// den's exit statuses; README "Exit status" documents the same list.
-public enum ExitStatus {
+package enum ExitStatus {
     /// The command ran and failed: a route no module serves, no working plugin, an unreadable folder.
-    public static let failure: Int32 = 1
+    package static let failure: Int32 = 1
     /// A usage mistake (ArgumentParser's own code for bad options): an unknown command or option,
     /// a bad value, `--plugins` naming a module that no plugin provides.
-    public static let usage: Int32 = 64
+    package static let usage: Int32 = 64
     /// Ctrl-C at the prompt (set by CDenSignals: 128 + SIGINT).
-    public static let interrupted: Int32 = 130
+    package static let interrupted: Int32 = 130
 }

@@ -8,29 +8,29 @@ import Logging
 /// environment variables behind them: checked, then turned into a loaded `DenRuntime`. The full
 /// command line (`den-commands`'s `HostOptions`) and `den render`'s fast path both fill one in, so
 /// both mean the same by every option.
-public struct HostSettings: Sendable {
-    public var pluginDirectories: [String] = []
-    public var noDefaultModules = false
+package struct HostSettings: Sendable {
+    package var pluginDirectories: [String] = []
+    package var noDefaultModules = false
     /// `--plugins about,main`, as typed.
-    public var plugins: String?
-    public var dataDirectory: String?
-    public var cacheDirectory: String?
-    public var logLevel: String?
+    package var plugins: String?
+    package var dataDirectory: String?
+    package var cacheDirectory: String?
+    package var logLevel: String?
     /// `--call-timeout`, as typed.
-    public var callTimeout: String?
-    public var eager = false
+    package var callTimeout: String?
+    package var eager = false
     /// The `DEN_` and `XDG_` variables (`ProcessEnvironment.hostVariables()`): all it reads.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// The storage engine for a data folder; nil keeps the runtime's default, SQLite through
     /// `libDenSQLiteStorage.so`. `den-commands`, which links the engine anyway, uses it directly.
-    public var makeStorageEngine: (@Sendable (URL) -> any StorageEngine)?
+    package var makeStorageEngine: (@Sendable (URL) -> any StorageEngine)?
 
-    public init(environment: [String: String] = ProcessEnvironment.hostVariables()) {
+    package init(environment: [String: String] = ProcessEnvironment.hostVariables()) {
         self.environment = environment
     }
 
     /// What is wrong with the values, as a usage error says it; nil when every value is usable.
-    public var problem: String? {
+    package var problem: String? {
         if let level = resolvedLogLevelName, Logger.Level(rawValue: level) == nil {
             return "unknown log level '\(level)'; use debug, info, warning or error"
         }
@@ -62,7 +62,7 @@ public struct HostSettings: Sendable {
         logLevel ?? environment["DEN_LOG_LEVEL"]
     }
 
-    public var selectedModules: Set<String>? {
+    package var selectedModules: Set<String>? {
         plugins.map { Set($0.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty }) }
     }
 
@@ -72,7 +72,7 @@ public struct HostSettings: Sendable {
 
     /// Builds the host and loads its plugins; a broken plugin is reported (on standard error),
     /// never fatal. `eager` loads every module whatever the options say (`den plugins`).
-    public func makeRuntime(eager forced: Bool = false) -> DenRuntime {
+    package func makeRuntime(eager forced: Bool = false) -> DenRuntime {
         LogSetup.bootstrapOnce()
         var configuration = HostConfiguration(
             pluginDirectories: PluginDiscovery.explicitDirectories(flags: pluginDirectories, environment: environment),
@@ -93,20 +93,20 @@ public struct HostSettings: Sendable {
     }
 }
 
-public enum LogSetup {
+package enum LogSetup {
     /// swift-log allows one bootstrap per process; logs go to standard error, screens to standard output.
     nonisolated(unsafe) private static var done = false
 
-    public static func bootstrapOnce() {
+    package static func bootstrapOnce() {
         guard !done else { return }
         done = true
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
     }
 }
 
-public enum CallTimeoutOption {
+package enum CallTimeoutOption {
     /// Seconds as typed ("30", "0.5"), within 0.1 s and one hour.
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         guard let seconds = Double(text.trimmingWhitespace()), seconds.isFinite,
               (0.1...3600).contains(seconds) else { return nil }
         return .milliseconds(Int((seconds * 1000).rounded()))

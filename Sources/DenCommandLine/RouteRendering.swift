@@ -4,12 +4,12 @@ import DenTerminalText
 
 /// `den render <route>`: opens the route in a new session and prints its screen, as text or as
 /// Screen JSON. `den-commands`'s `RenderCommand` and `den`'s fast path both end here.
-public enum RouteRendering {
+package enum RouteRendering {
     /// Prints the screen; the exit status is 1 when no module serves the route, the module cannot
     /// build it, or its screen failed (a host screen or errors), else 0. A module call that passes
     /// the call limit ends the process at once with status 1 and the error on standard error:
     /// the calls run on this thread, which saves a start the thread each would cost.
-    public static func render(_ route: String, json: Bool, runtime: DenRuntime) throws -> Int32 {
+    package static func render(_ route: String, json: Bool, runtime: DenRuntime) throws -> Int32 {
         let view = runtime.makeSession(placement: .callingThread(stalledCallEnding)).open(route)
         if json {
             print(String(decoding: try WireFormat.encode(view.screen), as: UTF8.self))

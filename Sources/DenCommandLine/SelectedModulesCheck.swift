@@ -4,15 +4,15 @@ import DenHost
 /// provides is a usage mistake: say which ids exist and exit 64. An id whose plugin was found
 /// but failed to load was already reported with its cause; it gets a warning, and the command
 /// goes on so `den plugins` can still show the failure.
-public struct SelectedModulesCheck {
+package struct SelectedModulesCheck {
     let runtime: DenRuntime
 
-    public init(runtime: DenRuntime) {
+    package init(runtime: DenRuntime) {
         self.runtime = runtime
     }
 
     /// The usage error for ids no plugin provides (after "Error: "), nil when there is none.
-    public func problem() -> String? {
+    package func problem() -> String? {
         let missing = runtime.missingSelectedModules
         guard !missing.isEmpty else { return nil }
         let failedHints = runtime.registry.plugins.filter { !$0.isActive }.compactMap { record in

@@ -6,14 +6,14 @@ import Synchronization
 /// The host: finds and loads plugins, keeps the registry, offers services, opens sessions.
 /// Front-ends build on this; it knows none of them.
 public final class DenRuntime: Sendable {
-    public let configuration: HostConfiguration
+    package let configuration: HostConfiguration
     public let registry = ModuleRegistry()
     public let services: ServiceHub
-    public let logger: Logger
+    package let logger: Logger
     /// Every UI session's values and logged-in user (`session` and `auth` services).
-    public let sessions: SessionStore
+    package let sessions: SessionStore
     /// The user accounts behind the `auth` service.
-    public let accounts: AccountBook
+    package let accounts: AccountBook
     let loader: PluginLoader
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
     /// Module ids seen while loading, in the order seen, repeats and all (an array: a set cost a
@@ -21,7 +21,7 @@ public final class DenRuntime: Sendable {
     private let foundModulesStore = Mutex<[String]>([])
 
     /// Named plugin folders that could not be read during `loadPlugins`.
-    public var folderProblems: [DiscoveryError] { folderProblemsStore.withLock { $0 } }
+    package var folderProblems: [DiscoveryError] { folderProblemsStore.withLock { $0 } }
 
     public init(configuration: HostConfiguration, logger: Logger? = nil) {
         self.configuration = configuration
@@ -125,24 +125,24 @@ public final class DenRuntime: Sendable {
     }
 
     /// The plugin folders searched, in order (bundled, per-user, then named).
-    public var searchedFolders: [URL] {
+    package var searchedFolders: [URL] {
         PluginDiscovery(explicitDirectories: configuration.pluginDirectories, bundledDirectory: configuration.bundledDirectory,
                         userDirectory: configuration.userDirectory).folders.map(\.url)
     }
 
     /// Every module id seen while loading, selected or not: the ids of loaded plugins, and for
     /// files skipped by `--plugins` the id their name suggests. Tells a user what `--plugins` can name.
-    public var foundModules: [String] { Set(foundModulesStore.withLock { $0 }).sorted() }
+    package var foundModules: [String] { Set(foundModulesStore.withLock { $0 }).sorted() }
 
     /// Module ids asked for with `--plugins` that no loaded plugin provides.
-    public var missingSelectedModules: [String] {
+    package var missingSelectedModules: [String] {
         guard let selected = configuration.selectedModules else { return [] }
         let active = Set(registry.plugins.filter(\.isActive).compactMap(\.id))
         return selected.subtracting(active).sorted()
     }
 
     /// The first screen when none is named: `main`, else `about`, else the first plain route.
-    public var homeRoute: String {
+    package var homeRoute: String {
         for route in ["main", "about"] where (try? registry.resolve(route).get()) != nil { return route }
         return registry.routes.first { !$0.pattern.contains("<") }?.pattern ?? "main"
     }

@@ -7,35 +7,35 @@ import Logging
 public struct HostConfiguration: Sendable {
     /// Plugin folders named by `--plugin-dir` / `DEN_PLUGIN_PATH`, searched after the two
     /// default folders below; see `PluginDiscovery`.
-    public var pluginDirectories: [URL]
+    package var pluginDirectories: [URL]
     /// Where bundled modules are (`InstallLayout.bundledModulesDirectory`); nil leaves them out.
     /// Off by default here, like `userDirectory`: folders add up, so a test or an embedder that
     /// names its own folder would otherwise load the bundled modules too. The command line sets both.
-    public var bundledDirectory: URL?
+    package var bundledDirectory: URL?
     /// The per-user modules folder (`InstallLayout.userModulesDirectory`); nil leaves it out.
-    public var userDirectory: URL?
+    package var userDirectory: URL?
     /// Module ids to load (`--plugins about,main`); nil loads every module found.
-    public var selectedModules: Set<String>?
-    public var cacheDirectory: URL
+    package var selectedModules: Set<String>?
+    package var cacheDirectory: URL
     /// How much the plugin cache may keep (size and age of unused copies).
-    public var cacheLimits: PluginCache.Limits = .default
+    package var cacheLimits: PluginCache.Limits = .default
     /// Where services keep durable data (`--data-dir`, default `~/.local/share/den`).
-    public var dataDirectory: URL
-    public var logLevel: Logger.Level
+    package var dataDirectory: URL
+    package var logLevel: Logger.Level
     /// How long a module call may run before the host gives up on it (`--call-timeout`).
-    public var callPolicy: ModuleCallPolicy = .default
+    package var callPolicy: ModuleCallPolicy = .default
     /// Makes the engine behind the `storage` service for a data folder: SQLite by default,
     /// through `libDenSQLiteStorage.so` (`LibraryStorageEngine`; an embedder that links
     /// DenSQLiteEngine can pass `SQLiteStorageEngine` itself); a server database can take its
     /// place by conforming to `StorageEngine`.
-    public var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { LibraryStorageEngine(directory: $0) }
+    package var makeStorageEngine: @Sendable (URL) -> any StorageEngine = { LibraryStorageEngine(directory: $0) }
     /// The `auth` service: lockout, reset-token lifetime, scrypt parameters, clock (docs/ABI.md
     /// "Accounts"). Tests lower the scrypt parameters and inject a clock here.
-    public var auth: AuthSettings = .default
+    package var auth: AuthSettings = .default
     /// Install modules that carry a manifest from it, and load each one only when one of its
     /// routes is first built (`den` does unless `--eager`). Off here: an embedder gets every
     /// module loaded, and its load errors, at `loadPlugins`.
-    public var loadsLazily = false
+    package var loadsLazily = false
 
     public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = nil,
                 userDirectory: URL? = nil, selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),
@@ -51,7 +51,7 @@ public struct HostConfiguration: Sendable {
 
     /// The folder a `--data-dir` value names; refuses '' (which would put `storage.sqlite` in
     /// whatever folder den happens to be started from).
-    public static func dataDirectory(option value: String) throws(ServiceFailure) -> URL {
+    package static func dataDirectory(option value: String) throws(ServiceFailure) -> URL {
         guard !value.trimmingWhitespace().isEmpty else {
             throw .invalid("--data-dir is empty; name the folder where den keeps its data (e.g. --data-dir ~/.local/share/den), or leave the option out to use the default")
         }

@@ -5,16 +5,16 @@ import DenHost
 /// (the session gives up on it and returns to the previous screen); at the prompt, it ends `den`
 /// with status 130 as usual. The handler itself is C (Sources/CDenSignals): it only flips flags,
 /// and the session's call runner polls them through `interruption`.
-public final class InterruptForwarder {
+package final class InterruptForwarder {
     /// What a session built with it polls: true once per Ctrl-C pressed during a call.
-    public let interruption = CallInterruption(checking: { den_sigint_take() != 0 })
+    package let interruption = CallInterruption(checking: { den_sigint_take() != 0 })
 
-    public init() {
+    package init() {
         den_sigint_install()
     }
 
     /// Runs `body` (one step of the session) with Ctrl-C interrupting module calls.
-    public func whileBusy<T>(_ body: () -> T) -> T {
+    package func whileBusy<T>(_ body: () -> T) -> T {
         den_sigint_set_busy(1)
         defer { den_sigint_set_busy(0) }
         return body()

@@ -8,18 +8,18 @@ import Glibc
 /// Reads the lines the user types at `den run`'s prompt. On a terminal, libedit gives line
 /// editing (arrows, Ctrl-A/Ctrl-E, ...) and history (↑/↓, this session only); otherwise (a
 /// pipe, a file) lines are read as they are.
-public final class LineEditor {
-    public let isInteractive: Bool
+package final class LineEditor {
+    package let isInteractive: Bool
 
     /// - Parameter interactive: whether standard input and output are both a terminal; libedit
     ///   is used only then.
-    public init(interactive: Bool = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1) {
+    package init(interactive: Bool = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1) {
         isInteractive = interactive
         if interactive { den_editline_setup() }
     }
 
     /// The next line, or nil at the end of input (Ctrl-D on an empty line).
-    public func readLine(prompt: String) -> String? {
+    package func readLine(prompt: String) -> String? {
         guard isInteractive else { return Swift.readLine() }
         fflush(nil) // what was printed before the prompt shows before libedit redraws the line
         guard let raw = CEditLine.readline(prompt) else { return nil }
@@ -29,13 +29,13 @@ public final class LineEditor {
 
     /// A password: read without echo on a terminal (nil when Ctrl-C gave it up), as a plain line
     /// otherwise; never kept in the history.
-    public func readSecret(prompt: String, interrupts: InterruptForwarder) -> String? {
+    package func readSecret(prompt: String, interrupts: InterruptForwarder) -> String? {
         guard isInteractive else { return Swift.readLine() }
         return HiddenInput.readLine(prompt: prompt, interrupts: interrupts)
     }
 
     /// Adds a line to the history (not blank ones, and not the same line twice in a row).
-    public func remember(_ line: String) {
+    package func remember(_ line: String) {
         guard isInteractive, !line.trimmingWhitespace().isEmpty, line != last else { return }
         last = line
         _ = add_history(line)

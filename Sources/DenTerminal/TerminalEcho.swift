@@ -5,9 +5,9 @@ import Glibc
 
 /// Echo off while a secret is typed (Enter still moves to a new line), restored however the
 /// read ends: the one place that touches the terminal's echo, for the session and `den users`.
-public enum TerminalEcho {
+package enum TerminalEcho {
     /// Runs `body` with echo off on standard input; when it is not a terminal, just runs it.
-    public static func hidden<T>(_ body: () -> T) -> T {
+    package static func hidden<T>(_ body: () -> T) -> T {
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return body() }
         var quiet = saved

@@ -4,15 +4,15 @@ import DenKit
 
 /// The interactive terminal front-end, free of I/O so it can be driven by tests and pipes: it
 /// turns typed lines into navigation-session calls and returns the text to print.
-public final class TerminalSession {
-    public struct Output: Equatable {
-        public var text: String
-        public var quit: Bool
+package final class TerminalSession {
+    package struct Output: Equatable {
+        package var text: String
+        package var quit: Bool
         /// Set when the next thing to read is a password: the front-end reads it without echo
         /// after showing this prompt, and hands it to `enterSecret(_:)`.
-        public var secretPrompt: String?
+        package var secretPrompt: String?
 
-        public init(text: String, quit: Bool, secretPrompt: String? = nil) {
+        package init(text: String, quit: Bool, secretPrompt: String? = nil) {
             self.text = text
             self.quit = quit
             self.secretPrompt = secretPrompt
@@ -31,7 +31,7 @@ public final class TerminalSession {
     private var pendingSecret: String?
 
     /// - Parameter columns: the width to draw in (default: the renderer's fixed width).
-    public init(session: NavigationSession, renderer: TextRenderer = TextRenderer(), columns: (() -> Int)? = nil) {
+    package init(session: NavigationSession, renderer: TextRenderer = TextRenderer(), columns: (() -> Int)? = nil) {
         self.session = session
         self.renderer = renderer
         self.columns = columns
@@ -40,11 +40,11 @@ public final class TerminalSession {
     private var style: TerminalStyle { renderer.style }
 
     /// Opens the first screen.
-    public func start(at route: String) -> Output {
+    package func start(at route: String) -> Output {
         show(session.open(route))
     }
 
-    public func handle(line: String) -> Output {
+    package func handle(line: String) -> Output {
         pendingSecret = nil
         switch TerminalCommand(line) {
         case .quit: return Output(text: "Bye.", quit: true)
@@ -86,7 +86,7 @@ public final class TerminalSession {
 
     /// The value read (hidden) after an output with a `secretPrompt`; nil when the user gave up
     /// (Ctrl-C, end of input).
-    public func enterSecret(_ value: String?) -> Output {
+    package func enterSecret(_ value: String?) -> Output {
         guard let field = pendingSecret else { return message("No password was asked for.") }
         pendingSecret = nil
         guard let value else { return message("(\(field) left unchanged)") }
@@ -97,7 +97,7 @@ public final class TerminalSession {
     /// typed for may be gone).
     /// Typed-ahead text is quoted back only when every line of it is plainly a command; anything
     /// else may be a password typed before its prompt, so only its length is told.
-    public func ignoredTyping(_ typed: String) -> String {
+    package func ignoredTyping(_ typed: String) -> String {
         if let columns { renderer.width = columns() }
         let lines = typed.split(whereSeparator: \.isNewline).map(String.init)
         let what = lines.allSatisfy(isPlainCommand)
@@ -110,7 +110,7 @@ public final class TerminalSession {
     /// transcript): never a line that may carry a password — a value set into a password field
     /// (`set pin 1234`, `pin=1234`) or into a field this screen does not have (a password typed
     /// after the screen moved on, `set password …` on the next screen).
-    public func mayRemember(_ line: String) -> Bool {
+    package func mayRemember(_ line: String) -> Bool {
         guard case .set(let field, let value) = TerminalCommand(line) else { return true }
         guard !value.isEmpty else { return true }
         let known = view?.screen.fields.first { $0.id.lowercased() == field.lowercased() }
@@ -127,7 +127,7 @@ public final class TerminalSession {
     }
 
     /// A typed line as a script's transcript shows it: a password it carries becomes "(hidden)".
-    public func echo(of line: String) -> String {
+    package func echo(of line: String) -> String {
         guard !mayRemember(line), case .set(let field, _) = TerminalCommand(line) else { return line }
         return "set \(field) (hidden)"
     }

@@ -16,9 +16,9 @@ import Synchronization
 /// While the notice shows, keys typed at the terminal are neither echoed nor kept for the prompt:
 /// they were typed for a screen that may be gone when the call returns, so `stepEnded()` hands
 /// them back for the session to report instead of applying them.
-public final class WaitNotice: Sendable {
+package final class WaitNotice: Sendable {
     /// How long a call runs before the notice appears (`ModuleCallPolicy.slowNotice`).
-    public static let delay: Duration = .milliseconds(500)
+    package static let delay: Duration = .milliseconds(500)
 
     private struct State: @unchecked Sendable {
         /// The terminal's settings before input was quietened; nil when it was not.
@@ -32,7 +32,7 @@ public final class WaitNotice: Sendable {
 
     /// - Parameter live: standard error and standard input are a terminal (elapsed time now and
     ///   then, quiet input); otherwise one line is written.
-    public init(live: Bool = isatty(STDERR_FILENO) == 1 && isatty(STDIN_FILENO) == 1, style: TerminalStyle = .plain) {
+    package init(live: Bool = isatty(STDERR_FILENO) == 1 && isatty(STDIN_FILENO) == 1, style: TerminalStyle = .plain) {
         self.live = live
         self.style = style
     }
@@ -43,7 +43,7 @@ public final class WaitNotice: Sendable {
     }
 
     /// Called on the waiting thread when a call has run past `delay`.
-    public func callIsSlow(_ call: ModuleCall, elapsed: Duration) {
+    package func callIsSlow(_ call: ModuleCall, elapsed: Duration) {
         guard live else {
             Self.write(Self.line(for: call, elapsed: elapsed) + "\n")
             return
@@ -61,7 +61,7 @@ public final class WaitNotice: Sendable {
 
     /// Called after every step: ends the notice, if one was shown, and returns what was typed
     /// meanwhile (nil when nothing was).
-    public func stepEnded() -> String? {
+    package func stepEnded() -> String? {
         let (saved, ticker) = state.withLock { state in
             defer { state = State() }
             return (state.savedInput, state.ticker)

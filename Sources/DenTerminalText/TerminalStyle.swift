@@ -13,18 +13,18 @@ import Glibc
 /// width. They are eight fixed SGR sequences (ECMA-48), written here rather than with a colour
 /// library: Rainbow, used before, imports Foundation, which would load Foundation and ICU into
 /// every `den` start (docs/PERFORMANCE.md).
-public struct TerminalStyle: Sendable, Equatable {
-    public var colour: Bool
+package struct TerminalStyle: Sendable, Equatable {
+    package var colour: Bool
 
-    public init(colour: Bool) {
+    package init(colour: Bool) {
         self.colour = colour
     }
 
-    public static let plain = TerminalStyle(colour: false)
+    package static let plain = TerminalStyle(colour: false)
 
     /// Colour when standard output is a terminal whose `TERM` is set and not `dumb`, and
     /// `NO_COLOR` is unset or empty (or `FORCE_COLOR` is set): the no-color.org convention.
-    public static func detect(environment: [String: String] = ProcessEnvironment.current(),
+    package static func detect(environment: [String: String] = ProcessEnvironment.current(),
                               outputIsTerminal: Bool = isatty(STDOUT_FILENO) == 1) -> TerminalStyle {
         func set(_ key: String) -> Bool { environment[key].map { !$0.isEmpty && $0 != "0" } ?? false }
         let wanted = set("FORCE_COLOR") || !set("NO_COLOR")

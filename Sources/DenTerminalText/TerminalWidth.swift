@@ -7,12 +7,12 @@ import Glibc
 
 /// How many columns the screen is drawn in: the terminal's real width, asked again before every
 /// draw so a resized window is followed.
-public enum TerminalWidth {
+package enum TerminalWidth {
     /// For output that is not a terminal and says nothing (a pipe): the width scripts have seen.
-    public static let fallback = 76
+    package static let fallback = 76
 
     /// The terminal's width (TIOCGWINSZ on `descriptor`), else `COLUMNS`, else `fallback`.
-    public static func current(descriptor: Int32 = STDOUT_FILENO,
+    package static func current(descriptor: Int32 = STDOUT_FILENO,
                                environment: [String: String] = ProcessEnvironment.current()) -> Int {
         resolve(windowColumns: windowColumns(descriptor), columnsVariable: environment["COLUMNS"])
     }

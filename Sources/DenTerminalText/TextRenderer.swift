@@ -4,22 +4,22 @@ import DenKit
 /// buttons, links and linked list items get numbers in reading order. Every line is wrapped at
 /// word boundaries to `width` (the terminal's real width, see `TerminalWidth`); styles are
 /// applied after wrapping so escape codes never count as columns.
-public struct TextRenderer: Sendable {
+package struct TextRenderer: Sendable {
     /// Narrower than this, words would stand one per line; a terminal that small wraps itself.
-    public static let minimumWidth = 20
+    package static let minimumWidth = 20
 
-    public var width: Int {
+    package var width: Int {
         didSet { width = max(width, TextRenderer.minimumWidth) }
     }
-    public var style: TerminalStyle
+    package var style: TerminalStyle
 
-    public init(width: Int = TerminalWidth.fallback, style: TerminalStyle = .plain) {
+    package init(width: Int = TerminalWidth.fallback, style: TerminalStyle = .plain) {
         self.width = max(width, TextRenderer.minimumWidth)
         self.style = style
     }
 
     /// - Parameter values: field values being edited, which override the screen's own values.
-    public func render(_ screen: Screen, values: [String: String] = [:]) -> RenderedScreen {
+    package func render(_ screen: Screen, values: [String: String] = [:]) -> RenderedScreen {
         var lines: [String] = []
         var actions: [RenderedScreen.Action] = []
         func clean(_ text: String) -> String { TerminalText.sanitize(text) }

@@ -2,26 +2,26 @@ import Foundation
 
 /// How `den serve` listens and how much it keeps: the address, the proxy trust, the browser
 /// sessions' lifetime and cap, and the request limits. Tests shrink the limits and inject a clock.
-public struct WebConfiguration: Sendable {
+package struct WebConfiguration: Sendable {
     /// The address to bind; loopback unless the person running den chose otherwise.
-    public var host: String
+    package var host: String
     /// The port; 0 lets the system pick a free one (the bound one is reported).
-    public var port: Int
+    package var port: Int
     /// Believe `X-Forwarded-Proto: https` from a TLS-terminating proxy in front of den: only then
     /// is the session cookie marked Secure. Off by default, since anyone can send that header.
-    public var trustProxy: Bool
+    package var trustProxy: Bool
     /// A browser session unused this long is ended (its module instances and login go with it).
-    public var sessionIdleTimeout: Duration
+    package var sessionIdleTimeout: Duration
     /// The most live browser sessions; past it the longest idle one is ended for a new one.
-    public var maxSessions: Int
-    public var limits: WebLimits
+    package var maxSessions: Int
+    package var limits: WebLimits
     /// Development only (`--watch`, `den dev`): pages listen to these events and reload after a
     /// hot swap (docs/HOT_SWAP.md). nil: no event stream, no dev script.
-    public var devEvents: DevEvents?
+    package var devEvents: DevEvents?
     /// The clock behind idle expiry.
-    public var now: @Sendable () -> ContinuousClock.Instant
+    package var now: @Sendable () -> ContinuousClock.Instant
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, trustProxy: Bool = false,
+    package init(host: String = "127.0.0.1", port: Int = 8080, trustProxy: Bool = false,
                 sessionIdleTimeout: Duration = .seconds(30 * 60), maxSessions: Int = 1000,
                 limits: WebLimits = WebLimits(), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.host = host
@@ -34,7 +34,7 @@ public struct WebConfiguration: Sendable {
     }
 
     /// True for addresses only this machine can reach.
-    public var bindsLoopback: Bool {
+    package var bindsLoopback: Bool {
         let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         return address == "localhost" || address == "::1" || address.hasPrefix("127.")
     }
@@ -42,23 +42,23 @@ public struct WebConfiguration: Sendable {
 
 /// What one request may carry. A form is a few short fields, so the defaults are generous for
 /// people and small for anyone trying to exhaust memory.
-public struct WebLimits: Sendable {
+package struct WebLimits: Sendable {
     /// The largest request body (a form post) in bytes.
-    public var maxBodyBytes = 64 * 1024
+    package var maxBodyBytes = 64 * 1024
     /// The most fields in one form.
-    public var maxFields = 200
+    package var maxFields = 200
     /// The longest field name, in bytes after decoding.
-    public var maxFieldNameBytes = 256
+    package var maxFieldNameBytes = 256
     /// The longest field value, in bytes after decoding.
-    public var maxFieldValueBytes = 16 * 1024
+    package var maxFieldValueBytes = 16 * 1024
     /// The largest request head (all header lines) and the most header lines (HTTP parser limits).
-    public var maxHeaderBytes = 16 * 1024
-    public var maxHeaderCount = 100
+    package var maxHeaderBytes = 16 * 1024
+    package var maxHeaderCount = 100
     /// Requests of one browser session waiting behind a slow module call; more get a "busy" page.
-    public var maxQueuedRequests = 8
+    package var maxQueuedRequests = 8
     /// The deepest navigation stack a session's page visits build; past it a visit replaces the
     /// top screen instead of pushing (each screen holds a live module instance).
-    public var maxStackDepth = 32
+    package var maxStackDepth = 32
 
-    public init() {}
+    package init() {}
 }

@@ -6,12 +6,12 @@ import Logging
 /// `den serve`: the browser front-end on Hummingbird. One `NavigationSession` per browser session
 /// (`BrowserSessionTable`), module calls off the server's threads (`BrowserSession`), every page
 /// drawn by DenWebPages. DenHost knows nothing of this.
-public struct WebServer: Sendable {
-    public let runtime: DenRuntime
-    public let configuration: WebConfiguration
+package struct WebServer: Sendable {
+    package let runtime: DenRuntime
+    package let configuration: WebConfiguration
     let responder: DenWebResponder
 
-    public init(runtime: DenRuntime, configuration: WebConfiguration = WebConfiguration()) {
+    package init(runtime: DenRuntime, configuration: WebConfiguration = WebConfiguration()) {
         self.runtime = runtime
         self.configuration = configuration
         responder = DenWebResponder(runtime: runtime, configuration: configuration)
@@ -19,7 +19,7 @@ public struct WebServer: Sendable {
 
     /// The Hummingbird application; `onListening` hears the URL once the socket is bound (with
     /// the real port when `port` is 0).
-    public func makeApplication(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+    package func makeApplication(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let limits = configuration.limits
         let server = HTTPServerBuilder.http1(configuration: HTTP1Channel.Configuration(
             idleTimeout: .seconds(60),
@@ -38,7 +38,7 @@ public struct WebServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM, then stops taking connections and finishes the requests
     /// in progress.
-    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    package func run(onListening: @escaping @Sendable (String) -> Void) async throws {
         if !configuration.bindsLoopback {
             runtime.logger.warning("den serve is binding \(configuration.host), which other machines can reach; every module's screens (and logins) are served to anyone who can connect. Bind 127.0.0.1 (the default) unless that is what you want.")
         }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Where the package's build products are: the folder of the running test bundle, which SwiftPM
 /// puts beside `den` and the plugin libraries (override with `DEN_BUILD_DIR`).
-public enum BuildProducts {
-    public static var directory: URL {
+package enum BuildProducts {
+    package static var directory: URL {
         if let explicit = ProcessInfo.processInfo.environment["DEN_BUILD_DIR"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
@@ -15,34 +15,34 @@ public enum BuildProducts {
     }
 
     /// `lib<name>.so` in the build folder, e.g. `library("AboutModule")`.
-    public static func library(_ name: String) -> URL {
+    package static func library(_ name: String) -> URL {
         directory.appendingPathComponent("lib\(name).so")
     }
 
     /// The bundled modules in the build folder: every `lib<Name>Module.so`, sorted by file name,
     /// which is what den loads from there. Tests compare against this rather than a list each
     /// new module would have to edit.
-    public static var bundledModuleFiles: [String] {
+    package static var bundledModuleFiles: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasPrefix("lib") && $0.hasSuffix("Module.so") && $0.count > "libModule.so".count }.sorted()
     }
 
     /// Their module ids, sorted as den lists them: `libJogsModule.so` → `jogs`.
-    public static var bundledModuleIDs: [String] {
+    package static var bundledModuleIDs: [String] {
         bundledModuleFiles.map { String($0.dropFirst("lib".count).dropLast("Module.so".count)).lowercased() }.sorted()
     }
 
-    public static var den: URL {
+    package static var den: URL {
         directory.appendingPathComponent("den")
     }
 
     /// Every command but `den render`, which `den` hands over to it.
-    public static var denCommands: URL {
+    package static var denCommands: URL {
         directory.appendingPathComponent("den-commands")
     }
 
     /// A readable failure when the plugins were not built (plain `swift test` builds no .so).
-    public static func require(_ file: URL) throws -> URL {
+    package static func require(_ file: URL) throws -> URL {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw MissingBuildProduct(path: file.path)
         }
@@ -50,9 +50,9 @@ public enum BuildProducts {
     }
 }
 
-public struct MissingBuildProduct: Error, CustomStringConvertible {
-    public var path: String
-    public var description: String {
+package struct MissingBuildProduct: Error, CustomStringConvertible {
+    package var path: String
+    package var description: String {
         "\(path) was not built: run the tests with Scripts/test.sh, which builds the plugins first"
     }
 }

@@ -2,9 +2,9 @@ import DenHost
 import Logging
 
 /// The host's in-memory log handler, for tests that check what the host logs.
-public typealias CapturedLog = LogCollector
+package typealias CapturedLog = LogCollector
 
 extension LogCollector {
     /// A logger that keeps every level, from trace up.
-    public var logger: Logger { logger(label: "den-test", level: .trace) }
+    package var logger: Logger { logger(label: "den-test", level: .trace) }
 }

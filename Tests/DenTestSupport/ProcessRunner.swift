@@ -1,14 +1,14 @@
 import Foundation
 
 /// Runs a program to completion and captures what it printed; for end-to-end tests of `den`.
-public struct ProcessResult: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+package struct ProcessResult: Sendable {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
 }
 
-public enum ProcessRunner {
-    public static func run(_ executable: URL, _ arguments: [String], input: String? = nil,
+package enum ProcessRunner {
+    package static func run(_ executable: URL, _ arguments: [String], input: String? = nil,
                            environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessResult {
         let process = Process()
         process.executableURL = executable
@@ -40,8 +40,8 @@ public enum ProcessRunner {
     }
 }
 
-public struct ProcessTimeout: Error, CustomStringConvertible {
-    public var command: String
-    public var seconds: TimeInterval
-    public var description: String { "\(command) did not finish within \(seconds) s" }
+package struct ProcessTimeout: Error, CustomStringConvertible {
+    package var command: String
+    package var seconds: TimeInterval
+    package var description: String { "\(command) did not finish within \(seconds) s" }
 }

@@ -5,14 +5,14 @@ import Glibc
 
 /// A minimal HTTP/1.1 client over a plain socket, for tests of `den serve`: whole GETs with a
 /// cookie kept by the caller, and a server-sent-event stream read as it arrives.
-public enum RawHTTP {
-    public struct Reply: Sendable {
-        public var status: Int
-        public var head: String
-        public var body: String
+package enum RawHTTP {
+    package struct Reply: Sendable {
+        package var status: Int
+        package var head: String
+        package var body: String
 
         /// The `den_session` cookie the reply sets, if any.
-        public var sessionCookie: String? {
+        package var sessionCookie: String? {
             head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: den_session=") }
                 .map { String($0.dropFirst("set-cookie: ".count).prefix { $0 != ";" }) }
         }
@@ -41,12 +41,12 @@ public enum RawHTTP {
     }
 
     /// One GET, read to the end (the request says `Connection: close`).
-    public static func get(port: Int, _ path: String, cookie: String? = nil) throws -> Reply {
+    package static func get(port: Int, _ path: String, cookie: String? = nil) throws -> Reply {
         try request(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(cookie.map { "Cookie: \($0)\r\n" } ?? "")\r\n")
     }
 
     /// One form POST (`application/x-www-form-urlencoded`; the caller encodes `form`).
-    public static func post(port: Int, _ path: String, form: String, cookie: String) throws -> Reply {
+    package static func post(port: Int, _ path: String, form: String, cookie: String) throws -> Reply {
         try request(port: port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)")
     }
 
@@ -71,13 +71,13 @@ public enum RawHTTP {
     }
 
     /// Reads a `text/event-stream` on a background thread; `wait(for:)` waits for text in it.
-    public final class EventStream: @unchecked Sendable {
+    package final class EventStream: @unchecked Sendable {
         private let fd: Int32
         private let lock = NSLock()
         private var received = ""
         private var ended = false
 
-        public init(port: Int, path: String) throws {
+        package init(port: Int, path: String) throws {
             fd = try RawHTTP.connect(port)
             RawHTTP.send(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
             let thread = Thread { [self] in
@@ -95,11 +95,11 @@ public enum RawHTTP {
 
         deinit { Glibc.close(fd) }
 
-        public var text: String { lock.withLock { received } }
-        public var hasEnded: Bool { lock.withLock { ended } }
+        package var text: String { lock.withLock { received } }
+        package var hasEnded: Bool { lock.withLock { ended } }
 
         /// True once `text` contains `needle` (after `from` characters), false after `seconds`.
-        public func wait(for needle: String, after from: Int = 0, seconds: Double = 15) -> Bool {
+        package func wait(for needle: String, after from: Int = 0, seconds: Double = 15) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 let now = text
@@ -109,11 +109,11 @@ public enum RawHTTP {
             return false
         }
 
-        public func close() { shutdown(fd, Int32(SHUT_RDWR)) }
+        package func close() { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct Failure: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 }

@@ -3,16 +3,16 @@ import Foundation
 /// A running `den serve` for end-to-end tests: started with the given arguments and environment,
 /// its standard output read until it prints the address it serves on. Stopped with SIGTERM by
 /// `stop()` or when the object goes away.
-public final class ServedDen: @unchecked Sendable {
-    public let process = Process()
+package final class ServedDen: @unchecked Sendable {
+    package let process = Process()
     /// `http://127.0.0.1:<port>`, as den printed it; nil when it printed none within a minute.
-    public private(set) var baseURL: String?
+    package private(set) var baseURL: String?
     /// What den printed before (and including) its address line, or `readyLine`.
-    public private(set) var printed = ""
+    package private(set) var printed = ""
 
     /// `readyLine`: text den prints once it is ready beyond listening (e.g. `den dev`'s source
     /// watcher); the start waits for it too.
-    public init(_ den: URL, arguments: [String], environment: [String: String] = [:], readyLine: String? = nil) throws {
+    package init(_ den: URL, arguments: [String], environment: [String: String] = [:], readyLine: String? = nil) throws {
         process.executableURL = den
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -33,10 +33,10 @@ public final class ServedDen: @unchecked Sendable {
     }
 
     /// The port in `baseURL`.
-    public var port: Int? { baseURL.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } } }
+    package var port: Int? { baseURL.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } } }
 
     /// SIGTERM, then waits for den to exit.
-    public func stop() {
+    package func stop() {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }

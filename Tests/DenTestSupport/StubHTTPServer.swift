@@ -3,15 +3,15 @@ import Foundation
 import Glibc
 #endif
 
-public struct StubServerError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct StubServerError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// `Tests/Fixtures/stub_http_server.py`, started for one test and stopped by `stop()` (or when
 /// this object goes away: closing its stdin makes the server exit).
-public final class StubHTTPServer {
-    public let port: Int
+package final class StubHTTPServer {
+    package let port: Int
     private let process: Process
     private let input: Pipe
 
@@ -22,7 +22,7 @@ public final class StubHTTPServer {
             .appendingPathComponent("Fixtures/stub_http_server.py")
     }
 
-    public init(ecbFile: URL? = nil, filesDirectory: URL? = nil) throws {
+    package init(ecbFile: URL? = nil, filesDirectory: URL? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", Self.scriptURL.path, "--lifetime", "120"]
@@ -55,10 +55,10 @@ public final class StubHTTPServer {
         self.input = input
     }
 
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    package func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// Stops the server: closing its stdin makes it exit; SIGTERM, then SIGKILL, if it lingers.
-    public func stop() {
+    package func stop() {
         try? input.fileHandleForWriting.close()
         guard process.isRunning else { return }
         process.terminate()

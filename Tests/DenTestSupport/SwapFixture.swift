@@ -4,8 +4,8 @@ import Foundation
 /// compiler in the versions a test asks for (`-D` flags, see the source), and installed into a
 /// plugin folder the way a build does it: written under a temporary name, then renamed over
 /// the old file (so every install is a new file identity, as after a real rebuild).
-public final class SwapFixture: @unchecked Sendable {
-    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+package final class SwapFixture: @unchecked Sendable {
+    package static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let source = packageRoot.appendingPathComponent("Tests/HotSwapFixture/swap_module.c")
     static let include = packageRoot.appendingPathComponent("Sources/CDenABI/include")
 
@@ -13,12 +13,12 @@ public final class SwapFixture: @unchecked Sendable {
     private let lock = NSLock()
     private var built: [[String]: URL] = [:]
 
-    public init() throws {
+    package init() throws {
         builds = try TemporaryDirectory("den-swap-builds")
     }
 
     /// The library for these flags (compiled once per fixture), e.g. `["-DSWAP_VERSION=2"]`.
-    public func library(_ flags: [String] = []) throws -> URL {
+    package func library(_ flags: [String] = []) throws -> URL {
         try lock.withLock {
             if let url = built[flags] { return url }
             let output = builds.path("swap-\(built.count).so")
@@ -32,7 +32,7 @@ public final class SwapFixture: @unchecked Sendable {
 
     /// Installs the library for `flags` as `folder/name`, atomically (temporary file, then rename).
     @discardableResult
-    public func install(_ flags: [String] = [], into folder: URL, as name: String = "libSwapModule.so") throws -> URL {
+    package func install(_ flags: [String] = [], into folder: URL, as name: String = "libSwapModule.so") throws -> URL {
         let library = try library(flags)
         let destination = folder.appendingPathComponent(name)
         let partial = folder.appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
@@ -44,7 +44,7 @@ public final class SwapFixture: @unchecked Sendable {
     /// Writes only the first `fraction` of the library over `folder/name`, in place: a copy or
     /// build interrupted half way.
     @discardableResult
-    public func installTruncated(_ flags: [String] = [], into folder: URL, as name: String = "libSwapModule.so",
+    package func installTruncated(_ flags: [String] = [], into folder: URL, as name: String = "libSwapModule.so",
                                  fraction: Double = 0.5) throws -> URL {
         let bytes = try Data(contentsOf: try library(flags))
         let destination = folder.appendingPathComponent(name)
@@ -53,9 +53,9 @@ public final class SwapFixture: @unchecked Sendable {
         return destination
     }
 
-    public struct CompileFailure: Error, CustomStringConvertible {
-        public var flags: [String]
-        public var output: String
-        public var description: String { "cc failed for the swap fixture \(flags): \(output)" }
+    package struct CompileFailure: Error, CustomStringConvertible {
+        package var flags: [String]
+        package var output: String
+        package var description: String { "cc failed for the swap fixture \(flags): \(output)" }
     }
 }

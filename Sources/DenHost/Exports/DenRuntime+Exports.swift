@@ -9,7 +9,7 @@ extension DenRuntime {
     /// Calls an export with command-line words (`den call main.convert 100 USD EUR`): the words
     /// are checked against its signature, then the export runs on a thread of its own under the
     /// host's call limit (`--call-timeout`), outside any UI session.
-    public func callExport(_ name: String, words: [String]) -> Result<ExportValue, ExportCallFailure> {
+    package func callExport(_ name: String, words: [String]) -> Result<ExportValue, ExportCallFailure> {
         let export: ModuleExport
         let values: [ExportValue]
         switch registry.exports.find(name) {

@@ -4,7 +4,7 @@ import DenKit
 /// Why an export call did not produce a result. `message` names the export and says what to do;
 /// `status` is what `exports.call` answers (a `den_status`, or the export's own status).
 public struct ExportCallFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// No active module offers this export, or the name is malformed.
         case unknownExport
         /// The arguments do not match the signature (count or type).
@@ -18,15 +18,15 @@ public struct ExportCallFailure: Error, Sendable, Equatable, CustomStringConvert
         case gaveUp
     }
 
-    public var kind: Kind
-    public var status: Int32
-    public var message: String
+    package var kind: Kind
+    package var status: Int32
+    package var message: String
 
-    public init(_ kind: Kind, status: den_status, _ message: String) {
+    package init(_ kind: Kind, status: den_status, _ message: String) {
         self.init(kind, status: Int32(status.rawValue), message)
     }
 
-    public init(_ kind: Kind, status: Int32, _ message: String) {
+    package init(_ kind: Kind, status: Int32, _ message: String) {
         self.kind = kind
         self.status = status
         self.message = message

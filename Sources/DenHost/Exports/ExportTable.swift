@@ -4,13 +4,13 @@ import FoundationEssentials
 
 /// The exports of the installed modules, by `<module>.<function>`. A module's exports are set in
 /// one step when it is installed (and replaced whole when a new version is). Thread-safe.
-public final class ExportTable: @unchecked Sendable {
+package final class ExportTable: @unchecked Sendable {
     private let lock = Lock()
     private var byModule: [String: [ModuleExport]] = [:]
     private var hooks: (loadModule: (@Sendable (String) -> Bool)?, loadEveryModule: (@Sendable () -> Void)?,
                         declaredExporters: (@Sendable () -> [String])?) = (nil, nil, nil)
 
-    public init() {}
+    package init() {}
 
     /// Loads a module installed lazily (from its manifest) whose exports are asked for; true when
     /// it loaded. Set by the registry.
@@ -46,13 +46,13 @@ public final class ExportTable: @unchecked Sendable {
     }
 
     /// Every export, sorted by name (loading the modules not loaded yet first).
-    public var all: [ModuleExport] {
+    package var all: [ModuleExport] {
         loadEveryModule?()
         return lock.withLock { byModule.values.flatMap { $0 } }.sorted { $0.name < $1.name }
     }
 
     /// The export named `<module>.<function>`, or a failure that says what exists instead.
-    public func find(_ name: String) -> Result<ModuleExport, ExportCallFailure> {
+    package func find(_ name: String) -> Result<ModuleExport, ExportCallFailure> {
         // The hot path (a call by a valid name) splits once and reads under the lock; the
         // sanitised text for messages is only made when the name finds nothing.
         if let dot = name.firstIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex {

@@ -6,20 +6,20 @@ import FoundationEssentials
 /// `exports.call` and `exports.list`: one module calls another's export by name, without linking
 /// it (docs/ABI.md, "Exports"). The export runs on the calling thread, so it belongs to the same
 /// UI session as the caller's builder or `handle` call, and the caller's call limit covers it.
-public struct ExportsService: HostService {
+package struct ExportsService: HostService {
     /// How deep exports may call exports (`a.f` calls `b.g` calls ...): a cycle is stopped here
     /// with a message instead of overflowing the stack.
-    public static let maxDepth = 8
+    package static let maxDepth = 8
 
     private let table: ExportTable
 
-    public init(table: ExportTable) {
+    package init(table: ExportTable) {
         self.table = table
     }
 
-    public var operations: [String] { [ExportCallRequest.operation, ExportListAnswer.operation] }
+    package var operations: [String] { [ExportCallRequest.operation, ExportListAnswer.operation] }
 
-    public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
+    package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         if operation == ExportListAnswer.operation {
             _ = try decode(AnyJSONObject.self, request, for: operation) // `{}`: keys a later ABI adds are ignored
             return try encode(ExportListAnswer(exports: table.all.map(\.summaryDocument)), for: operation)
@@ -34,7 +34,7 @@ public struct ExportsService: HostService {
     }
 
     /// Finds, checks and calls one export on this thread, counting the depth of nested calls.
-    public static func call(_ name: String, arguments: [ExportValue], table: ExportTable) -> Result<ExportValue, ExportCallFailure> {
+    package static func call(_ name: String, arguments: [ExportValue], table: ExportTable) -> Result<ExportValue, ExportCallFailure> {
         let depth = ExportCallDepth.current
         guard depth < maxDepth else {
             return .failure(ExportCallFailure(.gaveUp, status: DEN_ERR_INTERNAL,

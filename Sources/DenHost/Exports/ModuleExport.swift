@@ -4,10 +4,10 @@ import DenKit
 /// One registered export: `<module>.<function>`, its signature, and everything needed to call it.
 public struct ModuleExport: @unchecked Sendable {
     // The function and host pointers are the plugin's and the host's, valid for the process lifetime.
-    public var moduleID: String
-    public var function: String
-    public var signature: ExportSignature
-    public var summary: String
+    package var moduleID: String
+    package var function: String
+    package var signature: ExportSignature
+    package var summary: String
     let pointer: den_export_fn
     let interface: FFICallInterface
     /// The `den_host` of the exporting module: its first argument.
@@ -22,18 +22,18 @@ public struct ModuleExport: @unchecked Sendable {
     public var moduleHost: UnsafeRawPointer? { host.map { UnsafeRawPointer($0) } }
 
     /// `main.convert(f64 amount, string from, string to) -> string`, for messages.
-    public var declaration: String { "\(name)\(signature)" }
+    package var declaration: String { "\(name)\(signature)" }
 
-    public var summaryDocument: ExportSummary {
+    package var summaryDocument: ExportSummary {
         ExportSummary(name: name, module: moduleID, signature: signature.description, summary: summary)
     }
 }
 
 /// An export as the registrar recorded it, before the registry knows the module is installed.
-public struct PluginExport: @unchecked Sendable {
-    public var function: String
-    public var signature: ExportSignature
-    public var summary: String
+package struct PluginExport: @unchecked Sendable {
+    package var function: String
+    package var signature: ExportSignature
+    package var summary: String
     let pointer: den_export_fn
     let interface: FFICallInterface
 

@@ -18,13 +18,13 @@ public final class FileChangeWatcher: @unchecked Sendable {
     }
 
     public struct Options: Sendable {
-        public var mode: Mode = .automatic
+        package var mode: Mode = .automatic
         /// How long a file must keep the same size, modification time and inode before it counts.
-        public var debounce: Duration = .milliseconds(100)
+        package var debounce: Duration = .milliseconds(100)
         /// How often polling looks (and how often the debounce is checked).
-        public var pollInterval: Duration = .milliseconds(250)
+        package var pollInterval: Duration = .milliseconds(250)
         /// Look into subfolders too (source trees); plugin folders are flat.
-        public var recursive = false
+        package var recursive = false
 
         public init(mode: Mode = .automatic, debounce: Duration = .milliseconds(100),
                     pollInterval: Duration = .milliseconds(250), recursive: Bool = false) {
@@ -35,15 +35,15 @@ public final class FileChangeWatcher: @unchecked Sendable {
         }
     }
 
-    public let folders: [URL]
-    public let options: Options
+    package let folders: [URL]
+    package let options: Options
     private let accept: @Sendable (URL) -> Bool
     private let onStable: @Sendable (URL) -> Void
     // `state` is only touched by the watcher thread, except `stopped` (atomic enough under the lock).
     private let lock = Lock()
     private var stopped = false
     /// The mode actually running (automatic resolves to one of the two).
-    public private(set) var activeMode: Mode = .polling
+    package private(set) var activeMode: Mode = .polling
 
     /// - Parameters:
     ///   - accept: which files count (e.g. `*.so`, or a module's `.swift` sources).

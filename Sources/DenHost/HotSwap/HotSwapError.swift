@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Why a new version of a plugin was refused as a whole; the old version keeps serving. Like
 /// `PluginLoadError`, every message names the file, the cause and the fix.
 public struct HotSwapError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Cause: Error, Sendable, Equatable {
+    package enum Cause: Error, Sendable, Equatable {
         /// The new file failed a load check or its entry point (ABI, toolchain, truncated, ...).
         case load(PluginLoadError)
         /// The file now provides another module than the one it served.
@@ -17,10 +17,10 @@ public struct HotSwapError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The plugin file as the user named it.
-    public var file: String
-    public var cause: Cause
+    package var file: String
+    package var cause: Cause
 
-    public init(file: String, cause: Cause) {
+    package init(file: String, cause: Cause) {
         self.file = file
         self.cause = cause
     }
@@ -30,7 +30,7 @@ public struct HotSwapError: Error, Sendable, Equatable, CustomStringConvertible 
         return ModuleText.singleLine("hot swap refused, the old version keeps serving: \(file): \(reason) — \(fix)")
     }
 
-    public var reason: String {
+    package var reason: String {
         switch cause {
         case .load(let error): error.reason
         case .otherModule(let expected, let found): "the file now provides module '\(found)', but it served '\(expected)'"
@@ -40,7 +40,7 @@ public struct HotSwapError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    public var fix: String {
+    package var fix: String {
         switch cause {
         case .load(let error): error.fix
         case .otherModule: "keep the module id, or give the new module a file of its own (and restart den)"

@@ -13,29 +13,29 @@ public struct HotSwapReport: Sendable, CustomStringConvertible {
         case unchanged(String)
     }
 
-    public var file: URL
-    public var moduleID: String?
+    package var file: URL
+    package var moduleID: String?
     public var outcome: Outcome
     /// The serving version's generation after this change.
-    public var generation: Int?
-    public var routesAdded: [String] = []
-    public var routesDropped: [String] = []
+    package var generation: Int?
+    package var routesAdded: [String] = []
+    package var routesDropped: [String] = []
     /// Live instances moved to the new version, and how many kept their state.
-    public var instancesSwapped = 0
+    package var instancesSwapped = 0
     public var statesKept = 0
     /// Screens built fresh, with why their state did not come across.
-    public var rebuiltFresh: [String] = []
+    package var rebuiltFresh: [String] = []
     /// From "the file is stable" to "the new version serves" (load, checks, instances, switch).
-    public var duration: Duration = .zero
+    package var duration: Duration = .zero
 
-    public var succeeded: Bool {
+    package var succeeded: Bool {
         switch outcome {
         case .swapped, .installed: true
         case .refused, .unchanged: false
         }
     }
 
-    public var error: HotSwapError? {
+    package var error: HotSwapError? {
         if case .refused(let error) = outcome { error } else { nil }
     }
 

@@ -23,7 +23,7 @@ public final class HotSwapper: @unchecked Sendable {
     private let logger: Logger?
     private let selected: Set<String>?
     private let cacheDirectory: URL
-    public let policy: HotSwapPolicy
+    package let policy: HotSwapPolicy
     // `lock` serialises swaps and guards `loadedStamps` and `retained`.
     private let lock = Lock()
     /// The identity of each plugin file's loaded version, by standardized path.
@@ -65,12 +65,12 @@ public final class HotSwapper: @unchecked Sendable {
     }
 
     /// Tells `den plugins` in other processes what this den serves now (`RunningDenStatus`).
-    public func publishStatus() {
+    package func publishStatus() {
         RunningDenStatus.write(registry.plugins.map(\.summaryDocument), cache: cacheDirectory)
     }
 
     /// This den stops watching: its status is no longer news.
-    public func withdrawStatus() {
+    package func withdrawStatus() {
         try? FileManager.default.removeItem(at: RunningDenStatus.folder(cache: cacheDirectory).appendingPathComponent("den-\(getpid()).json"))
     }
 

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// Every navigation session alive in this process (browser and terminal alike), held weakly, so
 /// a hot swap can reach each live instance of a module. A session adds itself when it is made;
 /// one that ends simply drops out.
-public final class LiveSessions: @unchecked Sendable {
+package final class LiveSessions: @unchecked Sendable {
     private final class Weak {
         weak var session: NavigationSession?
         init(_ session: NavigationSession) { self.session = session }
@@ -15,7 +15,7 @@ public final class LiveSessions: @unchecked Sendable {
     private let lock = Lock()
     private var entries: [Weak] = []
 
-    public init() {}
+    package init() {}
 
     func add(_ session: NavigationSession) {
         lock.withLock {
@@ -25,7 +25,7 @@ public final class LiveSessions: @unchecked Sendable {
     }
 
     /// The sessions alive now.
-    public var sessions: [NavigationSession] {
+    package var sessions: [NavigationSession] {
         lock.withLock { entries.compactMap(\.session) }
     }
 

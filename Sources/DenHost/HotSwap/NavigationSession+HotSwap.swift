@@ -85,7 +85,7 @@ extension NavigationSession {
     }
 
     /// Number of live instances of `moduleID` in this session (for reports and tests).
-    public func liveInstances(of moduleID: String) -> Int {
+    package func liveInstances(of moduleID: String) -> Int {
         lock.withLock { stack.filter { $0.moduleID == moduleID && $0.instance != nil }.count }
     }
 

@@ -3,11 +3,11 @@ import FoundationEssentials
 /// `--watch`: watches the runtime's plugin folders and hot-swaps each plugin file that changes
 /// once it is stable. Every outcome — swapped, installed, refused — goes to `onReport`, on the
 /// watcher's thread; front-ends redraw (terminal) or tell their pages (browser) from there.
-public final class PluginFolderWatch: Sendable {
-    public let swapper: HotSwapper
+package final class PluginFolderWatch: Sendable {
+    package let swapper: HotSwapper
     private let watcher: FileChangeWatcher
 
-    public init(runtime: DenRuntime, options: FileChangeWatcher.Options = FileChangeWatcher.Options(),
+    package init(runtime: DenRuntime, options: FileChangeWatcher.Options = FileChangeWatcher.Options(),
                 policy: HotSwapPolicy = HotSwapPolicy(), onReport: @escaping @Sendable (HotSwapReport) -> Void) {
         let swapper = HotSwapper(runtime: runtime, policy: policy)
         self.swapper = swapper
@@ -21,7 +21,7 @@ public final class PluginFolderWatch: Sendable {
 
     /// The same files discovery loads: in the bundled folder only `lib<Name>Module.so` (it also
     /// holds dependencies and fixtures), elsewhere every `*.so`; never a hidden partial copy.
-    public static func isPluginFile(_ file: URL, bundledFolder: String?) -> Bool {
+    package static func isPluginFile(_ file: URL, bundledFolder: String?) -> Bool {
         let name = file.lastPathComponent
         guard name.hasSuffix(".so"), !name.hasPrefix(".") else { return false }
         if file.deletingLastPathComponent().standardizedFileURL.path == bundledFolder {
@@ -31,15 +31,15 @@ public final class PluginFolderWatch: Sendable {
     }
 
     /// inotify or polling, once started.
-    public var mode: FileChangeWatcher.Mode { watcher.activeMode }
+    package var mode: FileChangeWatcher.Mode { watcher.activeMode }
 
     /// - Throws: `HostThread.StartFailure` when the watcher's thread could not be started.
-    public func start() throws(HostThread.StartFailure) {
+    package func start() throws(HostThread.StartFailure) {
         try watcher.start()
         swapper.publishStatus()
     }
 
-    public func stop() {
+    package func stop() {
         watcher.stop()
         swapper.withdrawStatus()
     }

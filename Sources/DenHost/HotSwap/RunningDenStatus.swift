@@ -8,11 +8,11 @@ import Glibc
 /// swap (`<cache>/running/den-<pid>.json`), so that `den plugins` — another process — can show
 /// each module's generation, the old images that den retains and their rough memory cost.
 /// A file whose process is gone is ignored and removed.
-public struct RunningDenStatus: Codable, Sendable, Equatable {
-    public var pid: Int32
-    public var plugins: [PluginSummary]
+package struct RunningDenStatus: Codable, Sendable, Equatable {
+    package var pid: Int32
+    package var plugins: [PluginSummary]
 
-    public init(pid: Int32, plugins: [PluginSummary]) {
+    package init(pid: Int32, plugins: [PluginSummary]) {
         self.pid = pid
         self.plugins = plugins
     }
@@ -29,7 +29,7 @@ public struct RunningDenStatus: Codable, Sendable, Equatable {
     }
 
     /// The statuses of other dens still running (not this process).
-    public static func others(cache: URL) -> [RunningDenStatus] {
+    package static func others(cache: URL) -> [RunningDenStatus] {
         let folder = folder(cache: cache)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.sorted().compactMap { name -> RunningDenStatus? in

@@ -2,9 +2,9 @@ import FoundationEssentials
 
 /// A UI session's identity inside the host (one `NavigationSession`).
 public struct UISessionID: Sendable, Hashable, CustomStringConvertible {
-    public let value: UInt64
+    package let value: UInt64
 
-    public init(_ value: UInt64) {
+    package init(_ value: UInt64) {
         self.value = value
     }
 
@@ -19,6 +19,6 @@ public struct UISessionID: Sendable, Hashable, CustomStringConvertible {
 /// bound with the synchronous `withValue` is visible to code on the same thread outside any task,
 /// which is exactly a plugin calling back into the host. A call from any other thread (one the
 /// module started, or `den_module_entry`) sees nil, and session-bound services refuse it.
-public enum CallContext {
-    @TaskLocal public static var session: UISessionID?
+package enum CallContext {
+    @TaskLocal package static var session: UISessionID?
 }

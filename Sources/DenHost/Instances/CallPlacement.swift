@@ -15,14 +15,14 @@ public enum CallPlacement: Sendable {
 /// passes the limit.
 public struct ProcessEnding: Sendable {
     /// The exit status.
-    public var status: Int32
+    package var status: Int32
     /// What the end means, said after the call's description ("den render ends here").
-    public var consequence: String
+    package var consequence: String
     /// The error in the command's words ("Error: …\n"). It is made before every call, because
     /// the alarm can only write bytes that were ready before it went off.
-    public var message: @Sendable (ModuleCallError) -> String
+    package var message: @Sendable (ModuleCallError) -> String
 
-    public init(status: Int32, consequence: String, message: @escaping @Sendable (ModuleCallError) -> String) {
+    package init(status: Int32, consequence: String, message: @escaping @Sendable (ModuleCallError) -> String) {
         self.status = status
         self.consequence = consequence
         self.message = message

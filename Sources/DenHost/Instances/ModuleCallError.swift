@@ -1,19 +1,19 @@
 import CDenABI
 
 /// A module instance or builder reported an error, or answered with something unreadable.
-public struct ModuleCallError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var moduleID: String
-    public var status: Int32
-    public var message: String
+package struct ModuleCallError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var moduleID: String
+    package var status: Int32
+    package var message: String
     /// True when the host gave up waiting for the call (it ran past the call limit or the user
     /// interrupted it): the instance is abandoned and its screen closed.
-    public var isStall: Bool
+    package var isStall: Bool
     /// True when the host refused what the module did (a reply over the limit, a table without
     /// functions) rather than the module returning an error status: the message says what the
     /// module did, and the status's wording ("rejected the input") would put it the wrong way round.
-    public var isHostFinding: Bool
+    package var isHostFinding: Bool
 
-    public init(moduleID: String, status: Int32, message: String, isStall: Bool = false, isHostFinding: Bool = false) {
+    package init(moduleID: String, status: Int32, message: String, isStall: Bool = false, isHostFinding: Bool = false) {
         self.moduleID = moduleID
         self.status = status
         self.message = message
@@ -21,7 +21,7 @@ public struct ModuleCallError: Error, Sendable, Equatable, CustomStringConvertib
         self.isHostFinding = isHostFinding
     }
 
-    public var description: String {
+    package var description: String {
         if isStall || isHostFinding { return "module '\(moduleID)' \(message)" }
         return "module '\(moduleID)' \(ModuleCallError.statusText(status)): \(message.isEmpty ? "no details given" : message)"
     }

@@ -8,11 +8,11 @@ import Synchronization
 public struct ModuleCallPolicy: Sendable {
     /// The longest a call may run (`--call-timeout`, `DEN_CALL_TIMEOUT`; default 30 s, longer
     /// than the `http` service's own limits so a module fetching data is not cut short).
-    public var timeout: Duration
+    package var timeout: Duration
     /// When a call has run this long, `onSlowCall` hears of it (the terminal says what it waits for).
-    public var slowNotice: Duration
+    package var slowNotice: Duration
 
-    public init(timeout: Duration = .seconds(30), slowNotice: Duration = .seconds(2)) {
+    package init(timeout: Duration = .seconds(30), slowNotice: Duration = .seconds(2)) {
         self.timeout = timeout
         self.slowNotice = slowNotice
     }
@@ -31,7 +31,7 @@ public final class CallInterruption: Sendable {
         self.checking = checking
     }
 
-    public func interrupt() {
+    package func interrupt() {
         requested.store(true, ordering: .sequentiallyConsistent)
     }
 
@@ -44,9 +44,9 @@ public final class CallInterruption: Sendable {
 
 /// One call into a module, named the way users and logs see it.
 public struct ModuleCall: Sendable, Equatable, CustomStringConvertible {
-    public var moduleID: String
+    package var moduleID: String
     /// e.g. "handle(action 'save')", "handle(appear)", "the builder of route 'jogs/42'".
-    public var what: String
+    package var what: String
 
     public init(moduleID: String, what: String) {
         self.moduleID = moduleID

@@ -110,7 +110,7 @@ public struct ModuleCallRunner: Sendable {
     }
 
     /// "2.0 s", "35 s".
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return seconds < 10 ? NumberText.fixed(seconds, places: 1) + " s" : "\(Int(seconds.rounded())) s"
     }

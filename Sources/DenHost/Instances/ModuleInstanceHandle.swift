@@ -7,15 +7,15 @@ import Synchronization
 /// run under a `ModuleCallRunner`: a call the host gives up on abandons the instance for good.
 /// The instance is destroyed, freeing its whole VIPER stack, when the handle goes away — unless
 /// it was abandoned, because its code may still be running.
-public final class ModuleInstanceHandle: @unchecked Sendable {
-    public let moduleID: String
+package final class ModuleInstanceHandle: @unchecked Sendable {
+    package let moduleID: String
     private let pointer: UnsafeMutableRawPointer
     private let api: UnsafePointer<den_instance_api>
     private let lock = Lock()
     private let abandonedCall = Mutex<ModuleCall?>(nil)
 
     /// True once the host gave up on a call into this instance.
-    public var isAbandoned: Bool { abandonedCall.withLock { $0 != nil } }
+    package var isAbandoned: Bool { abandonedCall.withLock { $0 != nil } }
 
     /// Calls a route's builder with the matched parameters.
     static func build(_ target: RouteTarget, request: BuildRequest,
@@ -85,7 +85,7 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
     }
 
     /// Sends an event under the default call policy.
-    public func handle(_ event: ModuleEvent) throws(ModuleCallError) -> ModuleReply {
+    package func handle(_ event: ModuleEvent) throws(ModuleCallError) -> ModuleReply {
         try handle(event, runner: ModuleCallRunner())
     }
 
@@ -133,7 +133,7 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
     }
 
     /// The instance's state for a hot swap, or nil when it keeps none.
-    public func snapshot() throws(ModuleCallError) -> Data? {
+    package func snapshot() throws(ModuleCallError) -> Data? {
         guard !isAbandoned, let snapshot = api.pointee.snapshot else { return nil }
         var state = den_owned(ptr: nil, len: 0, release: nil)
         let status = lock.withLock { snapshot(pointer, &state) }
@@ -147,7 +147,7 @@ public final class ModuleInstanceHandle: @unchecked Sendable {
 
     /// Restores state from `snapshot()`; false when the instance could not use it.
     @discardableResult
-    public func restore(_ state: Data) -> Bool {
+    package func restore(_ state: Data) -> Bool {
         guard !isAbandoned, let restore = api.pointee.restore else { return false }
         return lock.withLock { OwnedBuffer.borrow(state) { restore(pointer, $0) } } == DEN_OK.rawValue
     }

@@ -3,15 +3,15 @@ import FoundationEssentials
 
 /// The sizes the host accepts from a module (docs/ABI.md, "Limits"). Each is checked before the
 /// bytes are parsed, so a module cannot make the host spend seconds and hundreds of MB on them.
-public enum WireLimits {
+package enum WireLimits {
     /// A reply document from `handle` (4 MiB).
-    public static let maxReplyBytes = 4 * 1024 * 1024
+    package static let maxReplyBytes = 4 * 1024 * 1024
     /// A host-service request document (4 MiB: a storage value is at most 1 MiB).
-    public static let maxServiceRequestBytes = 4 * 1024 * 1024
+    package static let maxServiceRequestBytes = 4 * 1024 * 1024
     /// An error message from a builder or `handle`; longer ones are cut (4 KiB).
-    public static let maxErrorMessageBytes = 4 * 1024
+    package static let maxErrorMessageBytes = 4 * 1024
     /// How deeply arrays and objects may nest in any document a module sends.
-    public static let maxNesting = 64
+    package static let maxNesting = 64
 
     /// A size in binary units, as the limits are stated: "812 bytes", "4 KiB", "50 MiB", "4.5 MiB".
     static func describe(bytes: Int) -> String {

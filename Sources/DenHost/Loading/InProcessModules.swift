@@ -13,7 +13,7 @@ extension DenRuntime {
     /// so it behaves exactly like one (route flags and conflicts included). For embedders and
     /// tests. The returned record's `error` says why it was refused, if it was.
     @discardableResult
-    public func installInProcess(_ definition: ModuleDefinition) -> PluginRecord {
+    package func installInProcess(_ definition: ModuleDefinition) -> PluginRecord {
         let file = URL(fileURLWithPath: "/in-process/lib\(definition.id)Module.so")
         let endpoint = services.makeEndpoint(file: file.lastPathComponent)
         let recorder = RegistrationRecorder(file: file.lastPathComponent, logger: logger)

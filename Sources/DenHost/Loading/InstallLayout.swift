@@ -10,16 +10,16 @@ import Glibc
 /// - a build folder (`.build/debug`): everything sits beside `den`.
 /// `/proc/self/exe` is already resolved by the kernel, so a symlink to `den` (from `~/bin` or
 /// anywhere) leads to the real file; a *copy* of `den` is found through `../lib/den`.
-public struct InstallLayout: Sendable, Equatable {
+package struct InstallLayout: Sendable, Equatable {
     /// The folder that holds the running executable.
-    public var executableDirectory: URL
+    package var executableDirectory: URL
 
-    public init(executableDirectory: URL) {
+    package init(executableDirectory: URL) {
         self.executableDirectory = executableDirectory
     }
 
     /// The layout of the running `den`; nil when `/proc/self/exe` cannot be read.
-    public static var current: InstallLayout? {
+    package static var current: InstallLayout? {
         guard let path = executablePath() else { return nil }
         return InstallLayout(executableDirectory: URL(fileURLWithPath: directory(of: path), isDirectory: true))
     }
@@ -41,13 +41,13 @@ public struct InstallLayout: Sendable, Equatable {
     }
 
     /// `<prefix>/lib/den`, where install.sh puts everything but the executable.
-    public var libraryDirectory: URL {
+    package var libraryDirectory: URL {
         executableDirectory.deletingLastPathComponent().appendingPathComponent("lib/den", isDirectory: true)
     }
 
     /// True when den runs from an installed prefix rather than a build folder. The path is made
     /// by bytes and asked of `stat` (URL path surgery and FileManager cost ≈ 40,000 instructions).
-    public var isInstalled: Bool {
+    package var isInstalled: Bool {
         let executableFolder = executableDirectory.filePath
         let prefix = Self.directory(of: executableFolder.hasSuffix("/") && executableFolder.utf8.count > 1
             ? String(executableFolder.dropLast()) : executableFolder)
@@ -61,26 +61,26 @@ public struct InstallLayout: Sendable, Equatable {
 
     /// The bundled modules' folder: `<prefix>/lib/den/modules` when installed, else the
     /// executable's own folder (only `lib<Name>Module.so` files count there; see `PluginDiscovery`).
-    public var bundledModulesDirectory: URL {
+    package var bundledModulesDirectory: URL {
         isInstalled ? modulesDirectoryWhenInstalled : executableDirectory
     }
 
     /// A helper library such as `libDenHTTPTransport.so`: `<prefix>/lib/den/<name>` when installed,
     /// else beside the executable. Never in a modules folder, where it would count as a broken plugin.
-    public func helperLibrary(_ name: String) -> URL {
+    package func helperLibrary(_ name: String) -> URL {
         let installed = libraryDirectory.appendingPathComponent(name)
         return FileManager.default.fileExists(atPath: installed.path) ? installed : executableDirectory.appendingPathComponent(name)
     }
 
     /// The per-user modules folder: `$XDG_DATA_HOME/den/modules`, else `~/.local/share/den/modules`.
     /// (`DEN_DATA_DIR` moves modules' data, not the user's modules.)
-    public static func userModulesDirectory(environment: [String: String] = ProcessEnvironment.hostVariables()) -> URL {
+    package static func userModulesDirectory(environment: [String: String] = ProcessEnvironment.hostVariables()) -> URL {
         dataHome(environment).appendingPathComponent("den/modules", isDirectory: true)
     }
 
     /// `$XDG_DATA_HOME`, else `~/.local/share`: the one rule for den's data and user modules. The
     /// XDG spec says a relative value is invalid and must be ignored.
-    public static func dataHome(_ environment: [String: String] = ProcessEnvironment.hostVariables()) -> URL {
+    package static func dataHome(_ environment: [String: String] = ProcessEnvironment.hostVariables()) -> URL {
         environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
             ?? homeDirectory().appendingPathComponent(".local/share", isDirectory: true)
     }

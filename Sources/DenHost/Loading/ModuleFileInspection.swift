@@ -4,18 +4,18 @@ import FoundationEssentials
 
 /// What a module file says about itself, read without loading it (`den plugins --inspect`,
 /// `den modules install`): its ABI version, toolchain and manifest, each judged against this host.
-public struct ModuleFileInspection: Sendable, Encodable {
-    public var file: String
-    public var abiVersion: UInt32?
-    public var toolchain: String?
-    public var manifest: ModuleManifest?
+package struct ModuleFileInspection: Sendable, Encodable {
+    package var file: String
+    package var abiVersion: UInt32?
+    package var toolchain: String?
+    package var manifest: ModuleManifest?
     /// Why the manifest is refused (it is then nil).
-    public var manifestProblem: String?
+    package var manifestProblem: String?
     /// What stops this host from loading the file, as far as can be told without loading it.
-    public var problems: [String]
+    package var problems: [String]
 
     /// The file's symbols; throws a `PluginLoadError` for a file that is no library for this machine.
-    public static func inspect(_ file: URL) throws(PluginLoadError) -> ModuleFileInspection {
+    package static func inspect(_ file: URL) throws(PluginLoadError) -> ModuleFileInspection {
         func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: file.path, cause: cause) }
         let header: ELFHeader?, size: UInt64
         do {
@@ -56,6 +56,6 @@ public struct ModuleFileInspection: Sendable, Encodable {
     }
 
     /// This host's ABI version and toolchain, to print beside a file's.
-    public static var hostABIVersion: UInt32 { DEN_ABI_VERSION }
-    public static var hostToolchain: String { DenModule.toolchain }
+    package static var hostABIVersion: UInt32 { DEN_ABI_VERSION }
+    package static var hostToolchain: String { DenModule.toolchain }
 }

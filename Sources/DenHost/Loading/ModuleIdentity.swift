@@ -1,12 +1,12 @@
 import FoundationEssentials
 
 /// The rules for a module's id and version (den_module.h and docs/ABI.md state them word for word).
-public enum ModuleIdentity {
-    public static let idRule = "1–64 characters of a-z, 0-9, '-' and '_', starting with a letter or digit"
-    public static let versionRule =
+package enum ModuleIdentity {
+    package static let idRule = "1–64 characters of a-z, 0-9, '-' and '_', starting with a letter or digit"
+    package static let versionRule =
         "a semantic version MAJOR.MINOR.PATCH of decimal numbers, optionally followed by -PRERELEASE and/or +BUILD made of A-Z, a-z, 0-9, '-' and '.'; at most 64 characters"
 
-    public static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         // Over the bytes themselves, as isValidVersion: `utf8.allSatisfy` checks the string's
         // form at every byte, and this runs for every module at every start.
         var text = id
@@ -21,7 +21,7 @@ public enum ModuleIdentity {
         }
     }
 
-    public static func isValidVersion(_ version: String) -> Bool {
+    package static func isValidVersion(_ version: String) -> Bool {
         // One pass over the bytes, nothing allocated: it runs for every module at every start.
         var text = version
         return text.withUTF8 { bytes in

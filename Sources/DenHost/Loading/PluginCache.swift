@@ -13,16 +13,16 @@ import Glibc
 /// first), are removed when a new copy is written and at most once a day otherwise (`prune`).
 /// A copy used within the last hour is never pruned: another `den` may be about to load it.
 public struct PluginCache: Sendable {
-    public let directory: URL
-    public let limits: Limits
+    package let directory: URL
+    package let limits: Limits
     /// Copies a plugin file (FileManager's copy); a spec replaces it to change the file mid-copy.
     var copyFile: @Sendable (_ from: URL, _ to: URL) throws -> Void = { try FileManager.default.copyItem(at: $0, to: $1) }
 
     public struct Limits: Sendable, Equatable {
-        public var maxBytes: Int64
-        public var maxUnusedAge: TimeInterval
+        package var maxBytes: Int64
+        package var maxUnusedAge: TimeInterval
 
-        public init(maxBytes: Int64, maxUnusedAge: TimeInterval) {
+        package init(maxBytes: Int64, maxUnusedAge: TimeInterval) {
             self.maxBytes = maxBytes
             self.maxUnusedAge = maxUnusedAge
         }
@@ -47,13 +47,13 @@ public struct PluginCache: Sendable {
     }
 
     /// A staged copy, and whether an earlier run had already made it (for `--log-level debug`).
-    public struct StagedCopy: Sendable, Equatable {
-        public var url: URL
-        public var reused: Bool
+    package struct StagedCopy: Sendable, Equatable {
+        package var url: URL
+        package var reused: Bool
         /// The staged file's identity when it was staged: the copy holds exactly that version.
         var source: FileStamp?
 
-        public init(url: URL, reused: Bool) {
+        package init(url: URL, reused: Bool) {
             self.url = url
             self.reused = reused
         }
@@ -69,7 +69,7 @@ public struct PluginCache: Sendable {
         try stageCopy(file).url
     }
 
-    public func stageCopy(_ file: URL) throws(PluginLoadError) -> StagedCopy {
+    package func stageCopy(_ file: URL) throws(PluginLoadError) -> StagedCopy {
         try stageCopy(file, attempts: 3)
     }
 
@@ -143,7 +143,7 @@ public struct PluginCache: Sendable {
 
     /// Removes the copy of a file that failed to load: it would never be loaded again (a new
     /// version gets a new name), so keeping it only grows the cache.
-    public func discard(_ copy: URL) {
+    package func discard(_ copy: URL) {
         guard copy.deletingLastPathComponent().standardizedFileURL.path == directory.standardizedFileURL.path,
               PluginCacheEntry.isCopyName(copy.lastPathComponent) else { return }
         try? FileManager.default.removeItem(at: copy)

@@ -6,16 +6,16 @@ import Glibc
 /// One file in the plugin cache that den made: a copy (`<stem>-<dev>-<ino>-<size>-<mtime>.so`)
 /// or a copy being written (`.<copy name>.<pid>.partial`). Nothing else in the folder is ever
 /// touched, so `--cache-dir` pointed at a wrong folder cannot cost a user's files.
-public struct PluginCacheEntry: Sendable, Equatable {
-    public var name: String
-    public var url: URL
-    public var size: Int64
+package struct PluginCacheEntry: Sendable, Equatable {
+    package var name: String
+    package var url: URL
+    package var size: Int64
     /// The copy's modification time, refreshed when a run reuses it (see `PluginCache.stageCopy`).
-    public var lastUsed: Date
-    public var isPartial: Bool
+    package var lastUsed: Date
+    package var isPartial: Bool
 
     /// `libAboutModule` for `libAboutModule-2049-1234-5678-1700000000000000000.so`.
-    public var stem: String? {
+    package var stem: String? {
         guard !isPartial else { return nil }
         let parts = name.dropLast(3).split(separator: "-", omittingEmptySubsequences: false)
         return parts.count > 4 ? parts.dropLast(4).joined(separator: "-") : nil
@@ -37,17 +37,17 @@ public struct PluginCacheEntry: Sendable, Equatable {
 }
 
 /// What `prune` or `clean` removed.
-public struct PluginCacheReport: Sendable, Equatable {
-    public var removed = 0
-    public var bytes: Int64 = 0
-    public var failures: [String] = []
+package struct PluginCacheReport: Sendable, Equatable {
+    package var removed = 0
+    package var bytes: Int64 = 0
+    package var failures: [String] = []
     /// `clean` also removed the module registry cache (lazy loading's manifests, `manifests-v4.tsv`).
-    public var removedRegistryCache = false
+    package var removedRegistryCache = false
 }
 
 extension PluginCache {
     /// The files den made in the cache folder, oldest use first.
-    public func entries() -> [PluginCacheEntry] {
+    package func entries() -> [PluginCacheEntry] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
         return names.compactMap { name -> PluginCacheEntry? in
             let partial = PluginCacheEntry.isPartialName(name)
@@ -66,7 +66,7 @@ extension PluginCache {
     /// Copies in `keeping` and copies used within the last hour stay (another `den` may be
     /// about to load them), so the cache can exceed its size for up to an hour.
     @discardableResult
-    public func prune(keeping: Set<String> = [], now: Date = Date()) -> PluginCacheReport {
+    package func prune(keeping: Set<String> = [], now: Date = Date()) -> PluginCacheReport {
         var report = PluginCacheReport()
         var remaining: [PluginCacheEntry] = []
         let recent = now.addingTimeInterval(-PluginCache.recentUseWindow)
@@ -85,7 +85,7 @@ extension PluginCache {
     }
 
     /// Prunes when the last prune was more than a day ago: a cache nobody adds to still ages.
-    public func pruneIfDue(now: Date = Date()) -> PluginCacheReport? {
+    package func pruneIfDue(now: Date = Date()) -> PluginCacheReport? {
         var info = stat()
         if stat(stamp.filePath, &info) == 0, now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec) < 86_400 { return nil }
         guard FileManager.default.fileExists(atPath: directory.filePath) else { return nil }
@@ -95,7 +95,7 @@ extension PluginCache {
     /// Removes every copy (`den cache clean`). A running `den` keeps the copies it has loaded
     /// mapped; the next start copies its plugins again.
     @discardableResult
-    public func clean() -> PluginCacheReport {
+    package func clean() -> PluginCacheReport {
         var report = PluginCacheReport()
         for entry in entries() { remove(entry, into: &report) }
         try? FileManager.default.removeItem(at: stamp)

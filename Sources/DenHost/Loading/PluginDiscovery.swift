@@ -12,28 +12,28 @@ import Glibc
 /// 3. folders named with `--plugin-dir` (repeatable), then `DEN_PLUGIN_PATH` (colon-separated):
 ///    every `*.so` file is a plugin, and a folder that cannot be read is reported.
 /// `--no-default-modules` leaves out 1 and 2. Files are taken in folder order, then by name.
-public struct PluginDiscovery: Sendable {
-    public var explicitDirectories: [URL]
-    public var bundledDirectory: URL?
-    public var userDirectory: URL?
+package struct PluginDiscovery: Sendable {
+    package var explicitDirectories: [URL]
+    package var bundledDirectory: URL?
+    package var userDirectory: URL?
 
-    public init(explicitDirectories: [URL], bundledDirectory: URL?, userDirectory: URL? = nil) {
+    package init(explicitDirectories: [URL], bundledDirectory: URL?, userDirectory: URL? = nil) {
         self.explicitDirectories = explicitDirectories
         self.bundledDirectory = bundledDirectory
         self.userDirectory = userDirectory
     }
 
     /// `--plugin-dir` folders first, then `DEN_PLUGIN_PATH`.
-    public static func explicitDirectories(flags: [String], environment: [String: String]) -> [URL] {
+    package static func explicitDirectories(flags: [String], environment: [String: String]) -> [URL] {
         let fromEnvironment = (environment["DEN_PLUGIN_PATH"] ?? "").split(separator: ":").map(String.init)
         return (flags + fromEnvironment).filter { !$0.isEmpty }.map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 
     /// The folder that holds the running executable.
-    public static var executableDirectory: URL? { InstallLayout.current?.executableDirectory }
+    package static var executableDirectory: URL? { InstallLayout.current?.executableDirectory }
 
     /// How a folder's files are read.
-    public enum FolderKind: String, Sendable {
+    package enum FolderKind: String, Sendable {
         /// Only `lib<Name>Module.so`; a missing folder is fine.
         case bundled
         /// Every `*.so`; a missing folder is fine (most users never make one).
@@ -43,30 +43,30 @@ public struct PluginDiscovery: Sendable {
     }
 
     /// The folders searched, in order, with how each is read.
-    public var folders: [(url: URL, kind: FolderKind)] {
+    package var folders: [(url: URL, kind: FolderKind)] {
         var folders: [(URL, FolderKind)] = []
         if let bundledDirectory { folders.append((bundledDirectory, .bundled)) }
         if let userDirectory { folders.append((userDirectory, .user)) }
         return folders + explicitDirectories.map { ($0, .named) }
     }
 
-    public struct Candidate: Sendable, Equatable {
+    package struct Candidate: Sendable, Equatable {
         /// The file, made when asked for: a URL per module costs a start ≈ 5,000 instructions, and
         /// a module installed from its manifest needs only its path and name.
         /// (`isDirectory: false` spares a `stat`: URL would look whether it is a folder.)
-        public var file: URL { URL(fileURLWithPath: path, isDirectory: false) }
+        package var file: URL { URL(fileURLWithPath: path, isDirectory: false) }
         /// The file's path and last component, kept from discovery (docs/PERFORMANCE.md).
-        public var path: String
-        public var fileName: String
+        package var path: String
+        package var fileName: String
         /// The module id the file name suggests (`libAboutModule.so` → `about`), used to skip
         /// unselected modules without running their code; nil when the name does not follow the rule.
         /// Made when asked for: only `--plugins` asks.
-        public var idHint: String? { PluginDiscovery.moduleName(fromFile: fileName).map { $0.lowercased() } }
+        package var idHint: String? { PluginDiscovery.moduleName(fromFile: fileName).map { $0.lowercased() } }
     }
 
     /// The plugin files, and the named folders that could not be read: one bad folder (a stale
     /// `DEN_PLUGIN_PATH` entry) costs only its own plugins.
-    public func candidates() -> (found: [Candidate], problems: [DiscoveryError]) {
+    package func candidates() -> (found: [Candidate], problems: [DiscoveryError]) {
         var found: [Candidate] = []
         var problems: [DiscoveryError] = []
         for (directory, kind) in folders {
@@ -93,7 +93,7 @@ public struct PluginDiscovery: Sendable {
 
     /// Whether a file-name hint can belong to one of the selected module ids. Ids and names are
     /// compared without case, `-` and `_`: `libCounterCModule.so` may hold `counter-c`.
-    public static func hint(_ hint: String, mayMatch selected: Set<String>) -> Bool {
+    package static func hint(_ hint: String, mayMatch selected: Set<String>) -> Bool {
         let wanted = Set(selected.map(normalized))
         return wanted.contains(normalized(hint))
     }
@@ -103,7 +103,7 @@ public struct PluginDiscovery: Sendable {
     }
 
     /// `libAboutModule.so` → `About`; nil for any other name.
-    public static func moduleName(fromFile name: String) -> String? {
+    package static func moduleName(fromFile name: String) -> String? {
         guard name.hasPrefix("lib"), name.hasSuffix("Module.so") else { return nil }
         // Cut by bytes: both ends are ASCII, matched whole above.
         let utf8 = name.utf8
@@ -148,17 +148,17 @@ public struct PluginDiscovery: Sendable {
     }
 }
 
-public struct DiscoveryError: Error, Sendable, CustomStringConvertible {
-    public var directory: String
-    public var reason: String
-    public var fix = "check the --plugin-dir / DEN_PLUGIN_PATH value"
+package struct DiscoveryError: Error, Sendable, CustomStringConvertible {
+    package var directory: String
+    package var reason: String
+    package var fix = "check the --plugin-dir / DEN_PLUGIN_PATH value"
 
-    public init(directory: String, reason: String) {
+    package init(directory: String, reason: String) {
         self.directory = directory
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         "plugin folder \(directory): \(reason) — \(fix)"
     }
 }

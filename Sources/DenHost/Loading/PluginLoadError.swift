@@ -1,6 +1,6 @@
 /// Why a plugin file was not loaded. Every message names the file, the cause and the fix.
 public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Cause: Sendable, Equatable {
+    package enum Cause: Sendable, Equatable {
         case unreadable(String)
         case cacheUnwritable(directory: String, detail: String)
         case emptyFile
@@ -23,13 +23,13 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// The plugin file as the user named it (not the cache copy).
-    public var file: String
-    public var cause: Cause
+    package var file: String
+    package var cause: Cause
     /// The module's id when the file told it before failing (its manifest, or `describe`), so
     /// `den plugins` and `den modules remove` can name the module and not only its file.
-    public var moduleID: String?
+    package var moduleID: String?
 
-    public init(file: String, cause: Cause, moduleID: String? = nil) {
+    package init(file: String, cause: Cause, moduleID: String? = nil) {
         self.file = file
         self.cause = cause
         self.moduleID = moduleID
@@ -40,7 +40,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { ModuleText.singleLine("\(file): \(reason) — \(fix)") }
 
     /// What went wrong, in one clause.
-    public var reason: String {
+    package var reason: String {
         switch cause {
         case .unreadable(let detail): "cannot read the file (\(detail))"
         case .cacheUnwritable(let directory, let detail): "cannot copy it into the plugin cache \(directory) (\(detail))"
@@ -68,7 +68,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// What to do about it.
-    public var fix: String {
+    package var fix: String {
         switch cause {
         case .unreadable: "check that the file exists and is readable"
         case .cacheUnwritable: "make that folder writable, or choose another with --cache-dir or DEN_CACHE_DIR"

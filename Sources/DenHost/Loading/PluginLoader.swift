@@ -6,23 +6,23 @@ import Logging
 /// A plugin whose entry point ran and registered itself.
 public struct LoadedPlugin: @unchecked Sendable {
     /// The plugin file's path (a `URL` per module costs a start with many modules: see `file`).
-    public var filePath: String
-    public var file: URL { URL(fileURLWithPath: filePath, isDirectory: false) }
+    package var filePath: String
+    package var file: URL { URL(fileURLWithPath: filePath, isDirectory: false) }
     /// The path of the copy that was actually `dlopen`ed (see `PluginCache`).
-    public var loadedCopyPath: String
-    public var loadedCopy: URL { URL(fileURLWithPath: loadedCopyPath, isDirectory: false) }
+    package var loadedCopyPath: String
+    package var loadedCopy: URL { URL(fileURLWithPath: loadedCopyPath, isDirectory: false) }
     /// True when an earlier run had already copied this version into the cache.
-    public var reusedCopy: Bool = false
-    public var id: String
-    public var version: String
-    public var summary: String
-    public var routes: [PluginRoute]
+    package var reusedCopy: Bool = false
+    package var id: String
+    package var version: String
+    package var summary: String
+    package var routes: [PluginRoute]
     /// What the module declared with `settings.declare` while it loaded (none for older plugins).
-    public var settings: [SettingDefinition] = []
+    package var settings: [SettingDefinition] = []
     /// What the module exported with `add_export` (ABI revision 2).
-    public var exports: [PluginExport] = []
+    package var exports: [PluginExport] = []
     /// The file's `den_manifest`, which the registration was checked against (nil: it has none).
-    public var manifest: ModuleManifest?
+    package var manifest: ModuleManifest?
     /// The `den_host` this plugin was given; its builders get the same pointer. For a module
     /// installed from its manifest this is always `ServiceEndpoint.notLoadedHost`: its builds get
     /// the loaded module's own host from `RouteTarget.loaded()`.
@@ -37,7 +37,7 @@ public struct LoadedPlugin: @unchecked Sendable {
 /// Loads one plugin file: checks its header, loads a private copy, checks the ABI version and the
 /// toolchain before running any plugin code, then calls the entry point. Never `dlclose`s.
 public struct PluginLoader: Sendable {
-    public let cache: PluginCache
+    package let cache: PluginCache
     let hub: ServiceHub
     /// Where late registrar calls are reported.
     let logger: Logger?

@@ -5,11 +5,11 @@ import FoundationEssentials
 import Logging
 
 /// A route a plugin added: its pattern, its flags and the C builder to call for it.
-public struct PluginRoute: @unchecked Sendable {
+package struct PluginRoute: @unchecked Sendable {
     // The builder context is the plugin's, valid for the process lifetime (den_module.h).
-    public var pattern: String
+    package var pattern: String
     /// `DEN_ROUTE_REQUIRES_LOGIN`: the host opens the login route instead while nobody is logged in.
-    public var requiresLogin = false
+    package var requiresLogin = false
     var build: den_builder_fn
     var context: UnsafeMutableRawPointer?
     /// Set while the route comes from a manifest and its file is not loaded yet (`LazyModule`).

@@ -3,11 +3,11 @@ import FoundationEssentials
 /// Which URLs a module may ask a front-end to open (`open_url`). Anything else — `javascript:`,
 /// `data:`, `file:`, a custom scheme — would let a module run script in the browser front-end or
 /// reach local files, so the host refuses it before any front-end sees it.
-public enum ExternalURLPolicy {
-    public static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
+package enum ExternalURLPolicy {
+    package static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
 
     /// nil when `url` may be opened, else why not.
-    public static func refusal(for url: String) -> String? {
+    package static func refusal(for url: String) -> String? {
         if url.unicodeScalars.contains(where: ModuleText.isInvisibleOrControl) || url.contains(" ") {
             return "it contains spaces, control or invisible formatting characters"
         }

@@ -30,9 +30,9 @@ public final class NavigationSession: @unchecked Sendable {
     let runner: ModuleCallRunner
     let logger: Logger?
     /// A front-end interrupts the module call in progress through this (the terminal's Ctrl-C).
-    public let interruption: CallInterruption
+    package let interruption: CallInterruption
     /// This session's identity for the `session` and `auth` services (`CallContext`).
-    public let id: UISessionID
+    package let id: UISessionID
     /// Where this session's values live; they are forgotten when the session ends.
     private let sessions: SessionStore?
     let lock = Lock()
@@ -48,7 +48,7 @@ public final class NavigationSession: @unchecked Sendable {
     ///   - placement: where module calls run (a thread each, or this thread for a one-shot command).
     ///   - onSlowCall: told when a call has run past `policy.slowNotice` (say what we wait for).
     ///   - interruption: how a front-end interrupts calls (default: only through `interrupt()`).
-    public init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, placement: CallPlacement = .ownThread, logger: Logger? = nil,
+    package init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, placement: CallPlacement = .ownThread, logger: Logger? = nil,
                 interruption: CallInterruption = CallInterruption(),
                 onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil, sessions: SessionStore? = nil) {
         self.registry = registry
@@ -82,12 +82,12 @@ public final class NavigationSession: @unchecked Sendable {
     }
 
     /// Replaces the top screen with the one for `route`.
-    public func replace(_ route: String) -> SessionView {
+    package func replace(_ route: String) -> SessionView {
         step { _ = replaceTop(route, budget: &$0) }
     }
 
     /// Pops the top screen; at the bottom of the stack nothing changes.
-    public func back() -> SessionView {
+    package func back() -> SessionView {
         step { pop(budget: &$0) }
     }
 
@@ -98,7 +98,7 @@ public final class NavigationSession: @unchecked Sendable {
 
     /// Tells the top screen's module that field `field` changed (sent only for fields whose
     /// element asked for it with `changes`); the reply is shown like an action's.
-    public func send(change field: String, fields: [String: String]) -> SessionView {
+    package func send(change field: String, fields: [String: String]) -> SessionView {
         let change = FieldChange(field: field, fields: fields)
         return step { budget in dispatch(budget: &budget) { (instance, runner) throws(ModuleCallError) in try instance.handle(change, runner: runner) } }
     }

@@ -4,12 +4,12 @@ import DenKit
 /// Route guards (docs/ABI.md, "Route guards"): a route registered with `DEN_ROUTE_REQUIRES_LOGIN`
 /// is built only for a logged-in user. While nobody is logged in, the host opens the login route
 /// instead, as `login?next=<route>`, and never calls the guarded route's builder.
-public enum RouteGuard {
+package enum RouteGuard {
     /// The route a logged-out user is sent to. A module that serves it reads `next`, logs the
     /// user in, then navigates to (or replaces itself with) `next`, or `main` when it is missing.
-    public static let loginRoute = "login"
+    package static let loginRoute = "login"
     /// The query parameter of `loginRoute` that carries the guarded route.
-    public static let nextParameter = "next"
+    package static let nextParameter = "next"
 
     /// What opening a resolved route comes to.
     enum Decision {

@@ -16,10 +16,10 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// Rebuilt whenever the table changes; resolution only reads it.
     private var router = CompiledRouter<RouteTarget>()
     /// The active modules' exports (`den call`, `exports.call`).
-    public let exports = ExportTable()
+    package let exports = ExportTable()
 
     /// Every live navigation session, for a hot swap to reach each instance (HotSwap/).
-    public let liveSessions = LiveSessions()
+    package let liveSessions = LiveSessions()
     /// The table changed since `router` was compiled: the next `resolve` compiles it once, so a
     /// start that installs a hundred modules compiles once, not a hundred times.
     private var routerIsStale = false
@@ -66,7 +66,7 @@ public final class ModuleRegistry: @unchecked Sendable {
 
     /// Every active route pattern with the module that serves it and whether it needs a
     /// logged-in user, in registration order.
-    public var routes: [(pattern: String, moduleID: String, requiresLogin: Bool)] {
+    package var routes: [(pattern: String, moduleID: String, requiresLogin: Bool)] {
         lock.withLock {
             records.filter(\.isActive).flatMap { record in
                 record.routes.map { ($0, record.id ?? "?", record.loginRoutes.contains($0)) }
@@ -145,7 +145,7 @@ public final class ModuleRegistry: @unchecked Sendable {
     }
 
     /// Records a plugin file that failed to load.
-    public func recordFailure(_ error: PluginLoadError, file: URL) {
+    package func recordFailure(_ error: PluginLoadError, file: URL) {
         var id = error.moduleID
         if id == nil, case .duplicateModule(let taken, _) = error.cause { id = taken }
         let record = PluginRecord(file: file, id: id, version: nil, summary: nil, routes: [], status: .failed(error))

@@ -3,14 +3,14 @@ import FoundationEssentials
 
 /// What the host knows about one plugin file: the module it provides, or why it failed.
 public struct PluginRecord: Sendable {
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         case active
         case failed(PluginLoadError)
     }
 
     /// The plugin file. Kept as its path: making a `URL` costs a start ≈ 5,000 instructions a
     /// module, and a start with many modules only asks for the path.
-    public var file: URL {
+    package var file: URL {
         get { URL(fileURLWithPath: filePath, isDirectory: false) }
         set {
             filePath = newValue.filePath
@@ -18,31 +18,31 @@ public struct PluginRecord: Sendable {
         }
     }
     /// `file`'s path.
-    public private(set) var filePath: String
+    package private(set) var filePath: String
     /// `file`'s last component (`libAboutModule.so`), kept: `plugins.list` names every file.
-    public private(set) var fileName: String
+    package private(set) var fileName: String
     public var id: String?
-    public var version: String?
-    public var summary: String?
-    public var routes: [String]
+    package var version: String?
+    package var summary: String?
+    package var routes: [String]
     /// The patterns among `routes` that need a logged-in user (`DEN_ROUTE_REQUIRES_LOGIN`).
-    public var loginRoutes: [String] = []
+    package var loginRoutes: [String] = []
     /// The settings the module declared (empty when it declares none, or failed to load).
-    public var settings: [SettingDefinition] = []
-    public var status: Status
+    package var settings: [SettingDefinition] = []
+    package var status: Status
     /// 1 for the version loaded at start; each hot swap of the module adds one.
-    public var generation = 1
+    package var generation = 1
     /// When this version was loaded.
-    public var loadedAt = Date()
+    package var loadedAt = Date()
     /// Earlier versions of this module whose images stay mapped (never `dlclose`d) after hot swaps.
     public var retainedImages = 0
     /// Roughly what those images cost: their file sizes plus the memory their loads added.
-    public var retainedBytes: Int64 = 0
+    package var retainedBytes: Int64 = 0
     /// Why the latest hot swap of this module was refused (the version above keeps serving).
-    public var swapError: String?
+    package var swapError: String?
     /// False while a module installed from its manifest waits for the first build of one of
     /// its routes (lazy loading): its code has not run yet.
-    public var isLoaded = true
+    package var isLoaded = true
 
     init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {
@@ -69,7 +69,7 @@ public struct PluginRecord: Sendable {
     }
 
     /// The form modules see through `plugins.list`.
-    public var summaryDocument: PluginSummary { summaryDocument(.all) }
+    package var summaryDocument: PluginSummary { summaryDocument(.all) }
 
     /// The same with only `fields` (and `file` and `status`): a `plugins.list` request's
     /// `fields`, so a page listing a hundred modules does not have each one's error text and

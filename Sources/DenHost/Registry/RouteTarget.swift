@@ -4,10 +4,10 @@ import FoundationEssentials
 /// What a route resolves to: the module and the builder that serves it.
 public struct RouteTarget: @unchecked Sendable {
     // `host` and the builder context live for the process lifetime (den_module.h).
-    public var moduleID: String
+    package var moduleID: String
     var route: PluginRoute
     /// Registered with `DEN_ROUTE_REQUIRES_LOGIN`: opened only for a logged-in user (`RouteGuard`).
-    public var requiresLogin: Bool { route.requiresLogin }
+    package var requiresLogin: Bool { route.requiresLogin }
     var host: UnsafePointer<den_host>
     /// Serialises builder calls: one lock per plugin, because a plugin may share one builder
     /// context between routes (den_module.h: never two calls at once for one builder_ctx).

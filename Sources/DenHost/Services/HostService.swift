@@ -14,10 +14,10 @@ public protocol HostService: Sendable {
 /// Who is calling: services namespace their data by module id, and the `session` and `auth`
 /// services act on the caller's UI session.
 public struct ServiceCaller: Sendable, Hashable {
-    public var moduleID: String
+    package var moduleID: String
     /// The UI session whose builder or `handle` call made this call (`CallContext`); nil for a
     /// call made anywhere else (`den_module_entry`, a thread the module started itself).
-    public var session: UISessionID?
+    package var session: UISessionID?
 
     public init(moduleID: String, session: UISessionID? = nil) {
         self.moduleID = moduleID
@@ -27,7 +27,7 @@ public struct ServiceCaller: Sendable, Hashable {
 
 extension HostService {
     /// Decodes a request document, turning a decoding error into a readable `invalidArgument`.
-    public func decode<T: Decodable>(_ type: T.Type, _ data: Data, for operation: String) throws(ServiceFailure) -> T {
+    package func decode<T: Decodable>(_ type: T.Type, _ data: Data, for operation: String) throws(ServiceFailure) -> T {
         do {
             return try WireFormat.decode(type, from: data)
         } catch {
@@ -45,7 +45,7 @@ extension HostService {
     }
 
     /// Encodes an answer document.
-    public func encode<T: Encodable>(_ value: T, for operation: String) throws(ServiceFailure) -> Data {
+    package func encode<T: Encodable>(_ value: T, for operation: String) throws(ServiceFailure) -> Data {
         do {
             return try WireFormat.encode(value)
         } catch {

@@ -4,19 +4,19 @@ import FoundationEssentials
 import Logging
 
 /// `log`: a module's log line, written through swift-log with the module's id as metadata.
-public struct LogService: HostService {
+package struct LogService: HostService {
     private let logger: Logger
 
-    public init(logger: Logger) {
+    package init(logger: Logger) {
         self.logger = logger
     }
 
     /// Longer messages are cut (with "…"): a log line is not a data channel.
-    public static let maxMessageCharacters = 4096
+    package static let maxMessageCharacters = 4096
 
-    public var operations: [String] { ["log"] }
+    package var operations: [String] { ["log"] }
 
-    public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
+    package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         let line = try decode(LogRequest.self, request, for: operation)
         let level: Logger.Level = switch line.level {
         case .debug: .debug

@@ -3,10 +3,10 @@ import DenKit
 import FoundationEssentials
 
 /// `plugins.list`: every plugin file the host considered, loaded or failed.
-public struct PluginsListService: HostService {
+package struct PluginsListService: HostService {
     private let list: @Sendable (PluginSummary.Fields) -> [PluginSummary]
 
-    public init(list: @escaping @Sendable () -> [PluginSummary]) {
+    package init(list: @escaping @Sendable () -> [PluginSummary]) {
         self.list = { _ in list() }
     }
 
@@ -15,9 +15,9 @@ public struct PluginsListService: HostService {
         self.list = list
     }
 
-    public var operations: [String] { ["plugins.list"] }
+    package var operations: [String] { ["plugins.list"] }
 
-    public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
+    package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         let fields = try fields(in: request, for: operation)
         return try encode(PluginListResponse(plugins: list(fields), fields: fields), for: operation)
     }

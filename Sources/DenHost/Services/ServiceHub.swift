@@ -13,13 +13,13 @@ public final class ServiceHub: @unchecked Sendable {
     }
 
     /// Adds a service; a later registration of the same operation replaces the earlier one.
-    public func register(_ service: any HostService) {
+    package func register(_ service: any HostService) {
         lock.withLock {
             for operation in service.operations { services[operation] = service }
         }
     }
 
-    public var operations: [String] {
+    package var operations: [String] {
         lock.withLock { services.keys.sorted() }
     }
 

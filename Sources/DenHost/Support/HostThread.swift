@@ -21,9 +21,9 @@ public enum HostThread {
     /// The system would not start another thread (out of threads or memory): `body` never runs.
     public struct StartFailure: Error, Equatable, CustomStringConvertible {
         /// `pthread_create`'s error number (EAGAIN: a limit on threads, or no memory for a stack).
-        public let code: Int32
+        package let code: Int32
 
-        public init(code: Int32) {
+        package init(code: Int32) {
             self.code = code
         }
 
@@ -36,7 +36,7 @@ public enum HostThread {
     /// Runs `body` on a new thread named `name` (its first 15 bytes show in gdb and `top -H`).
     /// - Throws: `StartFailure` when no thread could be started; `body` is then released unrun,
     ///   and the caller decides what that means (a module call fails with the reason).
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(StartFailure) {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(StartFailure) {
         try start(name: name, creating: { pthread_create($0, nil, $1, $2) }, body)
     }
 
@@ -60,7 +60,7 @@ public enum HostThread {
     }
 
     /// Sleeps the calling thread.
-    public static func sleep(for duration: Duration) {
+    package static func sleep(for duration: Duration) {
         let (seconds, attoseconds) = duration.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()

@@ -3,24 +3,24 @@ import Synchronization
 
 /// A swift-log handler that keeps every line it is given, in memory: what a trial load logged
 /// (`den modules install` shows a refused module's own lines) and what tests check the host logs.
-public final class LogCollector: Sendable {
-    public struct Line: Sendable, Equatable {
-        public var level: Logger.Level
-        public var message: String
+package final class LogCollector: Sendable {
+    package struct Line: Sendable, Equatable {
+        package var level: Logger.Level
+        package var message: String
         /// The record's metadata (not the logger's own), each value as text.
-        public var metadata: [String: String]
+        package var metadata: [String: String]
         /// The `module` metadata: a module's file name before it is installed, then its id.
-        public var module: String? { metadata["module"] }
+        package var module: String? { metadata["module"] }
     }
 
     private let stored = Mutex<[Line]>([])
 
-    public init() {}
+    package init() {}
 
-    public var lines: [Line] { stored.withLock { $0 } }
+    package var lines: [Line] { stored.withLock { $0 } }
 
     /// A logger whose lines at `level` and above are kept.
-    public func logger(label: String, level: Logger.Level) -> Logger {
+    package func logger(label: String, level: Logger.Level) -> Logger {
         var logger = Logger(label: label) { _ in Handler(log: self) }
         logger.logLevel = level
         return logger

@@ -8,11 +8,11 @@ import Glibc
 public enum ProcessEnvironment {
     /// The prefixes of every variable the host's own settings read (`DEN_PLUGIN_PATH`,
     /// `XDG_DATA_HOME`, …): `hostVariables()` keeps only these.
-    public static let hostPrefixes = ["DEN_", "XDG_"]
+    package static let hostPrefixes = ["DEN_", "XDG_"]
 
     /// Every variable, as it is now (a later `setenv` shows in the next call). A variable
     /// without `=` is skipped; of two with one name, the first wins, as `getenv` would.
-    public static func current() -> [String: String] {
+    package static func current() -> [String: String] {
         variables(in: environ) { _ in true }
     }
 
@@ -35,7 +35,7 @@ public enum ProcessEnvironment {
     }
 
     /// One variable, as it is now; nil when unset.
-    public static func value(_ name: String) -> String? {
+    package static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 

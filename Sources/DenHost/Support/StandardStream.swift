@@ -4,12 +4,12 @@ import Glibc
 
 /// Standard output or error, written straight to the descriptor, unbuffered: FoundationEssentials
 /// has no `FileHandle`, and a prompt or a notice must appear before the next read.
-public enum StandardStream: Int32, Sendable {
+package enum StandardStream: Int32, Sendable {
     case output = 1
     case error = 2
 
     /// Writes all of `text`, retrying short writes and interrupted calls; a closed stream drops it.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

@@ -4,17 +4,17 @@ import DenKit
 /// untrusted. Every path that prints it — terminal screens, `den plugins`, error messages, log
 /// lines — goes through here, so a module can never move the cursor, clear or retitle the user's
 /// terminal (ESC, OSC), hide text (bidi overrides), or forge extra log lines (newlines).
-public enum ModuleText {
+package enum ModuleText {
     /// For multi-line places (a screen's text): keeps line breaks, makes every other control
     /// character visible (`^[` for ESC, `^?` for DEL), tabs become four spaces, and C1 controls,
     /// bidi controls and other invisible formatting characters become U+FFFD.
-    public static func sanitize(_ text: String) -> String {
+    package static func sanitize(_ text: String) -> String {
         render(text, keepNewlines: true)
     }
 
     /// For one-line places (a log line, a list row, an error message): like `sanitize`, and line
     /// breaks become a visible `^J`; text longer than `limit` characters is cut with "…".
-    public static func singleLine(_ text: String, limit: Int? = nil) -> String {
+    package static func singleLine(_ text: String, limit: Int? = nil) -> String {
         let clean = render(text, keepNewlines: false)
         guard let limit, clean.count > limit else { return clean }
         return String(clean.prefix(max(limit - 1, 0))) + "…"
@@ -23,7 +23,7 @@ public enum ModuleText {
     /// Control characters (C0, DEL, C1), line/paragraph separators, and invisible formatting
     /// characters (bidi controls, zero-width spaces, the BOM) — what can hide or reorder text.
     /// The zero-width joiner stays allowed: emoji sequences need it.
-    public static func isInvisibleOrControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isInvisibleOrControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00..<0x20, 0x7F..<0xA0: true
         default: InvisibleCharacters.hides(scalar)

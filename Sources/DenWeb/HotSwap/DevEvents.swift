@@ -5,7 +5,7 @@ import Synchronization
 /// modules changed (every open page of one of them reloads itself), `problem` with a build or
 /// swap error (every page shows it as a banner until the next success), `clear` when it is over.
 /// Only made in development: plain `den serve` has no event stream at all.
-public final class DevEvents: Sendable {
+package final class DevEvents: Sendable {
     private struct State {
         var subscribers: [Int: AsyncStream<String>.Continuation] = [:]
         var nextID = 0
@@ -18,29 +18,29 @@ public final class DevEvents: Sendable {
     /// A comment line this often keeps idle connections (and proxies) open.
     let heartbeatInterval: Duration
 
-    public init(heartbeatInterval: Duration = .seconds(20)) {
+    package init(heartbeatInterval: Duration = .seconds(20)) {
         self.heartbeatInterval = heartbeatInterval
     }
 
     /// How many pages listen now.
-    public var listeners: Int { state.withLock { $0.subscribers.count } }
+    package var listeners: Int { state.withLock { $0.subscribers.count } }
 
     /// The problem pages show now, if any.
-    public var problem: String? { state.withLock { $0.problem } }
+    package var problem: String? { state.withLock { $0.problem } }
 
     /// Modules whose pages must reload (a swap or a newly loaded module).
-    public func swapped(_ moduleIDs: [String]) {
+    package func swapped(_ moduleIDs: [String]) {
         let data = Self.json(["modules": moduleIDs])
         broadcast("event: swap\ndata: \(data)\n\n")
     }
 
     /// A build or swap error every page shows until `clearProblem()`.
-    public func report(problem: String) {
+    package func report(problem: String) {
         state.withLock { $0.problem = problem }
         broadcast(Self.problemEvent(problem))
     }
 
-    public func clearProblem() {
+    package func clearProblem() {
         let had = state.withLock { state -> Bool in
             defer { state.problem = nil }
             return state.problem != nil
@@ -67,7 +67,7 @@ public final class DevEvents: Sendable {
     }
 
     /// Ends every stream (den is shutting down).
-    public func finish() {
+    package func finish() {
         let (subscribers, heartbeat) = state.withLock { state in
             defer { state.subscribers = [:]; state.heartbeat = nil }
             return (Array(state.subscribers.values), state.heartbeat)

@@ -22,7 +22,7 @@ public final class AccountBook: Sendable {
 
     /// The settings in force. `resolve` runs on first use, so a command that never touches
     /// accounts never opens storage to read `den config` values.
-    public var settings: AuthSettings {
+    package var settings: AuthSettings {
         resolved.withLock { current in
             if let current { return current }
             let settings = resolve()
@@ -35,7 +35,7 @@ public final class AccountBook: Sendable {
         self.init(engine: engine) { settings }
     }
 
-    public init(engine: any StorageEngine, resolveSettings: @escaping @Sendable () -> AuthSettings) {
+    package init(engine: any StorageEngine, resolveSettings: @escaping @Sendable () -> AuthSettings) {
         store = AccountStore(engine: engine)
         resolve = resolveSettings
     }
@@ -98,7 +98,7 @@ public final class AccountBook: Sendable {
         }
     }
 
-    public func changePassword(username: String, current: String, new: String) throws(ServiceFailure) -> AuthAnswer {
+    package func changePassword(username: String, current: String, new: String) throws(ServiceFailure) -> AuthAnswer {
         if let problem = AuthRules.passwordProblem(new) { throw .invalid("auth.change_password: \(problem)") }
         let check = try logIn(username: username, password: current)
         guard check.outcome == .ok else {
@@ -116,7 +116,7 @@ public final class AccountBook: Sendable {
         }
     }
 
-    public func resetPassword(token: String, new: String) throws(ServiceFailure) -> AuthAnswer {
+    package func resetPassword(token: String, new: String) throws(ServiceFailure) -> AuthAnswer {
         if let problem = AuthRules.passwordProblem(new) { throw .invalid("auth.reset_password: \(problem)") }
         let tokenHash = try Self.tokenHash(token)
         let hash = try PasswordHasher.hash(new, parameters: settings.hashParameters)
@@ -143,7 +143,7 @@ public final class AccountBook: Sendable {
 
     /// The identity of the live account `username`, nil when there is none: what a UI session
     /// checks its logged-in user against (`SessionStore`).
-    public func accountIdentity(_ username: String) throws(ServiceFailure) -> String? {
+    package func accountIdentity(_ username: String) throws(ServiceFailure) -> String? {
         try store.user(username)?.identity
     }
 
@@ -151,7 +151,7 @@ public final class AccountBook: Sendable {
 
     /// A new single-use reset token for `username` (32 hex digits, 128 random bits), replacing
     /// any earlier one. Only its SHA-256 is stored.
-    public func makeResetToken(for username: String) throws(ServiceFailure) -> (token: String, expires: Date) {
+    package func makeResetToken(for username: String) throws(ServiceFailure) -> (token: String, expires: Date) {
         let name = try Self.checkedUsername(username)
         var generator = SystemRandomNumberGenerator()
         let token = NumberText.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
@@ -169,7 +169,7 @@ public final class AccountBook: Sendable {
     }
 
     /// Every user, sorted by name.
-    public func users() throws(ServiceFailure) -> [AccountSummary] {
+    package func users() throws(ServiceFailure) -> [AccountSummary] {
         let now = settings.now()
         return try store.users().map { record in
             AccountSummary(username: record.username, created: record.created,
@@ -179,7 +179,7 @@ public final class AccountBook: Sendable {
     }
 
     /// Clears a lockout and the failure count; false when the account was not locked.
-    public func unlock(_ username: String) throws(ServiceFailure) -> Bool {
+    package func unlock(_ username: String) throws(ServiceFailure) -> Bool {
         let name = try Self.checkedUsername(username)
         return try locked { () throws(ServiceFailure) -> Bool in
             guard var record = try store.user(name) else { throw Self.noSuchUser(name) }
@@ -193,7 +193,7 @@ public final class AccountBook: Sendable {
 
     /// Deletes the user and, in one transaction, every module's keys under `user/<username>/`
     /// (the per-user convention of docs/ABI.md). Returns how many keys each module lost.
-    public func delete(_ username: String) throws(ServiceFailure) -> [String: Int] {
+    package func delete(_ username: String) throws(ServiceFailure) -> [String: Int] {
         let name = try Self.checkedUsername(username)
         return try locked { () throws(ServiceFailure) -> [String: Int] in
             guard let record = try store.user(name) else { throw Self.noSuchUser(name) }
@@ -238,18 +238,18 @@ public final class AccountBook: Sendable {
 }
 
 /// One line of `den users list`.
-public struct AccountSummary: Sendable, Equatable {
-    public var username: String
-    public var created: Date
+package struct AccountSummary: Sendable, Equatable {
+    package var username: String
+    package var created: Date
     /// Set while the account is locked.
-    public var lockedUntil: Date?
-    public var failedAttempts: Int
-    public var parameters: PasswordHashParameters
+    package var lockedUntil: Date?
+    package var failedAttempts: Int
+    package var parameters: PasswordHashParameters
 }
 
 /// The host hook for a user's data in modules: a module keeps what belongs to one user under
 /// storage keys starting `user/<username>/`, and `den users delete` removes exactly those keys
 /// from every module's namespace (docs/ABI.md "Per-user data").
-public enum UserDataConvention {
-    public static func prefix(for username: String) -> String { "user/\(username)/" }
+package enum UserDataConvention {
+    package static func prefix(for username: String) -> String { "user/\(username)/" }
 }

@@ -7,23 +7,23 @@ import Logging
 /// `AccountBook` behind JSON, plus the calling UI session's user (`SessionStore`).
 ///
 /// Log lines name the user and the outcome, never a password; requests are never logged.
-public struct AuthService: HostService {
-    public let accounts: AccountBook
-    public let sessions: SessionStore
+package struct AuthService: HostService {
+    package let accounts: AccountBook
+    package let sessions: SessionStore
     let logger: Logger?
 
-    public var operations: [String] {
+    package var operations: [String] {
         [AuthCredentials.registerOperation, AuthCredentials.loginOperation, AuthLogoutRequest.operation,
          AuthChangePasswordRequest.operation, AuthResetPasswordRequest.operation]
     }
 
-    public init(accounts: AccountBook, sessions: SessionStore, logger: Logger? = nil) {
+    package init(accounts: AccountBook, sessions: SessionStore, logger: Logger? = nil) {
         self.accounts = accounts
         self.sessions = sessions
         self.logger = logger
     }
 
-    public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
+    package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         switch operation {
         case AuthCredentials.registerOperation:
             let request = try decode(AuthCredentials.self, request, for: operation)

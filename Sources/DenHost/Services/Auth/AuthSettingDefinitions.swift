@@ -6,27 +6,27 @@ import FoundationEssentials
 /// administrator changes them the same way: `den config set den.auth lockout_minutes 30`.
 /// They are stored as `config.<name>` in the host's auth namespace, which no module can reach,
 /// under the settings id `den.auth` (a dot, so no module id can ever take it).
-public enum AuthSettingDefinitions {
+package enum AuthSettingDefinitions {
     /// The id `den config` knows these settings by.
-    public static let settingsID = "den.auth"
+    package static let settingsID = "den.auth"
     /// The storage namespace they live in (the accounts' own).
-    public static let namespace = AccountStore.namespace
+    package static let namespace = AccountStore.namespace
 
-    public static let maxFailedAttempts = SettingDefinition(
+    package static let maxFailedAttempts = SettingDefinition(
         "max_failed_attempts", kind: .integer, default: "5",
         help: "Wrong passwords in a row that lock an account.", minimum: 1, maximum: 100)
-    public static let lockoutMinutes = SettingDefinition(
+    package static let lockoutMinutes = SettingDefinition(
         "lockout_minutes", kind: .integer, default: "15",
         help: "How long a locked account stays locked.", minimum: 1, maximum: 7 * 24 * 60)
-    public static let resetTokenMinutes = SettingDefinition(
+    package static let resetTokenMinutes = SettingDefinition(
         "reset_token_minutes", kind: .integer, default: "30",
         help: "How long a token from `den users reset-token` can be used.", minimum: 1, maximum: 7 * 24 * 60)
 
-    public static let all = [maxFailedAttempts, lockoutMinutes, resetTokenMinutes]
+    package static let all = [maxFailedAttempts, lockoutMinutes, resetTokenMinutes]
 
     /// `base` with every valid stored value applied, and a line for each stored value that was
     /// refused (its rule broken, or storage unreadable): the value in `base` stays then.
-    public static func apply(to base: AuthSettings, engine: any StorageEngine) -> (settings: AuthSettings, problems: [String]) {
+    package static func apply(to base: AuthSettings, engine: any StorageEngine) -> (settings: AuthSettings, problems: [String]) {
         let settings = ModuleSettings(all) { key in try engine.get(namespace: namespace, key: key) }
         var result = base
         var problems: [String] = []

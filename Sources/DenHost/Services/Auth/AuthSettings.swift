@@ -5,20 +5,20 @@ public struct AuthSettings: Sendable {
     /// Failed logins in a row that lock an account.
     public var maxFailedAttempts = 5
     /// How long a locked account stays locked.
-    public var lockoutDuration: TimeInterval = 15 * 60
+    package var lockoutDuration: TimeInterval = 15 * 60
     /// How long a token from `den users reset-token` can be used.
-    public var resetTokenLifetime: TimeInterval = 30 * 60
+    package var resetTokenLifetime: TimeInterval = 30 * 60
     /// scrypt parameters for new hashes; weaker stored hashes are redone at login.
     public var hashParameters: PasswordHashParameters = .standard
     /// The time; tests inject a clock to check lockout and token expiry.
-    public var now: @Sendable () -> Date = { Date() }
+    package var now: @Sendable () -> Date = { Date() }
 
     public init() {}
 
     public static let `default` = AuthSettings()
 
     /// Why these settings cannot be used, or nil. Checked when the runtime starts, like module settings.
-    public var problem: String? {
+    package var problem: String? {
         if !(1...100).contains(maxFailedAttempts) {
             return "auth: maxFailedAttempts must be 1...100, not \(maxFailedAttempts)"
         }

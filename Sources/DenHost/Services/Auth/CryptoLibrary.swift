@@ -6,25 +6,25 @@ import Synchronization
 /// scrypt and SHA-256 from `libDenCrypto.so`, loaded on the first call (CryptoLibraryWire.swift).
 /// A library that cannot be found or loaded fails each call with a `ServiceFailure` saying how
 /// to fix it; nothing is hashed another way.
-public final class CryptoLibrary: Sendable {
+package final class CryptoLibrary: Sendable {
     private struct Functions: @unchecked Sendable {
         let scrypt: den_crypto_scrypt_fn
         let sha256: den_crypto_sha256_fn
     }
 
     /// The library the `auth` service hashes with.
-    public static let shared = CryptoLibrary(library: nil)
+    package static let shared = CryptoLibrary(library: nil)
 
     /// The library named here; nil: found on the first call (`defaultLibrary`).
     private let library: URL?
     private let loaded = Mutex<Result<Functions, ServiceFailure>?>(nil)
 
-    public init(library: URL?) {
+    package init(library: URL?) {
         self.library = library
     }
 
     /// `DEN_CRYPTO_LIBRARY` when set (tests, a relocated install), else the helper-library place.
-    public static func defaultLibrary() -> URL? {
+    package static func defaultLibrary() -> URL? {
         if let named = ProcessEnvironment.value("DEN_CRYPTO_LIBRARY"), !named.isEmpty {
             return URL(fileURLWithPath: named)
         }
@@ -32,7 +32,7 @@ public final class CryptoLibrary: Sendable {
     }
 
     /// scrypt of `password` with `salt`, `keyLength` bytes.
-    public func scrypt(_ password: [UInt8], salt: [UInt8], keyLength: Int, rounds: Int, blockSize: Int,
+    package func scrypt(_ password: [UInt8], salt: [UInt8], keyLength: Int, rounds: Int, blockSize: Int,
                        parallelism: Int, maxMemory: Int) throws(ServiceFailure) -> [UInt8] {
         let functions = try load()
         var key = [UInt8](repeating: 0, count: keyLength)
@@ -52,7 +52,7 @@ public final class CryptoLibrary: Sendable {
     }
 
     /// The 32-byte SHA-256 digest of `data`.
-    public func sha256(_ data: [UInt8]) throws(ServiceFailure) -> [UInt8] {
+    package func sha256(_ data: [UInt8]) throws(ServiceFailure) -> [UInt8] {
         let functions = try load()
         var digest = [UInt8](repeating: 0, count: 32)
         digest.withUnsafeMutableBufferPointer { functions.sha256(data, data.count, $0.baseAddress) }

@@ -10,7 +10,7 @@ public struct PasswordHashParameters: Codable, Sendable, Equatable, CustomString
     /// p, the parallelism.
     public var parallelism: Int
 
-    public init(rounds: Int, blockSize: Int, parallelism: Int) {
+    package init(rounds: Int, blockSize: Int, parallelism: Int) {
         self.rounds = rounds
         self.blockSize = blockSize
         self.parallelism = parallelism
@@ -20,15 +20,15 @@ public struct PasswordHashParameters: Codable, Sendable, Equatable, CustomString
     /// (docs/shared DESIGN §10), near the 100 ms the host aims for.
     public static let standard = PasswordHashParameters(rounds: 1 << 15, blockSize: 8, parallelism: 1)
     /// For tests only: fast, and far too weak for real passwords.
-    public static let testing = PasswordHashParameters(rounds: 1 << 4, blockSize: 8, parallelism: 1)
+    package static let testing = PasswordHashParameters(rounds: 1 << 4, blockSize: 8, parallelism: 1)
 
     /// Whether a hash made with these parameters is cheaper to attack than one made with `other`.
-    public func isWeaker(than other: PasswordHashParameters) -> Bool {
+    package func isWeaker(than other: PasswordHashParameters) -> Bool {
         rounds < other.rounds || blockSize < other.blockSize || parallelism < other.parallelism
     }
 
     /// Why these parameters cannot be used, or nil.
-    public var problem: String? {
+    package var problem: String? {
         guard rounds >= 2, rounds & (rounds - 1) == 0, rounds <= 1 << 22 else {
             return "scrypt rounds (N) must be a power of two from 2 to 2^22, not \(rounds)"
         }

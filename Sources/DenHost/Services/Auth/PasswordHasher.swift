@@ -2,22 +2,22 @@ import DenLibraryContracts
 import FoundationEssentials
 
 /// A stored password hash: scrypt's output with its salt and parameters. Never the password.
-public struct PasswordHash: Codable, Sendable, Equatable {
-    public var kdf = "scrypt"
-    public var parameters: PasswordHashParameters
+package struct PasswordHash: Codable, Sendable, Equatable {
+    package var kdf = "scrypt"
+    package var parameters: PasswordHashParameters
     /// Base64 of 16 random bytes, new for every hash.
-    public var salt: String
+    package var salt: String
     /// Base64 of 32 bytes of scrypt output.
-    public var key: String
+    package var key: String
 }
 
 /// Hashes and verifies passwords with scrypt from swift-crypto's CryptoExtras (in `libDenCrypto.so`).
-public enum PasswordHasher {
+package enum PasswordHasher {
     static let saltBytes = 16
     static let keyBytes = 32
 
     /// A new hash of `password` with a fresh random salt.
-    public static func hash(_ password: String, parameters: PasswordHashParameters) throws(ServiceFailure) -> PasswordHash {
+    package static func hash(_ password: String, parameters: PasswordHashParameters) throws(ServiceFailure) -> PasswordHash {
         var generator = SystemRandomNumberGenerator()
         let salt = Data((0..<saltBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         let key = try derive(password, salt: salt, parameters: parameters)
@@ -26,7 +26,7 @@ public enum PasswordHasher {
 
     /// Whether `password` matches `stored`, compared in constant time. Always does the full
     /// scrypt work, so a wrong password costs as long as a right one.
-    public static func verify(_ password: String, against stored: PasswordHash) throws(ServiceFailure) -> Bool {
+    package static func verify(_ password: String, against stored: PasswordHash) throws(ServiceFailure) -> Bool {
         guard let salt = Data(base64Encoded: stored.salt), let expected = Data(base64Encoded: stored.key) else {
             throw ServiceFailure(.internalError, "auth: a stored password hash is damaged; reset the password with `den users reset-token <username>`")
         }

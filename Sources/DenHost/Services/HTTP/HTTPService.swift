@@ -10,12 +10,12 @@ import FoundationEssentials
 /// response too large) are `ServiceFailure`s naming the URL, the cause and what to do: an invalid
 /// request is `.invalidArgument`, a network failure `.unavailable`. The call blocks the calling
 /// thread (the ABI is synchronous) for at most the request's timeout.
-public struct HTTPService: HostService {
-    public var operations: [String] { [HTTPGetRequest.operation] }
+package struct HTTPService: HostService {
+    package var operations: [String] { [HTTPGetRequest.operation] }
 
-    public init() {}
+    package init() {}
 
-    public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
+    package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         guard operation == HTTPGetRequest.operation else {
             throw ServiceFailure(.notFound, "unknown operation '\(operation)'; the http service answers \(HTTPGetRequest.operation)")
         }
@@ -24,7 +24,7 @@ public struct HTTPService: HostService {
     }
 
     /// Performs one `http.get`.
-    public func get(_ request: HTTPGetRequest) throws(ServiceFailure) -> HTTPResponse {
+    package func get(_ request: HTTPGetRequest) throws(ServiceFailure) -> HTTPResponse {
         let url = try Self.validatedURL(request.url)
         let timeout = request.timeoutMilliseconds ?? HTTPLimits.defaultTimeoutMilliseconds
         guard (1...HTTPLimits.maxTimeoutMilliseconds).contains(timeout) else {

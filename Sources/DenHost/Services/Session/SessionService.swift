@@ -5,18 +5,18 @@ import FoundationEssentials
 /// Host service `session.*`: values of the calling UI session (see `SessionStore`). The session
 /// is the one whose builder or `handle` call is running (`CallContext`); a call from elsewhere
 /// is refused with a message that says so.
-public struct SessionService: HostService {
-    public let store: SessionStore
+package struct SessionService: HostService {
+    package let store: SessionStore
 
-    public var operations: [String] {
+    package var operations: [String] {
         [SessionGetRequest.operation, SessionSetRequest.operation, SessionDeleteRequest.operation]
     }
 
-    public init(store: SessionStore) {
+    package init(store: SessionStore) {
         self.store = store
     }
 
-    public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
+    package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         switch operation {
         case SessionGetRequest.operation:
             let request = try decode(SessionGetRequest.self, request, for: operation)

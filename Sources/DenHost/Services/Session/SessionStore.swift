@@ -10,7 +10,7 @@ import FoundationEssentials
 /// A logged-in user is checked against the accounts on every read: once the account is gone
 /// (`den users delete`, even from another process) or replaced by a new account of the same
 /// name, the session is logged out, so a stale session never reads or writes the new owner's data.
-public final class SessionStore: @unchecked Sendable {
+package final class SessionStore: @unchecked Sendable {
     private struct Slot {
         var user: String?
         /// The account's identity when the session logged in.
@@ -20,7 +20,7 @@ public final class SessionStore: @unchecked Sendable {
 
     /// The identity of the live account `username` (`AccountBook.accountIdentity`), nil when
     /// there is none; throws when storage cannot tell, and then the session stays as it is.
-    public typealias AccountIdentity = @Sendable (_ username: String) throws -> String?
+    package typealias AccountIdentity = @Sendable (_ username: String) throws -> String?
 
     private let lock = Lock()
     private var sessions: [UISessionID: Slot] = [:]
@@ -28,12 +28,12 @@ public final class SessionStore: @unchecked Sendable {
     private let accountIdentity: AccountIdentity?
 
     /// Without `accountIdentity` a logged-in user is taken on trust (tests of the session alone).
-    public init(accountIdentity: AccountIdentity? = nil) {
+    package init(accountIdentity: AccountIdentity? = nil) {
         self.accountIdentity = accountIdentity
     }
 
     /// A new session id, never handed out before in this process.
-    public func makeSessionID() -> UISessionID {
+    package func makeSessionID() -> UISessionID {
         lock.withLock {
             defer { nextID += 1 }
             return UISessionID(nextID)
@@ -42,12 +42,12 @@ public final class SessionStore: @unchecked Sendable {
 
     /// The user as recorded, without checking the account: for a caller that only wants to know
     /// whether the user changed (no storage read on every web request).
-    public func recordedUser(of session: UISessionID) -> String? {
+    package func recordedUser(of session: UISessionID) -> String? {
         lock.withLock { sessions[session]?.user }
     }
 
     /// The logged-in user, after checking the account still is the one that logged in.
-    public func user(of session: UISessionID) -> String? {
+    package func user(of session: UISessionID) -> String? {
         guard let (user, account) = lock.withLock({ sessions[session].flatMap { slot in slot.user.map { ($0, slot.account) } } })
         else { return nil }
         guard let accountIdentity else { return user }
@@ -85,7 +85,7 @@ public final class SessionStore: @unchecked Sendable {
     }
 
     /// Forgets everything of a session that has ended.
-    public func end(_ session: UISessionID) {
+    package func end(_ session: UISessionID) {
         _ = lock.withLock { sessions.removeValue(forKey: session) }
     }
 

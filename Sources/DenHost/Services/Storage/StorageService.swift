@@ -9,24 +9,24 @@ import FoundationEssentials
 /// request: a module cannot name, read or change another module's keys. Requests are checked
 /// against `StorageLimits` before the engine sees them; a transaction with one bad operation is
 /// refused whole.
-public struct StorageService: HostService {
-    public let engine: any StorageEngine
+package struct StorageService: HostService {
+    package let engine: any StorageEngine
 
-    public var operations: [String] {
+    package var operations: [String] {
         [StorageGetRequest.operation, StorageSetRequest.operation, StorageDeleteRequest.operation,
          StorageListRequest.operation, StorageTransactionRequest.operation, StorageIncrementRequest.operation]
     }
 
-    public init(engine: any StorageEngine) {
+    package init(engine: any StorageEngine) {
         self.engine = engine
     }
 
     /// SQLite storage in `<dataDirectory>/storage.sqlite`, opened on first use.
-    public init(dataDirectory: URL) {
+    package init(dataDirectory: URL) {
         self.init(engine: LibraryStorageEngine(directory: dataDirectory))
     }
 
-    public func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
+    package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         let namespace = caller.moduleID
         guard !namespace.isEmpty else {
             throw ServiceFailure(.internalError, "\(operation): the calling module has no id, so its storage cannot be found")
