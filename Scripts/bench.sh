@@ -25,6 +25,7 @@
 #   Scripts/bench.sh --only swap --swaps 30 --live 10 --retained-images 100,500
 #   Scripts/bench.sh --only startup --module-counts 1,10,100 --runs 20
 #   Scripts/bench.sh --only monolith --monolith-rounds 7 --monolith-seconds 5 --connections 16
+#   Scripts/bench.sh --only monolith --monolith-data /dev/shm   (SQLite on tmpfs: no fdatasync cost)
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -24,6 +24,11 @@ struct MonolithBench {
     var rounds: Int
     var connections: Int
     var workDirectory: URL
+    /// Where both apps keep their SQLite files (default: inside `workDirectory`, on disk).
+    /// `/dev/shm` takes the disk's fdatasync latency out of the add figure.
+    var dataDirectory: URL?
+    /// The pages to measure (all three by default; a subset for profiling one of them).
+    var pages: [String] = ["list", "add", "reopen"]
 
     static let listSessions = 32
     static let addSessions = 32
@@ -38,8 +43,13 @@ struct MonolithBench {
     struct Figure {
         var requestsPerSecond: Double
         var p99Milliseconds: Double
+        /// wrk's mean latency (per pipelined pair for the add figure, where wrk's percentiles break).
+        var meanMilliseconds: Double
         var requests: Int
         var non2xx: Int
+        /// CPU time of the server process (all its threads) over the run's wall time: how many of
+        /// the 2 cores it kept busy (wrk takes most of the rest).
+        var serverCores: Double = .nan
     }
 
     struct Page {
@@ -62,6 +72,7 @@ struct MonolithBench {
     struct App {
         let kind: Kind
         let port: Int
+        let pid: Int32
         var cookieName: String { kind == .den ? "den_session" : "jogs_session" }
         var postPath: String { kind == .den ? "/_action" : "/jogs/new" }
 
@@ -156,13 +167,14 @@ struct MonolithBench {
         den.arguments = ["serve", "--port", "0", "--plugins", "login,jogs"]
         var environment = ProcessInfo.processInfo.environment
         environment["DEN_CACHE_DIR"] = workDirectory.appendingPathComponent("den-cache").path
-        environment["DEN_DATA_DIR"] = workDirectory.appendingPathComponent("den-data").path
+        let data = dataDirectory ?? workDirectory
+        environment["DEN_DATA_DIR"] = data.appendingPathComponent("den-data").path
         environment["XDG_DATA_HOME"] = workDirectory.appendingPathComponent("xdg").path
         environment.removeValue(forKey: "DEN_PLUGIN_PATH")
         den.environment = environment
         let monolith = Process()
         monolith.executableURL = URL(fileURLWithPath: monolithPath)
-        monolith.arguments = ["--port", "0", "--data-dir", workDirectory.appendingPathComponent("monolith-data").path]
+        monolith.arguments = ["--port", "0", "--data-dir", data.appendingPathComponent("monolith-data").path]
         var servers: [(Process, Kind)] = []
         defer {
             for (server, _) in servers {
@@ -182,7 +194,7 @@ struct MonolithBench {
                 result.failures.append("\(kind) printed no 127.0.0.1 address")
                 return result
             }
-            apps[kind] = App(kind: kind, port: port)
+            apps[kind] = App(kind: kind, port: port, pid: server.processIdentifier)
         }
         let both = [apps[.den]!, apps[.monolith]!]
 
@@ -227,18 +239,22 @@ struct MonolithBench {
         }
         var posted: [Kind: Int] = [.den: 0, .monolith: 0]
         func measure(_ page: String, _ app: App, seconds: Int) throws -> Figure {
-            let figure = try wrk("http://127.0.0.1:\(app.port)/jogs" + (page == "add" ? "/new" : ""), script: scripts["\(page)-\(app.kind)"]!,
+            let cpuBefore = Self.cpuSeconds(app.pid), start = nowNanoseconds()
+            var figure = try wrk("http://127.0.0.1:\(app.port)/jogs" + (page == "add" ? "/new" : ""), script: scripts["\(page)-\(app.kind)"]!,
                                  seconds: seconds)
+            if let before = cpuBefore, let after = Self.cpuSeconds(app.pid) {
+                figure.serverCores = (after - before) / (Double(nowNanoseconds() - start) / 1e9)
+            }
             if page == "add" { posted[app.kind, default: 0] += figure.requests / 2 }
             if figure.non2xx > 0 { result.failures.append("\(app.kind) \(page): \(figure.non2xx) answers were 4xx or 5xx") }
             return figure
         }
-        for page in ["list", "reopen", "add"] {
+        for page in pages {
             for app in both { _ = try measure(page, app, seconds: 2) }
         }
         var measured: [String: [(den: Figure, monolith: Figure)]] = [:]
         for round in 0..<max(rounds, 1) {
-            for page in ["list", "add", "reopen"] {
+            for page in pages {
                 let order = round % 2 == 0 ? both : both.reversed()
                 var figures: [Kind: Figure] = [:]
                 for app in order { figures[app.kind] = try measure(page, app, seconds: seconds) }
@@ -264,13 +280,31 @@ struct MonolithBench {
         return result
     }
 
+    /// User + system CPU seconds of a process, all threads (`/proc/<pid>/stat`, clock ticks of 1/100 s).
+    static func cpuSeconds(_ pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after "pid (comm)": state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Links to one jog (`/jogs/<digits>`) in a page.
     static func jogLinks(in html: String) -> Int {
+        let needle = Array("href=\"/jogs/".utf8)
         var count = 0
-        var rest = Substring(html)
-        while let range = rest.range(of: "href=\"/jogs/") {
-            rest = rest[range.upperBound...]
-            if rest.first?.isNumber == true { count += 1 }
+        var html = html
+        html.withUTF8 { bytes in
+            var index = 0
+            while index + needle.count < bytes.count {
+                if bytes[index] == needle[0], bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                    index += needle.count
+                    if (48...57).contains(bytes[index]) { count += 1 }
+                } else {
+                    index += 1
+                }
+            }
         }
         return count
     }
@@ -338,13 +372,21 @@ struct MonolithBench {
         try process.run()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        if ProcessInfo.processInfo.environment["DEN_BENCH_SHOW_WRK"] != nil {
+            FileHandle.standardError.write(Data("wrk \(script.lastPathComponent) \(url):\n\(text)\n".utf8))
+        }
         guard let rate = WebBench.number(after: "Requests/sec:", in: text), let p99 = WebBench.latency(after: "99%", in: text),
               let line = text.split(whereSeparator: \.isNewline).first(where: { $0.contains(" requests in ") }),
               let requests = Int(line.trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) else {
             throw BenchError("wrk printed no figures for \(url):\n\(text)")
         }
         let non2xx = WebBench.number(after: "Non-2xx or 3xx responses:", in: text).map(Int.init) ?? 0
-        return Figure(requestsPerSecond: rate, p99Milliseconds: p99, requests: requests, non2xx: non2xx)
+        // "    Latency   116.22ms   45.00ms 208.34ms   40.59%": the mean is the second field.
+        let meanLine = text.split(whereSeparator: \.isNewline).first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Latency ") }
+        let mean = meanLine.flatMap { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { WebBench.latency(after: "x", in: "x " + $0) }
+        } ?? .nan
+        return Figure(requestsPerSecond: rate, p99Milliseconds: p99, meanMilliseconds: mean, requests: requests, non2xx: non2xx)
     }
 }
 
