@@ -221,10 +221,12 @@ if wanted("monolith") {
         ("add a jog (form + POST)", r.add, true),
         ("  GET /jogs?r=n (reopened)", r.reopen, false),
     ]
+    // Requests per second; the add figure's few hundred a second need more digits than `rate` keeps.
+    func perSecond(_ value: Double) -> String { value >= 10_000 ? rate(value) : fixed(value, 0) + "/s" }
     for (label, page, goal) in pages {
         guard let den = page.den, let monolith = page.monolith, let share = page.ratio else { continue }
-        rows.append(Row(figure: label, den: rate(den.requestsPerSecond),
-                        baseline: "monolith " + rate(monolith.requestsPerSecond), ratio: ratio(share),
+        rows.append(Row(figure: label, den: perSecond(den.requestsPerSecond),
+                        baseline: "monolith " + perSecond(monolith.requestsPerSecond), ratio: ratio(share),
                         goal: goal ? "≥ 0.75× the monolith" : "(den reads every time)",
                         verdict: goal ? (share >= 0.75 ? "MET" : "MISSED") : "info"))
     }
@@ -235,7 +237,7 @@ if wanted("monolith") {
         let latency = { (figure: MonolithBench.Figure) in
             label.hasPrefix("add") ? "mean \(fixed(figure.meanMilliseconds, 2)) ms per pair" : "p99 \(fixed(figure.p99Milliseconds, 2)) ms"
         }
-        details.append("    median round: den \(rate(den.requestsPerSecond)) \(latency(den)), \(fixed(den.serverCores, 2)) cores; monolith \(rate(monolith.requestsPerSecond)) \(latency(monolith)), \(fixed(monolith.serverCores, 2)) cores")
+        details.append("    median round: den \(perSecond(den.requestsPerSecond)) \(latency(den)), \(fixed(den.serverCores, 2)) cores; monolith \(perSecond(monolith.requestsPerSecond)) \(latency(monolith)), \(fixed(monolith.serverCores, 2)) cores")
     }
     details.append("  (add: each form + POST pair is 2 requests and stores 1 jog; jogs added per second are half the rates)")
     r.notes.forEach { details.append("  " + $0) }
