@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // The login figure's baseline: a bare scrypt call, as the host makes it.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // The monolith figure's baseline app stores its jogs with GRDB, as den's storage does.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(name: "den-bench", dependencies: [
@@ -31,6 +33,13 @@ let package = Package(
         // Breakdown baselines (not goals): what loading Foundation, and FoundationNetworking, adds.
         .executableTarget(name: "hello-foundation"),
         .executableTarget(name: "hello-networking"),
+        // The monolith figure's baseline: Den's Jogs pages written as one Hummingbird + GRDB app.
+        .executableTarget(name: "jogs-monolith", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,8 @@
 #   8. hot swap (--only swap)   latency with 10 live screens vs a plain load; memory per retained
 #                               version vs the image; first screen after 10/100/500 images; inotify vs polling
 #   9. den render about with 1, 10 and 100 modules installed, lazy vs --eager, beside hello
+#  10. den serve with Login + Jogs vs jogs-monolith (Hummingbird + GRDB, no plugins), with wrk:
+#      the jogs list of a logged-in user with 50 jogs, and the add-jog form post (--only monolith)
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -22,6 +24,8 @@
 #   Scripts/bench.sh --only exports --export-batch 2000 --export-samples 30
 #   Scripts/bench.sh --only swap --swaps 30 --live 10 --retained-images 100,500
 #   Scripts/bench.sh --only startup --module-counts 1,10,100 --runs 20
+#   Scripts/bench.sh --only monolith --monolith-rounds 7 --monolith-seconds 5 --connections 16
+#   Scripts/bench.sh --only monolith --monolith-data /dev/shm   (SQLite on tmpfs: no fdatasync cost)
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +48,7 @@ rm -f Benchmarks/.build/release.yaml Benchmarks/.build/*/release/description.jso
 swift build -c release --package-path Benchmarks >&2
 BENCH_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
-echo "bench: running (10-20 s)..." >&2
+echo "bench: running (10-20 s; about 2 minutes more with the monolith figure)..." >&2
 # The login figure hashes through libDenCrypto.so, which sits beside den, not beside den-bench.
 export DEN_CRYPTO_LIBRARY="$DEN_BIN/libDenCrypto.so"
 exec "$BENCH_BIN/den-bench" --den-bin "$DEN_BIN" --hello "$BENCH_BIN/hello" --den-include "$PWD/Sources/CDenABI/include" "$@"

@@ -1,9 +1,10 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|exports|login|web|swap|startup]... [--export-batch N] [--export-samples N]
+//                  [--only load|router|process|calls|exports|login|web|swap|startup|monolith]... [--export-batch N] [--export-samples N]
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
 //                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100]
+//                  [--monolith PATH] [--monolith-seconds N] [--monolith-rounds N] [--monolith-data DIR] [--monolith-pages list,add,reopen]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
 
@@ -201,6 +202,45 @@ if wanted("web") {
         details.append("  GET /about     \(rate(page.requestsPerSecond))  p99 \(fixed(page.p99Milliseconds, 2)) ms")
         details.append("  GET /_health   \(rate(bare.requestsPerSecond))  p99 \(fixed(bare.p99Milliseconds, 2)) ms")
     }
+}
+
+// MARK: 10. Den against the monolith a user would write instead
+if wanted("monolith") {
+    let wrk = option("--wrk") ?? "/usr/bin/wrk"
+    var bench = MonolithBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path,
+                              monolithPath: option("--monolith") ?? ownFolder.appendingPathComponent("jogs-monolith").path,
+                              wrkPath: wrk, seconds: intOption("--monolith-seconds", 3), rounds: intOption("--monolith-rounds", 5),
+                              connections: intOption("--connections", 16), workDirectory: work.appendingPathComponent("monolith"),
+                              dataDirectory: option("--monolith-data").map { URL(fileURLWithPath: $0).appendingPathComponent("den-bench-\(getpid())") })
+    if let pages = option("--monolith-pages") { bench.pages = pages.split(separator: ",").map(String.init) }
+    defer { if let folder = bench.dataDirectory { try? FileManager.default.removeItem(at: folder) } }
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "monolith: \($0)" }
+    let pages: [(String, MonolithBench.Page, Bool)] = [
+        ("GET /jogs, 50 jogs (reload)", r.list, true),
+        ("add a jog (form + POST)", r.add, true),
+        ("  GET /jogs?r=n (reopened)", r.reopen, false),
+    ]
+    // Requests per second; the add figure's few hundred a second need more digits than `rate` keeps.
+    func perSecond(_ value: Double) -> String { value >= 10_000 ? rate(value) : fixed(value, 0) + "/s" }
+    for (label, page, goal) in pages {
+        guard let den = page.den, let monolith = page.monolith, let share = page.ratio else { continue }
+        rows.append(Row(figure: label, den: perSecond(den.requestsPerSecond),
+                        baseline: "monolith " + perSecond(monolith.requestsPerSecond), ratio: ratio(share),
+                        goal: goal ? "≥ 0.75× the monolith" : "(den reads every time)",
+                        verdict: goal ? (share >= 0.75 ? "MET" : "MISSED") : "info"))
+    }
+    details.append("monolith: den serve --plugins login,jogs beside jogs-monolith (Hummingbird + GRDB, den's SQLite settings), wrk 2 threads, \(bench.connections) connections, \(bench.rounds) rounds of \(bench.seconds) s per page and app, alternating which goes first; SQLite files in \(bench.dataDirectory?.deletingLastPathComponent().path ?? FileManager.default.temporaryDirectory.path)")
+    for (label, page, _) in pages {
+        guard let den = page.den, let monolith = page.monolith else { continue }
+        details.append("  \(pad(label.trimmingCharacters(in: .whitespaces), 30)) ratio per round: " + page.ratios.map { fixed($0, 2) }.joined(separator: " "))
+        let latency = { (figure: MonolithBench.Figure) in
+            label.hasPrefix("add") ? "mean \(fixed(figure.meanMilliseconds, 2)) ms per pair" : "p99 \(fixed(figure.p99Milliseconds, 2)) ms"
+        }
+        details.append("    median round: den \(perSecond(den.requestsPerSecond)) \(latency(den)), \(fixed(den.serverCores, 2)) cores; monolith \(perSecond(monolith.requestsPerSecond)) \(latency(monolith)), \(fixed(monolith.serverCores, 2)) cores")
+    }
+    details.append("  (add: each form + POST pair is 2 requests and stores 1 jog; jogs added per second are half the rates)")
+    r.notes.forEach { details.append("  " + $0) }
 }
 
 // MARK: 8. Hot swap
