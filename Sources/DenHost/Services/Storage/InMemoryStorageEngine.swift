@@ -3,7 +3,7 @@ import DenLibraryContracts
 import FoundationEssentials
 
 /// A `StorageEngine` in memory: for tests, and for runs that must leave no file behind.
-package final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
+public final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
     private struct Slot: Hashable {
         var namespace: String
         var key: Data // byte-wise identity, as in SQLite
@@ -13,21 +13,21 @@ package final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
     private let lock = Lock()
     private var values: [Slot: StorageEntry] = [:]
 
-    package init() {}
+    public init() {}
 
-    package func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
+    public func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
         lock.withLock { values[Slot(namespace: namespace, key: Data(key.utf8))]?.value }
     }
 
-    package func set(namespace: String, key: String, value: String) throws(ServiceFailure) {
+    public func set(namespace: String, key: String, value: String) throws(ServiceFailure) {
         try apply(namespace: namespace, operations: [.set(key: key, value: value)])
     }
 
-    package func delete(namespace: String, key: String) throws(ServiceFailure) -> Bool {
+    public func delete(namespace: String, key: String) throws(ServiceFailure) -> Bool {
         lock.withLock { values.removeValue(forKey: Slot(namespace: namespace, key: Data(key.utf8))) != nil }
     }
 
-    package func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry] {
+    public func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry] {
         let prefix = Data(prefix.utf8)
         return lock.withLock {
             values.filter { $0.key.namespace == namespace && $0.key.key.starts(with: prefix) }
@@ -35,11 +35,11 @@ package final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
         }
     }
 
-    package func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
+    public func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
         try apply(across: operations.map { NamespacedOperation(namespace: namespace, operation: $0) })
     }
 
-    package func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
+    public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
         guard !key.isEmpty else { throw .invalid("storage: the key is empty; nothing was written") }
         let slot = Slot(namespace: namespace, key: Data(key.utf8))
         let next = lock.withLock {
@@ -53,7 +53,7 @@ package final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
         }
     }
 
-    package func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int {
+    public func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int {
         let counter = Slot(namespace: namespace, key: Data(insert.counter.utf8))
         let outcome = lock.withLock { () -> Result<Int, StorageCounterProblem>? in
             var stored = values[counter]?.value
@@ -77,11 +77,11 @@ package final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
         }
     }
 
-    package func namespaces() throws(ServiceFailure) -> [String] {
+    public func namespaces() throws(ServiceFailure) -> [String] {
         lock.withLock { Set(values.keys.map(\.namespace)).sorted() }
     }
 
-    package func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
+    public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
         // Check everything first, then apply under one lock: all or nothing.
         if let index = operations.firstIndex(where: { $0.operation.key.isEmpty }) {
             throw .invalid("storage: operations[\(index)] has an empty key; nothing was written")

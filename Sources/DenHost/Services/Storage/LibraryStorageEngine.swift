@@ -9,7 +9,7 @@ import Synchronization
 /// which is loaded on the first storage call (see DenLibraryContracts' `StorageLibraryDocuments.swift` for why). Every
 /// call is one JSON document each way; the engine behind it is `SQLiteStorageEngine`, with all
 /// of its guarantees (atomic transactions, waiting for other processes, read-only folders).
-package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
+public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     // The library's functions, typed by den_libraries.h (which the library is checked against).
     private typealias OpenFunction = den_storage_library_open_fn
     private typealias CallFunction = den_storage_library_call_fn
@@ -40,7 +40,7 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         let insert: den_storage_library_insert_fn
     }
 
-    package let directory: URL
+    public let directory: URL
     /// The library named at init; nil: found on the first call (`defaultLibrary`), so a start that
     /// never stores anything never builds its path.
     private let library: URL?
@@ -54,7 +54,7 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     ///   - library: the library file; nil looks in `$DEN_STORAGE_LIBRARY`, then beside `den`
     ///     (or in `<prefix>/lib/den` when installed).
     ///   - onWait: hears "waiting for another process" notices (default: standard error).
-    package convenience init(directory: URL, library: URL? = nil,
+    public convenience init(directory: URL, library: URL? = nil,
                 onWait: @escaping @Sendable (String) -> Void = LibraryStorageEngine.reportToStandardError) {
         self.init(directory: directory, library: library, documentsOnly: false, onWait: onWait)
     }
@@ -68,7 +68,7 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     /// A line on standard error, where it never mixes with a screen on standard output.
-    package static let reportToStandardError: @Sendable (String) -> Void = { text in
+    public static let reportToStandardError: @Sendable (String) -> Void = { text in
         StandardStream.error.write("den: \(text)\n")
     }
 
@@ -80,7 +80,7 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     /// Sends later wait notices to `report` (the host's log).
-    package func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) {
+    public func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) {
         listener.report.withLock { $0 = report }
     }
 
@@ -91,7 +91,7 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         return InstallLayout.current?.helperLibrary(DEN_STORAGE_LIBRARY_FILE)
     }
 
-    package func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
+    public func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
         let opened = try open()
         if let direct = opened.direct {
             var found: Int32 = 0
@@ -104,7 +104,7 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         return value
     }
 
-    package func set(namespace: String, key: String, value: String) throws(ServiceFailure) {
+    public func set(namespace: String, key: String, value: String) throws(ServiceFailure) {
         let opened = try open()
         if let direct = opened.direct {
             try Self.directCall(namespace, key, value) { message, ns, key, value in direct.set(opened.engine, ns, key, value, message) }
@@ -113,7 +113,7 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         guard case .done = try perform(.set(namespace: namespace, key: key, value: value)) else { throw Self.unexpected }
     }
 
-    package func delete(namespace: String, key: String) throws(ServiceFailure) -> Bool {
+    public func delete(namespace: String, key: String) throws(ServiceFailure) -> Bool {
         let opened = try open()
         if let direct = opened.direct {
             var existed: Int32 = 0
@@ -124,16 +124,16 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         return existed
     }
 
-    package func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry] {
+    public func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry] {
         guard case .entries(let entries) = try perform(.list(namespace: namespace, prefix: prefix)) else { throw Self.unexpected }
         return entries
     }
 
-    package func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
+    public func apply(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
         guard case .done = try perform(.apply(namespace: namespace, operations: operations)) else { throw Self.unexpected }
     }
 
-    package func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
+    public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
         let opened = try open()
         if let direct = opened.direct {
             var value: Int64 = 0
@@ -144,7 +144,7 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         return count
     }
 
-    package func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int {
+    public func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int {
         let opened = try open()
         if let direct = opened.direct {
             var id: Int64 = 0
@@ -159,12 +159,12 @@ package final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         return id
     }
 
-    package func namespaces() throws(ServiceFailure) -> [String] {
+    public func namespaces() throws(ServiceFailure) -> [String] {
         guard case .names(let names) = try perform(.namespaces) else { throw Self.unexpected }
         return names
     }
 
-    package func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
+    public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
         guard case .done = try perform(.applyAcross(operations)) else { throw Self.unexpected }
     }
 
