@@ -99,7 +99,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
         // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the
-        // host on the first password or reset-token hash (CryptoLibraryWire.swift). Exports only those.
+        // host on the first password or reset-token hash (den_libraries.h). Exports only those.
         .target(name: "DenCrypto", dependencies: [
             "CDenLibraries",
             .product(name: "Crypto", package: "swift-crypto", condition: host),
@@ -110,8 +110,8 @@ let package = Package(
         ]),
         // The `storage` service's SQLite engine and its maintenance (`den data`, `den users`), on GRDB.
         .target(name: "DenSQLiteEngine", dependencies: ["DenLibraryContracts", "DenKit", .product(name: "GRDB", package: "GRDB.swift", condition: host)]),
-        // `libDenSQLiteStorage.so`: DenSQLiteEngine behind three C functions (StorageLibraryWire.swift).
-        // Exports only those, bound to itself: its copy of DenHost never meets den's.
+        // `libDenSQLiteStorage.so`: DenSQLiteEngine behind the C functions of den_libraries.h.
+        // Exports only those, bound to itself; it links the contract, never DenHost.
         .target(name: "DenSQLiteStorage", dependencies: ["DenSQLiteEngine", "DenLibraryContracts", "CDenLibraries", "DenKit", "CDenABI"],
                 exclude: ["exports.map"],
                 linkerSettings: pluginLinkerFlags + [

@@ -74,3 +74,15 @@ public struct NamespacedOperation: Codable, Sendable, Hashable {
         self.operation = operation
     }
 }
+
+extension StorageInsert {
+    /// What an engine's insert loop found, as every engine answers it: the new id; the counter's
+    /// problem (its text is not a whole number); or nil, no free id within `maxTakenIDs`.
+    public func id(from outcome: Result<Int, StorageCounterProblem>?) throws(ServiceFailure) -> Int {
+        switch outcome {
+        case .success(let id): return id
+        case .failure(let problem): throw .invalid("\(problem); nothing was written")
+        case nil: throw .unavailable("storage: \(Self.noFreeID(counter: counter)); nothing was written")
+        }
+    }
+}

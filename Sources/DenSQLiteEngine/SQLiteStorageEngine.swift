@@ -188,11 +188,7 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
             }
             return nil
         }
-        switch outcome {
-        case .success(let id): return id
-        case .failure(let problem): throw .invalid("\(problem); nothing was written")
-        case nil: throw .unavailable("storage: \(StorageInsert.noFreeID(counter: insert.counter)); nothing was written")
-        }
+        return try insert.id(from: outcome)
     }
 
     public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {

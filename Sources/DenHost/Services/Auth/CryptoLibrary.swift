@@ -3,7 +3,7 @@ import DenLibraryContracts
 import FoundationEssentials
 import Synchronization
 
-/// scrypt and SHA-256 from `libDenCrypto.so`, loaded on the first call (CryptoLibraryWire.swift).
+/// scrypt and SHA-256 from `libDenCrypto.so`, loaded on the first call (den_libraries.h).
 /// A library that cannot be found or loaded fails each call with a `ServiceFailure` saying how
 /// to fix it; nothing is hashed another way.
 package final class CryptoLibrary: Sendable {

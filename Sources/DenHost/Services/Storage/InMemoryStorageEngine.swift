@@ -70,11 +70,7 @@ public final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
             }
             return nil
         }
-        switch outcome {
-        case .success(let id): return id
-        case .failure(let problem): throw .invalid("\(problem); nothing was written")
-        case nil: throw .unavailable("storage: \(StorageInsert.noFreeID(counter: insert.counter)); nothing was written")
-        }
+        return try insert.id(from: outcome)
     }
 
     public func namespaces() throws(ServiceFailure) -> [String] {
