@@ -70,19 +70,26 @@ public struct ModuleCallRunner: Sendable {
         } catch {
             return .failure(.noThread(error))
         }
-        var noticed = false
+        // The caller sleeps until the result, the slow notice, the limit or an interrupt
+        // (`interrupt()` wakes it), whichever comes first: no polling, except for interrupts
+        // that only a poll can see (the terminal's SIGINT flag), every 50 ms.
+        let polls = interruption?.polls == true
+        let outerWaiter = interruption?.swapWaiter(outcome.signal) // a call made inside a call puts it back
+        defer { _ = interruption?.swapWaiter(outerWaiter) }
+        var noticed = onSlowCall == nil
         while true {
-            // Wake up often enough to notice an interrupt; a finished call wakes us at once.
-            let arrived = outcome.wait(upTo: .milliseconds(50))
+            let wakeAt = noticed ? policy.timeout : min(policy.slowNotice, policy.timeout)
+            var sleep = wakeAt - (clock.now - start)
+            if polls { sleep = min(sleep, .milliseconds(50)) }
+            if outcome.wait(upTo: sleep), let value = outcome.settle(givingUp: false, whenGivenUp) { return .success(value) }
             let elapsed = clock.now - start
             var giveUp: GiveUp?
-            if !arrived {
-                if interruption?.consume() == true { giveUp = .interrupted(after: elapsed) }
-                else if elapsed >= policy.timeout { giveUp = .timedOut(after: elapsed) }
-            }
-            if arrived || giveUp != nil {
-                if let value = outcome.settle(givingUp: giveUp != nil, whenGivenUp) { return .success(value) }
-                return .failure(giveUp!)
+            if interruption?.consume() == true { giveUp = .interrupted(after: elapsed) }
+            else if elapsed >= policy.timeout { giveUp = .timedOut(after: elapsed) }
+            if let giveUp {
+                // A result that arrives while the caller gives up is still used.
+                if let value = outcome.settle(givingUp: true, whenGivenUp) { return .success(value) }
+                return .failure(giveUp)
             }
             if !noticed, elapsed >= policy.slowNotice {
                 noticed = true
@@ -128,6 +135,9 @@ private final class Outcome<T: Sendable>: Sendable {
     private let done = ThreadSignal()
     private let state = Mutex<State>(.running)
 
+    /// What the caller waits on: the result signals it, and so does an interrupt.
+    var signal: ThreadSignal { done }
+
     /// Stores the result; false when the caller had already given up.
     func finish(_ value: T) -> Bool {
         let taken = state.withLock { state -> Bool in
@@ -152,7 +162,7 @@ private final class Outcome<T: Sendable>: Sendable {
         }
     }
 
-    /// True when a result may have arrived within `duration`.
+    /// True when a result (or an interrupt) may have arrived within `duration`.
     func wait(upTo duration: Duration) -> Bool {
         done.wait(upTo: duration)
     }
