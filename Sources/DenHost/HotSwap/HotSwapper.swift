@@ -182,8 +182,8 @@ public final class HotSwapper: @unchecked Sendable {
             return try registry.liveSessions.whileFrozen { sessions -> Replacement in
                 // Each session's turn: a step in flight finishes first, and none starts until the
                 // swap is applied; reading a session's screen never waits for it.
-                for session in sessions { session.takeTurn() }
-                defer { for session in sessions.reversed() { session.releaseTurn() } }
+                let turns = sessions.map { $0.takeTurn() }
+                defer { for (session, turn) in zip(sessions, turns).reversed() { session.releaseTurn(turn) } }
                 var plans: [SessionSwapPlan] = []
                 for session in sessions {
                     plans.append(try session.planSwap(of: moduleID, router: router, policy: policy))
@@ -212,7 +212,7 @@ public final class HotSwapper: @unchecked Sendable {
                 }
                 imageCosts[moduleID] = imageCost
                 registry.forgetPending(moduleID)
-                for plan in plans { plan.session.applySwap(plan) }
+                for (plan, turn) in zip(plans, turns) { plan.session.applySwap(plan, turn: turn) }
                 return Replacement(generation: generation, plans: plans)
             }
         } catch let cause as HotSwapError.Cause {

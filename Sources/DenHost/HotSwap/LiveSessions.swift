@@ -18,7 +18,7 @@ public final class LiveSessions: @unchecked Sendable {
     private let lock = Lock()
     private var entries: [Weak] = []
     /// Sessions made during a swap, their turns held until it ends; nil when no swap runs.
-    private var joined: [NavigationSession]?
+    private var joined: [(session: NavigationSession, turn: UInt64)]?
 
     public init() {}
 
@@ -27,8 +27,8 @@ public final class LiveSessions: @unchecked Sendable {
             entries.removeAll { $0.session == nil }
             entries.append(Weak(session))
             if joined != nil {
-                session.takeTurn() // at once: nothing else knows the session yet
-                joined?.append(session)
+                // At once: nothing else knows the session yet.
+                joined?.append((session, session.takeTurn()))
             }
         }
     }
@@ -47,11 +47,11 @@ public final class LiveSessions: @unchecked Sendable {
             return entries.compactMap(\.session)
         }
         defer {
-            let late = lock.withLock { () -> [NavigationSession] in
+            let late = lock.withLock { () -> [(session: NavigationSession, turn: UInt64)] in
                 defer { joined = nil }
                 return joined ?? []
             }
-            for session in late { session.releaseTurn() }
+            for (session, turn) in late { session.releaseTurn(turn) }
         }
         return try body(sessions)
     }

@@ -70,8 +70,10 @@ extension NavigationSession {
     /// Puts the new instances on the stack and redraws the top one if it was swapped. Call with
     /// the turn held, after the registry switched. The old instances are destroyed once the new
     /// state is committed, outside its lock (by their own version's code, which stays mapped).
-    func applySwap(_ plan: SessionSwapPlan) {
+    func applySwap(_ plan: SessionSwapPlan, turn: UInt64) {
         var state = committedState()
+        state.stepID = turn
+        state.unwatched = true // nobody recovers a swap stuck in a call: it gets a thread per call
         let top = state.stack.count - 1
         for (index, entry) in plan.replacements where index < state.stack.count { state.stack[index] = entry }
         if plan.replacements.contains(where: { $0.index == top }) {
@@ -98,7 +100,8 @@ extension NavigationSession {
         let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query,
                                    queryValues: match.queryValues)
         do {
-            return try ModuleInstanceHandle.build(match.value, request: request, runner: runner)
+            // A thread per call even in a `.watched` session: nobody recovers a stuck swap.
+            return try ModuleInstanceHandle.build(match.value, request: request, runner: runner.unwatched)
         } catch {
             throw .rebuildFailed(route: route, detail: error.description)
         }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where a session's module calls run, and so what the call limit can do about one that never
 /// returns (docs/ABI.md, "A call that never returns").
 public enum CallPlacement: Sendable {
@@ -9,6 +11,33 @@ public enum CallPlacement: Sendable {
     /// whose start the thread would cost ≈ 0.3 ms of ≈ 5 (docs/PERFORMANCE.md). A call made while
     /// the alarm is armed (from inside another call) falls back to a thread of its own.
     case callingThread(ProcessEnding)
+    /// The calling thread, watched by `CallWatchdog` (one thread per process): past the limit the
+    /// watchdog gives the call up — the instance is abandoned, or the builder's module marked
+    /// stalled — and tells `CallHandOff`, whose listener answers for the stuck caller and goes on
+    /// on another thread; the calling thread stays in the module until it returns (as a call's own
+    /// thread would), and what it then returns is the call's late result. No thread per call. For
+    /// a front-end that can leave a stuck thread behind (`den serve`'s per-session queues); the
+    /// caller must not hold anything another thread needs while it waits (NavigationSession's turn
+    /// passes to the recovery, `NavigationSession.takeStalledStep`).
+    case watched(CallHandOff)
+}
+
+/// Where the watchdog says that it gave up a `.watched` call (with the error naming module and
+/// call): the front-end waiting for the stuck thread listens here, answers its request with the
+/// stall and recovers the session on another thread.
+public final class CallHandOff: Sendable {
+    private let listener = Mutex<(@Sendable (ModuleCallError) -> Void)?>(nil)
+
+    public init() {}
+
+    /// Sets what hears of a call given up (on the watchdog's thread: it must not block).
+    public func listen(_ body: @escaping @Sendable (ModuleCallError) -> Void) {
+        listener.withLock { $0 = body }
+    }
+
+    func givenUp(_ error: ModuleCallError) {
+        listener.withLock { $0 }?(error)
+    }
 }
 
 /// What the process writes to standard error, and how it exits, when a call on the calling thread

@@ -20,6 +20,22 @@ public struct ModuleCallRunner: Sendable {
         try HostThread.start(name: name, body)
     }
 
+    /// True for `.watched` calls: a given-up call's caller is stuck in it, and someone else
+    /// recovers (`NavigationSession.takeStalledStep`).
+    var isWatched: Bool {
+        if case .watched = placement { return true }
+        return false
+    }
+
+    /// This runner with a thread per call instead of the watchdog: for callers that nobody
+    /// recovers when they are stuck (a hot swap rebuilding screens).
+    var unwatched: ModuleCallRunner {
+        guard isWatched else { return self }
+        var runner = self
+        runner.placement = .ownThread
+        return runner
+    }
+
     public init(policy: ModuleCallPolicy = .default, placement: CallPlacement = .ownThread, interruption: CallInterruption? = nil,
                 session: UISessionID? = nil, onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
         self.policy = policy
@@ -44,13 +60,32 @@ public struct ModuleCallRunner: Sendable {
     /// the caller gets the result, or `whenGivenUp` runs (on the caller's thread, under that lock)
     /// and, should `body` ever return, `lateResult` gets what it returned (on the worker thread,
     /// after `whenGivenUp`). A result that arrives while the caller is giving up is still used.
+    ///
+    /// `.watched` calls need `onAbandon`, the give-up action the watchdog can run from its own
+    /// thread (`whenGivenUp` cannot leave the call), and `consequence`, the stall error's words
+    /// for the front-end that hears of it (`CallHandOff`); without `onAbandon` they get a thread.
+    /// The caller of a `.watched` call given up gets the failure only once the call returns (it
+    /// ran on the caller's thread), after `lateResult`.
     public func run<T: Sendable>(_ call: ModuleCall, whenGivenUp: () -> Void = {},
+                          onAbandon: (@Sendable () -> Void)? = nil, consequence: String = "the host gave up on it",
                           lateResult: @escaping @Sendable (T) -> Void = { _ in },
                           _ body: @escaping @Sendable () -> T) -> Result<T, GiveUp> {
         let session = session
         _ = interruption?.consume() // an interrupt pressed before this call is not for it
         // Services called from inside `body` learn the UI session from the thread it runs on.
         let perform: @Sendable () -> T = { CrashNote.during(CrashNote.call(call)) { CallContext.$session.withValue(session) { body() } } }
+        if case .watched(let handOff) = placement, let onAbandon {
+            let ticket = CallWatchdog.Ticket(call: call, policy: policy, onSlowCall: onSlowCall) { elapsed in
+                onAbandon()
+                handOff.givenUp(Self.error(for: call, .timedOut(after: elapsed), consequence: consequence))
+            }
+            do throws(HostThread.StartFailure) { try CallWatchdog.shared.begin(ticket) } catch { return .failure(.noThread(error)) }
+            let value = perform()
+            CallWatchdog.shared.end(ticket)
+            if ticket.finish() { return .success(value) }
+            lateResult(value)
+            return .failure(.timedOut(after: ContinuousClock.now - ticket.start))
+        }
         if case .callingThread(let ending) = placement {
             let stall = Self.error(for: call, .timedOut(after: policy.timeout), consequence: ending.consequence)
             if CallAlarm.arm(after: policy.timeout, message: ending.message(stall), status: ending.status) {

@@ -42,6 +42,31 @@ public final class NavigationSession: @unchecked Sendable {
         var overflowed = false
         /// Navigations this step may still chain.
         var budget = NavigationSession.maxChainedEffects
+        /// The step's turn (`takeTurn`); it commits only while it holds it.
+        var stepID: UInt64 = 0
+        /// The stack the step started from (what a step over its budget goes back to).
+        var undo: [Entry] = []
+        /// Module calls get a thread each even in a `.watched` session (a hot swap: nobody
+        /// recovers a swap stuck in a call).
+        var unwatched = false
+        /// The step's call was given up and the recovery took its turn (`takeStalledStep`):
+        /// it calls no module and commits nothing more.
+        var abandoned = false
+    }
+
+    /// Where a step stood when it called a module, in a `.watched` session: should the watchdog
+    /// give the call up, `takeStalledStep` finishes the step from here on another thread, the
+    /// way the step itself goes on after a stall in the other placements.
+    fileprivate struct PendingCall {
+        enum Resume {
+            /// A builder of `route` (of module `moduleID`), called by `show`.
+            case build(route: String, moduleID: String)
+            /// `handle` of the top screen `top`.
+            case handle(top: Entry, isAppear: Bool)
+        }
+
+        var state: StepState
+        var resume: Resume
     }
 
     let registry: ModuleRegistry
@@ -60,6 +85,12 @@ public final class NavigationSession: @unchecked Sendable {
     /// The turn: one step (or hot swap) at a time works on the session, from its copy of the
     /// committed state to its commit. A one-permit semaphore; readers never take it.
     private let turn = ThreadSignal()
+    /// Who holds the turn (a step's id, 0 for nobody) and the last id given; under `lock`. The
+    /// turn passes from a step stuck in a given-up call to its recovery without a release.
+    private var turnOwner: UInt64 = 0
+    private var lastTurn: UInt64 = 0
+    /// The `.watched` call in progress, if any; under `lock`.
+    private var pending: PendingCall?
 
     /// - Parameters:
     ///   - policy: how long a module call may run before the host gives up on it.
@@ -94,20 +125,25 @@ public final class NavigationSession: @unchecked Sendable {
         lock.withLock { committed.stack.isEmpty ? nil : Self.view(of: committed) }
     }
 
-    /// Waits for the session's turn (steps run one at a time), runs `body`, gives the turn back.
-    func withTurn<T>(_ body: () throws -> T) rethrows -> T {
-        takeTurn()
-        defer { releaseTurn() }
-        return try body()
-    }
-
-    /// Waits until no step or swap works on the session; pair with `releaseTurn`.
-    func takeTurn() {
+    /// Waits until no step or swap works on the session and returns the turn's id; pair with
+    /// `releaseTurn`.
+    func takeTurn() -> UInt64 {
         turn.wait()
+        return lock.withLock {
+            lastTurn += 1
+            turnOwner = lastTurn
+            return lastTurn
+        }
     }
 
-    func releaseTurn() {
-        turn.signal()
+    /// Gives the turn back, unless it passed to a recovery meanwhile (`takeStalledStep`).
+    func releaseTurn(_ id: UInt64) {
+        let held = lock.withLock {
+            guard turnOwner == id else { return false }
+            turnOwner = 0
+            return true
+        }
+        if held { turn.signal() }
     }
 
     /// The committed state; with the turn held, what the next step starts from.
@@ -115,17 +151,86 @@ public final class NavigationSession: @unchecked Sendable {
         lock.withLock { committed }
     }
 
-    /// Makes `state` the committed state (with the turn held) and returns its view. The state
-    /// it replaces is released after the lock: an instance only it held is destroyed outside it.
+    /// Makes `state` the committed state, if its step still holds the turn, and returns the
+    /// committed view. The state it replaces is released after the lock: an instance only it
+    /// held is destroyed outside it.
     @discardableResult
     func commit(_ state: StepState) -> SessionView {
         var replaced = state
         let view = lock.withLock {
-            swap(&committed, &replaced)
+            if turnOwner == state.stepID { swap(&committed, &replaced) }
             return Self.view(of: committed)
         }
         withExtendedLifetime(replaced) {}
         return view
+    }
+
+    /// A step whose `.watched` call the watchdog gave up, taken from its stuck thread
+    /// (`takeStalledStep`) to be finished elsewhere (`recover`).
+    public struct StalledStep: Sendable {
+        fileprivate let call: PendingCall
+        fileprivate let turn: UInt64
+        fileprivate let error: ModuleCallError
+    }
+
+    /// Takes the step stuck in a `.watched` call that the watchdog gave up (`error` says which),
+    /// with its turn: from now on the stuck thread's step commits nothing and calls no module,
+    /// whatever its call does. nil when there is no such step any more (the call returned in
+    /// time, and its step goes on by itself).
+    public func takeStalledStep(_ error: ModuleCallError) -> StalledStep? {
+        lock.withLock { () -> StalledStep? in
+            guard let call = pending, call.state.stepID == turnOwner else { return nil }
+            pending = nil
+            lastTurn += 1
+            turnOwner = lastTurn
+            return StalledStep(call: call, turn: lastTurn, error: error)
+        }
+    }
+
+    /// Finishes a taken stalled step on the calling thread, as the step itself goes on after a
+    /// stall (the stall reported, the abandoned screen closed), and gives its turn back; what the
+    /// step would have done after that call is dropped.
+    public func recover(_ stalled: StalledStep) -> SessionView {
+        var state = stalled.call.state
+        state.stepID = stalled.turn
+        switch stalled.call.resume {
+        case .build(let route, let moduleID):
+            _ = recoverFromBuildStall(stalled.error, route: route, moduleID: moduleID, &state)
+        case .handle(let top, let isAppear):
+            recoverFromHandleStall(stalled.error, top: top, isAppear: isAppear, &state)
+        }
+        return finish(state)
+    }
+
+    /// The runner for this step's calls.
+    private func runner(for state: StepState) -> ModuleCallRunner {
+        state.unwatched ? runner.unwatched : runner
+    }
+
+    /// Before a module call of a step in a `.watched` session: records where the step stands.
+    private func callStarts(_ resume: PendingCall.Resume, _ state: StepState) {
+        guard !state.unwatched, runner.isWatched else { return }
+        lock.withLock { pending = PendingCall(state: state, resume: resume) }
+    }
+
+    /// The call returned in time.
+    private func callReturned(_ state: StepState) {
+        guard !state.unwatched, runner.isWatched else { return }
+        lock.withLock { if pending?.state.stepID == state.stepID { pending = nil } }
+    }
+
+    /// The call was given up: true when this step goes on (the usual case, and a `.watched`
+    /// call that returned before anyone recovered its step); false, and the step is abandoned,
+    /// when `takeStalledStep` took its turn.
+    private func callGivenUp(_ state: inout StepState) -> Bool {
+        guard !state.unwatched, runner.isWatched else { return true }
+        let ours = lock.withLock { () -> Bool in
+            guard pending?.state.stepID == state.stepID, turnOwner == state.stepID else { return false }
+            pending = nil
+            return true
+        }
+        if !ours { state.abandoned = true }
+        return ours
     }
 
     /// Pushes the screen for `route`; the view it returns is also `current`.
@@ -159,36 +264,49 @@ public final class NavigationSession: @unchecked Sendable {
     /// Runs one user step. A step that chains more navigations than the budget allows (a module
     /// that navigates on every appear) is undone, so the user is never trapped in the loop.
     private func step(_ body: (inout StepState) -> Void) -> SessionView {
-        withTurn {
-            // The step works on a copy; readers see the committed state until it ends.
-            var state = committedState()
-            state.openedURLs = []
-            state.notices = []
-            state.errors = []
-            state.overflowed = false
-            state.budget = NavigationSession.maxChainedEffects
-            let saved = state.stack
-            body(&state)
-            // The step may have changed the user (a module logged out): a guarded screen left
-            // on top must not show the previous user's data.
-            if !state.overflowed, let top = state.stack.last, isStale(top) { reopenThroughGuard(&state) }
-            if state.overflowed {
-                // Keep the screen the user asked for when there was nothing before it.
-                state.stack = saved.isEmpty ? Array(state.stack.prefix(1)) : saved
-                state.openedURLs = []
-                let message = "more than \(NavigationSession.maxChainedEffects) navigations were chained in one step (a redirect loop?); the host stopped them and stayed here"
-                state.errors.append(message)
-                if let top = state.stack.indices.last {
-                    // Undoing the step does not undo a logout: hide a screen built for that user.
-                    if isStale(state.stack[top]) {
-                        state.stack[top] = Entry(route: state.stack[top].route, moduleID: state.stack[top].moduleID, instance: nil,
-                                                 screen: HostScreens.userChanged(state.stack[top].route))
-                    }
-                    state.stack[top].screen = HostScreens.withError(state.stack[top].screen, message)
-                }
-            }
-            return commit(state)
+        // The step works on a copy; readers see the committed state until it ends.
+        let id = takeTurn()
+        var state = committedState()
+        state.openedURLs = []
+        state.notices = []
+        state.errors = []
+        state.overflowed = false
+        state.budget = NavigationSession.maxChainedEffects
+        state.stepID = id
+        state.undo = state.stack
+        body(&state)
+        return finish(state)
+    }
+
+    /// Ends a step: the checks every step ends with, then the commit, and the turn given back.
+    private func finish(_ state: StepState) -> SessionView {
+        var state = state
+        // The step may have changed the user (a module logged out): a guarded screen left
+        // on top must not show the previous user's data.
+        if !state.abandoned, !state.overflowed, let top = state.stack.last, isStale(top) { reopenThroughGuard(&state) }
+        if state.abandoned {
+            // Its recovery answered and holds the turn now; this thread only leaves.
+            return current ?? Self.view(of: StepState())
         }
+        if state.overflowed {
+            // Keep the screen the user asked for when there was nothing before it.
+            state.stack = state.undo.isEmpty ? Array(state.stack.prefix(1)) : state.undo
+            state.openedURLs = []
+            let message = "more than \(NavigationSession.maxChainedEffects) navigations were chained in one step (a redirect loop?); the host stopped them and stayed here"
+            state.errors.append(message)
+            if let top = state.stack.indices.last {
+                // Undoing the step does not undo a logout: hide a screen built for that user.
+                if isStale(state.stack[top]) {
+                    state.stack[top] = Entry(route: state.stack[top].route, moduleID: state.stack[top].moduleID, instance: nil,
+                                             screen: HostScreens.userChanged(state.stack[top].route))
+                }
+                state.stack[top].screen = HostScreens.withError(state.stack[top].screen, message)
+            }
+        }
+        state.undo = []
+        let view = commit(state)
+        releaseTurn(state.stepID)
+        return view
     }
 
     private static func view(of state: StepState) -> SessionView {
@@ -215,20 +333,45 @@ public final class NavigationSession: @unchecked Sendable {
     /// banner says what happened.
     private func show(_ route: String, replacingTop: Bool, _ state: inout StepState) -> Bool {
         let (entry, stall) = makeEntry(route, &state)
-        if let stall, !state.stack.isEmpty {
-            reportStall(stall, &state)
-            return false
+        if let stall {
+            return recoverFromBuildStall(stall, route: entry.route, moduleID: entry.moduleID ?? "", &state)
         }
         // A host screen ("Not found", "Cannot open") is shown but never becomes a back-stack
         // entry: whatever is opened next takes its place.
         if replacingTop || state.stack.last?.instance == nil, !state.stack.isEmpty { state.stack.removeLast() }
         state.stack.append(entry)
-        if let stall {
-            reportStall(stall, &state)
-            return true
-        }
         dispatch(.appear, &state)
         return true
+    }
+
+    /// After the host gave up on the builder of `route`: the user stays on the screen they were
+    /// on (nothing is replaced) with a banner saying what happened; on an empty stack, a host
+    /// screen says it. True when that screen was put on the stack.
+    private func recoverFromBuildStall(_ error: ModuleCallError, route: String, moduleID: String, _ state: inout StepState) -> Bool {
+        if !state.stack.isEmpty {
+            reportStall(error, &state)
+            return false
+        }
+        state.stack.append(Entry(route: route, moduleID: moduleID, instance: nil, screen: HostScreens.failed(route, error)))
+        reportStall(error, &state)
+        return true
+    }
+
+    /// After the host gave up on `handle` of the top screen `top`: the instance is abandoned, so
+    /// its screen closes and the user goes back to a working one. On the first screen there is
+    /// none below, so the route is built afresh (once: a fresh instance that stalls too leaves a
+    /// host screen saying so).
+    private func recoverFromHandleStall(_ error: ModuleCallError, top: Entry, isAppear: Bool, _ state: inout StepState) {
+        state.stack.removeLast()
+        if !state.stack.isEmpty {
+            dispatch(.appear, &state)
+        } else if isAppear {
+            state.stack.append(Entry(route: top.route, moduleID: top.moduleID, instance: nil,
+                                     screen: HostScreens.failed(top.route, error)))
+        } else {
+            _ = show(top.route, replacingTop: false, &state)
+        }
+        reportStall(error, &state)
     }
 
     private func pop(_ state: inout StepState) {
@@ -273,11 +416,11 @@ public final class NavigationSession: @unchecked Sendable {
             let user = currentUser
             switch RouteGuard.decide(route, match, user: user, resolve: registry.resolve) {
             case .open:
-                return build(route, match, guardedFor: match.value.requiresLogin ? user : nil)
+                return build(route, match, guardedFor: match.value.requiresLogin ? user : nil, &state)
             case .login(let login, let loginMatch, let notice):
                 logger?.debug("\(route) needs a logged-in user; opening \(login) instead")
                 state.notices.append(notice)
-                return build(login, loginMatch, guardedFor: nil)
+                return build(login, loginMatch, guardedFor: nil, &state)
             case .refused(let screen):
                 logger?.notice("cannot open \(route): it needs a logged-in user and the login route cannot be shown",
                                 metadata: ["module": "\(match.value.moduleID)"])
@@ -287,16 +430,25 @@ public final class NavigationSession: @unchecked Sendable {
     }
 
     /// Calls the builder of a resolved route.
-    private func build(_ route: String, _ match: RouteMatch<RouteTarget>, guardedFor: String?) -> (Entry, stall: ModuleCallError?) {
+    private func build(_ route: String, _ match: RouteMatch<RouteTarget>, guardedFor: String?,
+                       _ state: inout StepState) -> (Entry, stall: ModuleCallError?) {
         let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query,
                                    queryValues: match.queryValues)
+        if state.abandoned {
+            return (Entry(route: route, moduleID: match.value.moduleID, instance: nil, screen: Screen(title: route, elements: [])), nil)
+        }
+        callStarts(.build(route: route, moduleID: match.value.moduleID), state)
         do {
             let started = ContinuousClock.now // `--log-level debug` shows build timings
-            let instance = try ModuleInstanceHandle.build(match.value, request: request, runner: runner)
+            let instance = try ModuleInstanceHandle.build(match.value, request: request, runner: runner(for: state))
+            callReturned(state)
             logger?.debug("built \(route) (module \(match.value.moduleID)) in \(PluginLoadTiming.format(ContinuousClock.now - started))")
             return (Entry(route: route, moduleID: match.value.moduleID, instance: instance,
                           screen: Screen(title: route, elements: []), guardedFor: guardedFor), nil)
         } catch {
+            if !error.isStall { callReturned(state) } else if !callGivenUp(&state) {
+                return (Entry(route: route, moduleID: match.value.moduleID, instance: nil, screen: Screen(title: route, elements: [])), nil)
+            }
             return (Entry(route: route, moduleID: match.value.moduleID, instance: nil,
                           screen: HostScreens.failed(route, error)), error.isStall ? error : nil)
         }
@@ -305,6 +457,7 @@ public final class NavigationSession: @unchecked Sendable {
     /// Says that the host gave up on a module call: in the step's errors, the log, and a banner
     /// on the screen now on top.
     private func reportStall(_ error: ModuleCallError, _ state: inout StepState) {
+        guard !state.abandoned else { return }
         state.errors.append(error.description)
         logger?.error("\(error.description)", metadata: ["module": "\(error.moduleID)"])
         if let top = state.stack.indices.last {
@@ -322,7 +475,7 @@ public final class NavigationSession: @unchecked Sendable {
     /// Sends one document (`send`) to the top instance, shows its reply and applies its effects.
     private func dispatch(_ state: inout StepState, isAppear: Bool = false,
                           send: (ModuleInstanceHandle, ModuleCallRunner) throws(ModuleCallError) -> ModuleReply) {
-        guard !state.overflowed, let top = state.stack.last, let instance = top.instance else { return }
+        guard !state.overflowed, !state.abandoned, let top = state.stack.last, let instance = top.instance else { return }
         // No event reaches a guarded instance built for another user: it could act on, or
         // show, that user's data.
         if isStale(top) {
@@ -331,24 +484,17 @@ public final class NavigationSession: @unchecked Sendable {
             return
         }
         let reply: ModuleReply
+        callStarts(.handle(top: top, isAppear: isAppear), state)
         do {
-            reply = try send(instance, runner)
+            reply = try send(instance, runner(for: state))
+            callReturned(state)
         } catch where error.isStall {
-            // The instance is abandoned: close its screen and go back to a working one. On the
-            // first screen there is none below, so the route is built afresh (once: a fresh
-            // instance that stalls too leaves a host screen saying so).
-            state.stack.removeLast()
-            if !state.stack.isEmpty {
-                dispatch(.appear, &state)
-            } else if isAppear {
-                state.stack.append(Entry(route: top.route, moduleID: top.moduleID, instance: nil,
-                                         screen: HostScreens.failed(top.route, error)))
-            } else {
-                _ = show(top.route, replacingTop: false, &state)
-            }
-            reportStall(error, &state)
+            // The instance is abandoned: close its screen and go back to a working one (unless
+            // the recovery did that already, having taken this step's turn).
+            if callGivenUp(&state) { recoverFromHandleStall(error, top: top, isAppear: isAppear, &state) }
             return
         } catch {
+            callReturned(state)
             state.errors.append(error.description)
             state.stack[state.stack.count - 1].screen = HostScreens.withError(top.screen, error.description)
             return
