@@ -87,7 +87,7 @@ final class BrowserSession: Sendable {
         csrfToken = SessionToken.make()
         self.navigation = navigation
         state = Mutex(State(id: SessionToken.make(), lastUsed: now, lane: DispatchQueue(label: "den.web.session")))
-        handOff?.listen { [weak self] error in self?.callGivenUp(error) }
+        handOff?.listen { [weak self] call in self?.callGivenUp(call) }
     }
 
     /// The cookie's value. It changes when the logged-in user does (`BrowserSessionTable.rekey`),
@@ -208,11 +208,11 @@ final class BrowserSession: Sendable {
     /// The watchdog gave up a call of the running job's step (on its thread: nothing here
     /// blocks it). On a fresh queue: take the step from the stuck thread, move the session's
     /// jobs to that queue, finish the step and answer its request, then go on with the rest.
-    private func callGivenUp(_ error: ModuleCallError) {
+    private func callGivenUp(_ call: CallHandOff.GivenUp) {
         let fresh = DispatchQueue(label: "den.web.session")
         fresh.async {
             // nil: the call returned in time after all, and its job answers by itself.
-            guard let stalled = self.navigation.takeStalledStep(error) else { return }
+            guard let stalled = self.navigation.takeStalledStep(call) else { return }
             let (job, generation) = self.state.withLock { state -> (Job?, Int) in
                 let job = state.running
                 state.running = nil

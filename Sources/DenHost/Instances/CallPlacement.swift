@@ -26,17 +26,34 @@ public enum CallPlacement: Sendable {
 /// call): the front-end waiting for the stuck thread listens here, answers its request with the
 /// stall and recovers the session on another thread.
 public final class CallHandOff: Sendable {
-    private let listener = Mutex<(@Sendable (ModuleCallError) -> Void)?>(nil)
+    /// A call the watchdog gave up: the error naming module and call, and the call's number.
+    public struct GivenUp: Sendable {
+        public let error: ModuleCallError
+        /// Which call of the session it was (`number()`), so that only the step that made it is
+        /// taken over, never a later one.
+        public let number: UInt64
+    }
+
+    private let listener = Mutex<(@Sendable (GivenUp) -> Void)?>(nil)
+    private let calls = Atomic<UInt64>(0)
 
     public init() {}
 
     /// Sets what hears of a call given up (on the watchdog's thread: it must not block).
-    public func listen(_ body: @escaping @Sendable (ModuleCallError) -> Void) {
+    public func listen(_ body: @escaping @Sendable (GivenUp) -> Void) {
         listener.withLock { $0 = body }
     }
 
-    func givenUp(_ error: ModuleCallError) {
-        listener.withLock { $0 }?(error)
+    /// Numbers the session's next call (its calls are made one at a time).
+    func number() -> UInt64 {
+        calls.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+    }
+
+    /// The number of the call being made.
+    var current: UInt64 { calls.load(ordering: .sequentiallyConsistent) }
+
+    func givenUp(_ call: GivenUp) {
+        listener.withLock { $0 }?(call)
     }
 }
 

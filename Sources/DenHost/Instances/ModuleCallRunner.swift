@@ -75,9 +75,11 @@ public struct ModuleCallRunner: Sendable {
         // Services called from inside `body` learn the UI session from the thread it runs on.
         let perform: @Sendable () -> T = { CrashNote.during(CrashNote.call(call)) { CallContext.$session.withValue(session) { body() } } }
         if case .watched(let handOff) = placement, let onAbandon {
+            let number = handOff.current
             let ticket = CallWatchdog.Ticket(call: call, policy: policy, onSlowCall: onSlowCall) { elapsed in
                 onAbandon()
-                handOff.givenUp(Self.error(for: call, .timedOut(after: elapsed), consequence: consequence))
+                handOff.givenUp(CallHandOff.GivenUp(error: Self.error(for: call, .timedOut(after: elapsed), consequence: consequence),
+                                                    number: number))
             }
             do throws(HostThread.StartFailure) { try CallWatchdog.shared.begin(ticket) } catch { return .failure(.noThread(error)) }
             let value = perform()

@@ -67,6 +67,8 @@ public final class NavigationSession: @unchecked Sendable {
 
         var state: StepState
         var resume: Resume
+        /// The call's number (`CallHandOff.number()`).
+        var number: UInt64
     }
 
     let registry: ModuleRegistry
@@ -173,17 +175,17 @@ public final class NavigationSession: @unchecked Sendable {
         fileprivate let error: ModuleCallError
     }
 
-    /// Takes the step stuck in a `.watched` call that the watchdog gave up (`error` says which),
+    /// Takes the step stuck in a `.watched` call that the watchdog gave up (`givenUp` says which),
     /// with its turn: from now on the stuck thread's step commits nothing and calls no module,
     /// whatever its call does. nil when there is no such step any more (the call returned in
     /// time, and its step goes on by itself).
-    public func takeStalledStep(_ error: ModuleCallError) -> StalledStep? {
+    public func takeStalledStep(_ givenUp: CallHandOff.GivenUp) -> StalledStep? {
         lock.withLock { () -> StalledStep? in
-            guard let call = pending, call.state.stepID == turnOwner else { return nil }
+            guard let call = pending, call.number == givenUp.number, call.state.stepID == turnOwner else { return nil }
             pending = nil
             lastTurn += 1
             turnOwner = lastTurn
-            return StalledStep(call: call, turn: lastTurn, error: error)
+            return StalledStep(call: call, turn: lastTurn, error: givenUp.error)
         }
     }
 
@@ -209,8 +211,9 @@ public final class NavigationSession: @unchecked Sendable {
 
     /// Before a module call of a step in a `.watched` session: records where the step stands.
     private func callStarts(_ resume: PendingCall.Resume, _ state: StepState) {
-        guard !state.unwatched, runner.isWatched else { return }
-        lock.withLock { pending = PendingCall(state: state, resume: resume) }
+        guard !state.unwatched, case .watched(let handOff) = runner.placement else { return }
+        let call = PendingCall(state: state, resume: resume, number: handOff.number())
+        lock.withLock { pending = call }
     }
 
     /// The call returned in time.
