@@ -7,7 +7,9 @@ import Synchronization
 /// which this keeps: the caller waits for each call or gives it up for good). A new thread per
 /// call, not a kept one: waking a waiting worker cost more here than starting a thread
 /// (docs/PERFORMANCE.md, "What a fresh process pays for"). A one-shot command runs them on the
-/// calling thread instead, under an alarm that ends the process (`CallPlacement.callingThread`).
+/// calling thread instead, under an alarm that ends the process (`CallPlacement.callingThread`);
+/// `den serve` runs them on the calling thread too, timed by one watchdog thread per process
+/// (`CallPlacement.watched`, `CallWatchdog`).
 public struct ModuleCallRunner: Sendable {
     var policy: ModuleCallPolicy
     var placement: CallPlacement
