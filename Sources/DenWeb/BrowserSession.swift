@@ -6,9 +6,14 @@ import Synchronization
 /// One browser's session: its cookie id, its CSRF token and its server-side `NavigationSession`
 /// (so the host's `session` and `auth` services — and a login — belong to this browser alone).
 ///
-/// Module calls block their thread until the module answers or the host's call limit gives up,
-/// so they never run on the server's threads: each session has a serial queue of its own, which
-/// also keeps one browser's requests in order (two tabs posting at once are handled one by one).
+/// Module calls block their thread until the module answers, so they never run on the server's
+/// threads: each session's requests run one by one, in order (two tabs posting at once are
+/// handled one by one), on a serial queue of its own, where the session's module calls run too
+/// (`CallPlacement.watched`: no thread per call). When the host's call limit gives a call up,
+/// the watchdog tells this session (`CallHandOff`): the queue's thread stays stuck in the
+/// module, so the session moves to a fresh queue, finishes the stuck step there
+/// (`NavigationSession.recover`), answers the waiting request with it and goes on with the
+/// requests queued behind it.
 final class BrowserSession: Sendable {
     /// What a step told the user (notices, errors, links to open), kept for the page that the
     /// post-redirect-get sends the browser to; shown once.
@@ -26,24 +31,63 @@ final class BrowserSession: Sendable {
         }
     }
 
+    /// One request's work on the session's queue, answered once: by its own run, or, when the
+    /// watchdog gave up a call of its step, by the recovery.
+    private final class Job: Sendable {
+        private let answered = Mutex(false)
+        let work: @Sendable (Job) -> Void
+        /// Answers with the recovered view; call after `claim()` returned true.
+        let answerStall: @Sendable (SessionView) -> Void
+
+        init(work: @escaping @Sendable (Job) -> Void, answerStall: @escaping @Sendable (SessionView) -> Void = { _ in }) {
+            self.work = work
+            self.answerStall = answerStall
+        }
+
+        /// True the first time: the caller answers the request.
+        func claim() -> Bool {
+            answered.withLock { answered in
+                defer { answered = true }
+                return !answered
+            }
+        }
+
+        /// Runs `body` unless the request was answered (under the same lock as `claim`, so a
+        /// job whose step was taken over changes nothing the recovery keeps).
+        func unlessAnswered<T>(_ body: () -> T) -> T? {
+            answered.withLock { answered in answered ? nil : body() }
+        }
+    }
+
+    /// The job running on this thread, if any (a step left behind in a stuck call keeps nothing).
+    @TaskLocal private static var job: Job?
+
     private struct State {
         var id: String
         var lastUsed: ContinuousClock.Instant
         var flash = Flash()
         var queued = 0
         var user: String?
+        /// The queue the jobs run on, replaced when a call stalls its thread.
+        var lane: DispatchQueue
+        /// Counts lanes: a drain of an earlier lane stops.
+        var generation = 0
+        var jobs: [Job] = []
+        /// True while a drain runs (or is about to) on `lane`.
+        var draining = false
+        var running: Job?
     }
 
     let csrfToken: String
     let navigation: NavigationSession
-    private let queue: DispatchQueue
     private let state: Mutex<State>
 
-    init(navigation: NavigationSession, now: ContinuousClock.Instant) {
+    /// - Parameter handOff: the one in `navigation`'s placement (`.watched`), if any.
+    init(navigation: NavigationSession, handOff: CallHandOff? = nil, now: ContinuousClock.Instant) {
         csrfToken = SessionToken.make()
         self.navigation = navigation
-        queue = DispatchQueue(label: "den.web.session")
-        state = Mutex(State(id: SessionToken.make(), lastUsed: now))
+        state = Mutex(State(id: SessionToken.make(), lastUsed: now, lane: DispatchQueue(label: "den.web.session")))
+        handOff?.listen { [weak self] call in self?.callGivenUp(call) }
     }
 
     /// The cookie's value. It changes when the logged-in user does (`BrowserSessionTable.rekey`),
@@ -78,20 +122,31 @@ final class BrowserSession: Sendable {
     }
 
     func keepFlash(_ flash: Flash) {
-        state.withLock { $0.flash = flash }
+        _ = whileAnswerable { state.withLock { $0.flash = flash } }
     }
 
     /// The kept flash, forgotten as it is read.
     func takeFlash() -> Flash {
-        state.withLock { state in
-            defer { state.flash = Flash() }
-            return state.flash
-        }
+        whileAnswerable {
+            state.withLock { state in
+                defer { state.flash = Flash() }
+                return state.flash
+            }
+        } ?? Flash()
+    }
+
+    /// Runs `body` unless it comes from a job that was answered already (its step was taken
+    /// over after a stall, and the recovery's messages are the ones to keep).
+    private func whileAnswerable<T>(_ body: () -> T) -> T? {
+        guard let job = Self.job else { return body() }
+        return job.unlessAnswered(body)
     }
 
     /// Runs `body` on this session's queue and waits without holding a server thread; nil when
-    /// `limit` requests already wait (a module hangs and the browser keeps retrying).
-    func perform<T: Sendable>(limit: Int, _ body: @escaping @Sendable (NavigationSession) -> T) async -> T? {
+    /// `limit` requests already wait (a module hangs and the browser keeps retrying). When the
+    /// host gives up a module call of the step, the answer is `stalled` of the recovered view.
+    func perform<T: Sendable>(limit: Int, _ body: @escaping @Sendable (NavigationSession) -> T,
+                              stalled: @escaping @Sendable (SessionView) -> T) async -> T? {
         let admitted = state.withLock { state in
             guard state.queued < limit else { return false }
             state.queued += 1
@@ -100,7 +155,12 @@ final class BrowserSession: Sendable {
         guard admitted else { return nil }
         let navigation = navigation
         let result: T = await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: body(navigation)) }
+            enqueue(Job(work: { job in
+                let value = Self.$job.withValue(job) { body(navigation) }
+                if job.claim() { continuation.resume(returning: value) }
+            }, answerStall: { view in
+                continuation.resume(returning: stalled(view))
+            }))
         }
         state.withLock { $0.queued -= 1 }
         return result
@@ -116,6 +176,55 @@ final class BrowserSession: Sendable {
 
     /// Runs `body` after every queued request of this session (to end it once they are done).
     func afterQueued(_ body: @escaping @Sendable () -> Void) {
-        queue.async(execute: body)
+        enqueue(Job(work: { _ in body() }))
+    }
+
+    private func enqueue(_ job: Job) {
+        let start = state.withLock { state -> (DispatchQueue, Int)? in
+            state.jobs.append(job)
+            guard !state.draining else { return nil }
+            state.draining = true
+            return (state.lane, state.generation)
+        }
+        if let (lane, generation) = start { lane.async { self.drain(generation) } }
+    }
+
+    /// Runs the queued jobs one by one, until none is left or the lane was replaced.
+    private func drain(_ generation: Int) {
+        while let job = state.withLock({ state -> Job? in
+            guard state.generation == generation else { return nil } // this thread was left in a stuck call
+            guard !state.jobs.isEmpty else {
+                state.draining = false
+                state.running = nil
+                return nil
+            }
+            state.running = state.jobs.removeFirst()
+            return state.running
+        }) {
+            job.work(job)
+        }
+    }
+
+    /// The watchdog gave up a call of the running job's step (on its thread: nothing here
+    /// blocks it). On a fresh queue: take the step from the stuck thread, move the session's
+    /// jobs to that queue, finish the step and answer its request, then go on with the rest.
+    private func callGivenUp(_ call: CallHandOff.GivenUp) {
+        let fresh = DispatchQueue(label: "den.web.session")
+        fresh.async {
+            // nil: the call returned in time after all, and its job answers by itself.
+            guard let stalled = self.navigation.takeStalledStep(call) else { return }
+            let (job, generation) = self.state.withLock { state -> (Job?, Int) in
+                let job = state.running
+                state.running = nil
+                state.generation += 1
+                state.lane = fresh
+                state.draining = true
+                return (job, state.generation)
+            }
+            let answering = job?.claim() == true
+            let view = self.navigation.recover(stalled)
+            if answering { job?.answerStall(view) }
+            self.drain(generation)
+        }
     }
 }

@@ -45,7 +45,9 @@ final class BrowserSessionTable: Sendable {
         sweepIfDue()
         if let session = existing(cookie) { return (session, false) }
         let time = now()
-        let session = BrowserSession(navigation: runtime.makeSession(), now: time)
+        // The session's module calls run on its queue, under the watchdog (no thread per call).
+        let handOff = CallHandOff()
+        let session = BrowserSession(navigation: runtime.makeSession(placement: .watched(handOff)), handOff: handOff, now: time)
         let ended = sessions.withLock { table -> [BrowserSession] in
             var ended = table.values.filter { $0.lastUsed + idleTimeout <= time }
             for old in ended { table[old.id] = nil }

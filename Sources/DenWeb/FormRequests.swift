@@ -69,20 +69,24 @@ struct FormRequests {
         }
         // What the step said goes to the page the redirect leads to (a change answers it at
         // once); it is kept inside the session's queue, so steps never swap their messages.
-        let result = await session.perform(limit: limits.maxQueuedRequests) { navigation -> (SessionView, BrowserSession.Flash)? in
-            let view: SessionView?, flash: BrowserSession.Flash
-            switch step(navigation) {
-            case .done(let result):
-                (view, flash) = (result, BrowserSession.Flash(notices: result.notices, errors: result.errors, openURLs: result.openURLs))
-            case .refused(let message, let current):
-                (view, flash) = (current, BrowserSession.Flash(notices: [message]))
-            case .stale(let current):
-                (view, flash) = (current, BrowserSession.Flash(notices: [
-                    "That form was for \(FormBody.shown(route)), which is no longer the screen on top here (another tab or the browser's history moved on), so nothing was sent. This is the screen you are on now."]))
-            }
+        let conclude: @Sendable (SessionView?, BrowserSession.Flash) -> (SessionView, BrowserSession.Flash)? = { view, flash in
             if kind != .change { session.keepFlash(flash) }
             return view.map { ($0, flash) }
         }
+        let result = await session.perform(limit: limits.maxQueuedRequests, { navigation -> (SessionView, BrowserSession.Flash)? in
+            switch step(navigation) {
+            case .done(let result):
+                return conclude(result, BrowserSession.Flash(notices: result.notices, errors: result.errors, openURLs: result.openURLs))
+            case .refused(let message, let current):
+                return conclude(current, BrowserSession.Flash(notices: [message]))
+            case .stale(let current):
+                return conclude(current, BrowserSession.Flash(notices: [
+                    "That form was for \(FormBody.shown(route)), which is no longer the screen on top here (another tab or the browser's history moved on), so nothing was sent. This is the screen you are on now."]))
+            }
+        }, stalled: { view in
+            // The host gave up a module call of the step: the view is the session recovered.
+            conclude(view, BrowserSession.Flash(notices: view.notices, errors: view.errors, openURLs: view.openURLs))
+        })
         guard let result else { return PageRequests.busy() }
         guard let (view, flash) = result else { return WebResponses.redirect(toRoute: "") }
         guard kind == .change else { return WebResponses.redirect(toRoute: view.route) }

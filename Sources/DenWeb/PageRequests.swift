@@ -30,7 +30,14 @@ struct PageRequests {
         let depthLimit = limits.maxStackDepth
         // The flash is kept or taken inside the session's queue, so a request of the same
         // browser running alongside can never take another step's messages.
-        let outcome = await session.perform(limit: limits.maxQueuedRequests) { navigation -> Outcome in
+        let conclude: @Sendable (SessionView) -> Outcome = { view in
+            if RouteLocation.same(view.route, wanted) || view.route.isEmpty {
+                return .shown(view, BrowserSession.Flash(notices: view.notices, errors: view.errors, openURLs: view.openURLs))
+            }
+            session.keepFlash(view)
+            return .redirect(view.route)
+        }
+        let outcome = await session.perform(limit: limits.maxQueuedRequests, { navigation -> Outcome in
             if let current = navigation.current, RouteLocation.same(current.route, wanted) {
                 return .shown(current, session.takeFlash())
             }
@@ -41,12 +48,8 @@ struct PageRequests {
             } else {
                 view = depth >= depthLimit ? navigation.replace(wanted) : navigation.open(wanted)
             }
-            if RouteLocation.same(view.route, wanted) || view.route.isEmpty {
-                return .shown(view, BrowserSession.Flash(notices: view.notices, errors: view.errors, openURLs: view.openURLs))
-            }
-            session.keepFlash(view)
-            return .redirect(view.route)
-        }
+            return conclude(view)
+        }, stalled: conclude) // the host gave up a module call of the step: the session recovered
         guard let outcome else { return Self.busy() }
         switch outcome {
         case .shown(let view, let flash):

@@ -39,6 +39,31 @@ struct SlowModuleTests {
         }
     }
 
+    @Test("an action that hangs past the call limit: the request is answered, the screen below comes back naming module and call, the requests queued behind it are served, and the module opens afresh")
+    func hangingActionGivenUp() async throws {
+        let harness = try WebHarness(callTimeout: .seconds(1))
+        try await harness.test { client in
+            let browser = Browser(client, harness.server)
+            #expect(try await browser.get("/main").status == .ok)
+            #expect(try await browser.get("/nap").status == .ok)
+            async let hung = browser.post("/_action", [("_route", "nap"), ("_action", "hang")])
+            try await harness.probe.waitForHang()
+            // Queued behind the hanging step, on the session's stuck queue: served after the limit.
+            let queued = try await browser.get("/main")
+            let answer = try await hung
+            #expect(answer.location == "/main", "back on the screen below the abandoned one")
+            #expect(queued.status == .ok)
+            let page = try await browser.get("/main")
+            #expect(page.status == .ok)
+            let plain = (queued.body + page.body).replacingOccurrences(of: "&#39;", with: "'")
+            #expect(plain.contains("module 'slowpoke' did not return from handle(action 'hang')"), "\(plain)")
+            // The abandoned instance is never called again; the route builds a fresh one.
+            let again = try await browser.get("/nap")
+            #expect(again.status == .ok)
+            #expect(again.body.contains("Nap"))
+        }
+    }
+
     /// Set once, read from any thread.
     private final class Flag: @unchecked Sendable {
         private let lock = NSLock()

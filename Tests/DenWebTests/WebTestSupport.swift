@@ -70,7 +70,8 @@ final class Probe: Sendable {
 ///   navigate to `other`, `swap` replace with `other`, `echo` shows the fields, `links` asks to
 ///   open one allowed and one refused URL, `boom` fails), `other` (button `leave`: the `back` effect),
 ///   `odd/<place>` (`odd` navigates to `odd/café`, a route a URL must escape);
-/// - `slowpoke`: `slow`, whose builder hangs until the probe releases it.
+/// - `slowpoke`: `slow`, whose builder hangs until the probe releases it; `nap`, whose button
+///   `hang` hangs until the probe releases it.
 enum TestModules {
     static func pages(_ probe: Probe) -> ModuleDefinition {
         ModuleDefinition(id: "pages", version: "1.0.0", summary: "Test pages", routes: [
@@ -126,6 +127,13 @@ enum TestModules {
             RouteDefinition("slow") { _ in
                 probe.hang()
                 return ScriptedInstance { _ in ModuleReply(screen: Screen(title: "Finally", elements: [])) }
+            },
+            RouteDefinition("nap") { _ in
+                let screen = Screen(title: "Nap", elements: [.button(Button(id: "hang", label: "Hang"))])
+                return ScriptedInstance { event in
+                    if case .action("hang", _) = event { probe.hang() }
+                    return ModuleReply(screen: screen)
+                }
             },
         ])
     }

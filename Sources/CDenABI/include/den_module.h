@@ -28,7 +28,7 @@
  *   - The functions of one module instance are called by one thread at a time (the host
  *     serialises them per instance); different instances may run concurrently.
  *   - den_host.call is thread-safe and may be called from any plugin function, re-entrantly.
- *   - Builders and handle run on a thread of their own in den run and den serve, and on the
+ *   - Builders and handle run on a host worker thread in den run and den serve, and on the
  *     process's main thread in den render: never assume either (no dispatch to the main queue
  *     and waiting for it). den render's call limit is a timer that sends the real-time signal
  *     SIGRTMAX - 2: install no handler for it, and never block, ignore, sigwait or signalfd it

@@ -14,7 +14,7 @@ import Logging
 /// new version must provide the same module id and its routes must fit the table without the old
 /// version's. For every live instance of the old version in every session: `snapshot` → build
 /// the same route with the new version → `restore`. Only when all of that worked does the
-/// registry switch the module's routes, in one locked step, while every session stays locked:
+/// registry switch the module's routes, in one locked step, while every session's turn is held:
 /// a call in flight finishes on the old version first, and no request sees half a swap. Any
 /// failure refuses the whole new version; the old one keeps serving, and the report says why.
 public final class HotSwapper: @unchecked Sendable {
@@ -180,8 +180,10 @@ public final class HotSwapper: @unchecked Sendable {
         plugin.endpoint?.attribute(to: moduleID)
         do {
             return try registry.liveSessions.whileFrozen { sessions -> Replacement in
-                for session in sessions { session.lock.lock() }
-                defer { for session in sessions.reversed() { session.lock.unlock() } }
+                // Each session's turn: a step in flight finishes first, and none starts until the
+                // swap is applied; reading a session's screen never waits for it.
+                let turns = sessions.map { $0.takeTurn() }
+                defer { for (session, turn) in zip(sessions, turns).reversed() { session.releaseTurn(turn) } }
                 var plans: [SessionSwapPlan] = []
                 for session in sessions {
                     plans.append(try session.planSwap(of: moduleID, router: router, policy: policy))
@@ -210,7 +212,7 @@ public final class HotSwapper: @unchecked Sendable {
                 }
                 imageCosts[moduleID] = imageCost
                 registry.forgetPending(moduleID)
-                for plan in plans { plan.session.applySwap(plan) }
+                for (plan, turn) in zip(plans, turns) { plan.session.applySwap(plan, turn: turn) }
                 return Replacement(generation: generation, plans: plans)
             }
         } catch let cause as HotSwapError.Cause {

@@ -10,10 +10,15 @@ package final class LiveSessions: @unchecked Sendable {
         init(_ session: NavigationSession) { self.session = session }
     }
 
-    // `lock` guards `entries`; a swap holds it from start to end (`whileFrozen`), so no session
-    // made meanwhile can build an instance of the old version that the swap would miss.
+    // `lock` guards `entries` and `joined`, and is only held for a moment. A swap freezes the
+    // list (`whileFrozen`): a session made meanwhile joins it with its turn held until the swap
+    // ends, so its first step resolves routes against the swapped table and it can never build
+    // an instance of the old version that the swap would miss. Nobody waits for the swap to be
+    // made, only to take a step.
     private let lock = Lock()
     private var entries: [Weak] = []
+    /// Sessions made during a swap, their turns held until it ends; nil when no swap runs.
+    private var joined: [(session: NavigationSession, turn: UInt64)]?
 
     package init() {}
 
@@ -21,6 +26,10 @@ package final class LiveSessions: @unchecked Sendable {
         lock.withLock {
             entries.removeAll { $0.session == nil }
             entries.append(Weak(session))
+            if joined != nil {
+                // At once: nothing else knows the session yet.
+                joined?.append((session, session.takeTurn()))
+            }
         }
     }
 
@@ -29,11 +38,21 @@ package final class LiveSessions: @unchecked Sendable {
         lock.withLock { entries.compactMap(\.session) }
     }
 
-    /// Runs `body` with the live sessions while no new session can be made.
+    /// Runs `body` with the live sessions; a session made meanwhile takes no step until `body`
+    /// has returned. Swaps call this one at a time (`HotSwapper` serialises them).
     func whileFrozen<T>(_ body: ([NavigationSession]) throws -> T) rethrows -> T {
-        try lock.withLock {
+        let sessions = lock.withLock { () -> [NavigationSession] in
             entries.removeAll { $0.session == nil }
-            return try body(entries.compactMap(\.session))
+            joined = []
+            return entries.compactMap(\.session)
         }
+        defer {
+            let late = lock.withLock { () -> [(session: NavigationSession, turn: UInt64)] in
+                defer { joined = nil }
+                return joined ?? []
+            }
+            for (session, turn) in late { session.releaseTurn(turn) }
+        }
+        return try body(sessions)
     }
 }

@@ -3,7 +3,7 @@ import DenKit
 import FoundationEssentials
 
 /// One session's part of a hot swap, prepared before the registry switches versions and
-/// applied right after, both under the session's lock (so no step of the session runs between).
+/// applied right after, both with the session's turn held (so no step of the session runs between).
 struct SessionSwapPlan {
     let session: NavigationSession
     /// The stack positions whose instance the new version replaces, with their new entries.
@@ -17,11 +17,12 @@ struct SessionSwapPlan {
 extension NavigationSession {
     /// For every live instance of `moduleID` on the stack: `snapshot` → build the same route
     /// with the new version (resolved by `router`, the table as it will be) → `restore`. Call
-    /// with `lock` held. Nothing on the stack changes here; on a throw the instances built so far
-    /// are simply dropped (destroyed through the new version's `destroy`).
+    /// with the turn held (`takeTurn`). Nothing on the stack changes here; on a throw the
+    /// instances built so far are simply dropped (destroyed through the new version's `destroy`).
     func planSwap(of moduleID: String, router: CompiledRouter<RouteTarget>,
                   policy: HotSwapPolicy) throws(HotSwapError.Cause) -> SessionSwapPlan {
         var plan = SessionSwapPlan(session: self)
+        let stack = committedState().stack
         for index in stack.indices {
             let old = stack[index]
             guard old.moduleID == moduleID, let instance = old.instance, !instance.isAbandoned else { continue }
@@ -67,26 +68,31 @@ extension NavigationSession {
     }
 
     /// Puts the new instances on the stack and redraws the top one if it was swapped. Call with
-    /// `lock` held, after the registry switched. The old instances are destroyed here (by their
-    /// own version's code, which stays mapped).
-    func applySwap(_ plan: SessionSwapPlan) {
-        let top = stack.count - 1
-        for (index, entry) in plan.replacements where index < stack.count { stack[index] = entry }
-        guard plan.replacements.contains(where: { $0.index == top }) else { return }
-        // The redraw is not a user step: it leaves the last step's messages alone.
-        let saved = (notices, errors, openedURLs)
-        var budget = NavigationSession.maxChainedEffects
-        dispatch(.appear, budget: &budget)
-        if let problem = plan.rebuiltFresh.first(where: { $0.route == stack.last?.route }), !stack.isEmpty {
-            stack[stack.count - 1].screen = HostScreens.withError(stack[stack.count - 1].screen,
-                "Module updated, but this screen starts fresh: \(problem.reason).")
+    /// the turn held, after the registry switched. The old instances are destroyed once the new
+    /// state is committed, outside its lock (by their own version's code, which stays mapped).
+    func applySwap(_ plan: SessionSwapPlan, turn: UInt64) {
+        var state = committedState()
+        state.stepID = turn
+        state.unwatched = true // nobody recovers a swap stuck in a call: it gets a thread per call
+        let top = state.stack.count - 1
+        for (index, entry) in plan.replacements where index < state.stack.count { state.stack[index] = entry }
+        if plan.replacements.contains(where: { $0.index == top }) {
+            // The redraw is not a user step: it leaves the last step's messages alone.
+            let saved = (state.notices, state.errors, state.openedURLs)
+            state.budget = NavigationSession.maxChainedEffects
+            dispatch(.appear, &state)
+            if let problem = plan.rebuiltFresh.first(where: { $0.route == state.stack.last?.route }), !state.stack.isEmpty {
+                state.stack[state.stack.count - 1].screen = HostScreens.withError(state.stack[state.stack.count - 1].screen,
+                    "Module updated, but this screen starts fresh: \(problem.reason).")
+            }
+            (state.notices, state.errors, state.openedURLs) = saved
         }
-        (notices, errors, openedURLs) = saved
+        commit(state)
     }
 
     /// Number of live instances of `moduleID` in this session (for reports and tests).
     package func liveInstances(of moduleID: String) -> Int {
-        lock.withLock { stack.filter { $0.moduleID == moduleID && $0.instance != nil }.count }
+        committedState().stack.filter { $0.moduleID == moduleID && $0.instance != nil }.count
     }
 
     private func build(_ route: String, _ match: RouteMatch<RouteTarget>,
@@ -94,7 +100,8 @@ extension NavigationSession {
         let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query,
                                    queryValues: match.queryValues)
         do {
-            return try ModuleInstanceHandle.build(match.value, request: request, runner: runner)
+            // A thread per call even in a `.watched` session: nobody recovers a stuck swap.
+            return try ModuleInstanceHandle.build(match.value, request: request, runner: runner.unwatched)
         } catch {
             throw .rebuildFailed(route: route, detail: error.description)
         }

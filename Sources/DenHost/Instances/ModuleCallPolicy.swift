@@ -24,15 +24,30 @@ public struct ModuleCallPolicy: Sendable {
 public final class CallInterruption: Sendable {
     private let requested = Atomic<Bool>(false)
     private let checking: (@Sendable () -> Bool)?
+    /// What the call in progress waits on, woken by `interrupt()` (`ModuleCallRunner.run`).
+    private let waiter = Mutex<ThreadSignal?>(nil)
 
     /// - Parameter checking: polled while a call runs, for interrupts that arrive elsewhere
-    ///   (the terminal's SIGINT flag); true once per interrupt.
+    ///   (the terminal's SIGINT flag); true once per interrupt. Without it, a waiting call is
+    ///   never woken to poll: `interrupt()` wakes it.
     public init(checking: (@Sendable () -> Bool)? = nil) {
         self.checking = checking
     }
 
     package func interrupt() {
         requested.store(true, ordering: .sequentiallyConsistent)
+        waiter.withLock { $0 }?.signal()
+    }
+
+    /// True when interrupts arrive through `checking`, so a waiting call must poll it.
+    var polls: Bool { checking != nil }
+
+    /// Makes `signal` the one `interrupt()` wakes (nil: none); returns the one it replaces.
+    func swapWaiter(_ signal: ThreadSignal?) -> ThreadSignal? {
+        waiter.withLock { waiter in
+            defer { waiter = signal }
+            return waiter
+        }
     }
 
     /// True once after `interrupt()` (or a `checking` hit); clears the request.

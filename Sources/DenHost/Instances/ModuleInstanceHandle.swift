@@ -14,6 +14,11 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
     private let lock = Lock()
     private let abandonedCall = Mutex<ModuleCall?>(nil)
 
+    /// What giving up a builder means (the stall error's last words).
+    static let builderGivenUp = "the host gave up on it; this module's screens open again once it returns"
+    /// What giving up a `handle` call means.
+    static let handleGivenUp = "the host gave up on it and will never call this instance again"
+
     /// True once the host gave up on a call into this instance.
     package var isAbandoned: Bool { abandonedCall.withLock { $0 != nil } }
 
@@ -31,7 +36,8 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         let body: Data
         do { body = try WireFormat.encode(request) } catch { throw fail(DEN_ERR_INTERNAL, "could not be sent its build request (\(error))") }
         let gate = target.gate
-        let outcome = runner.run(call, whenGivenUp: { gate.markStalled(call.what) }, lateResult: { (late: BuildOutcome) in
+        let outcome = runner.run(call, whenGivenUp: { gate.markStalled(call.what) }, onAbandon: { gate.markStalled(call.what) },
+                                 consequence: Self.builderGivenUp, lateResult: { (late: BuildOutcome) in
             // The builder returned after the host gave up: free what it built, reopen the module.
             if late.status == DEN_OK.rawValue, let instance = late.instance, let destroy = late.api?.pointee.destroy {
                 destroy(instance)
@@ -53,7 +59,7 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         case .success(let value): built = value
         case .failure(let giveUp):
             // A builder has no instance yet: its module builds again once it returns (BuildGate).
-            throw ModuleCallRunner.error(for: call, giveUp, consequence: "the host gave up on it; this module's screens open again once it returns")
+            throw ModuleCallRunner.error(for: call, giveUp, consequence: builderGivenUp)
         }
         guard built.status == DEN_OK.rawValue else {
             throw ModuleCallError(moduleID: target.moduleID, status: built.status, message: built.message)
@@ -110,7 +116,8 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue), message: "\(error)")
         }
         let pointer = UnsafeSendablePointer(pointer), api = UnsafeSendablePointer(api), lock = lock
-        let outcome = runner.run(call, whenGivenUp: { self.abandonedCall.withLock { $0 = call } }) {
+        let abandon: @Sendable () -> Void = { self.abandonedCall.withLock { $0 = call } }
+        let outcome = runner.run(call, whenGivenUp: abandon, onAbandon: abandon, consequence: Self.handleGivenUp) {
             var reply = den_owned(ptr: nil, len: 0, release: nil)
             let status = lock.withLock {
                 OwnedBuffer.borrow(body) { api.value.pointee.handle!(pointer.value, $0, &reply) }
@@ -124,7 +131,7 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         switch outcome {
         case .success(let value): answer = value
         case .failure(let giveUp):
-            throw ModuleCallRunner.error(for: call, giveUp, consequence: "the host gave up on it and will never call this instance again")
+            throw ModuleCallRunner.error(for: call, giveUp, consequence: Self.handleGivenUp)
         }
         guard answer.status == DEN_OK.rawValue else {
             throw ModuleCallError(moduleID: moduleID, status: answer.status, message: answer.error)
