@@ -126,6 +126,16 @@ struct NewModuleEndToEndTests {
         #expect(render.stdout.contains("HELLO FROM WEATHER!"), "\(render.stdout)")
     }
 
+    @Test("a --den-url that Package.swift could not hold is refused, writing nothing")
+    func unquotableURL() throws {
+        let den = try DenCommand()
+        let folder = den.temp.path("w")
+        let result = try den.run(["new-module", "Weather", "--path", folder.path, "--den-url", "/tmp/den\".git"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("contains a quote"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
     @Test("--den-url and --den-package together are refused")
     func bothDependencies() throws {
         let den = try DenCommand()
