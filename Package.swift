@@ -96,8 +96,16 @@ let package = Package(
         // Loader, registry, navigator, hot swap, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
             "CDenABI", "DenKit", "DenRouting", "CDenLibraries", "DenLibraryContracts", "CFFI", "CDenThreads", "CDenSignals",
+            "CDenProcess",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
+        // Starting and watching isolated modules' worker processes: posix_spawn, pidfd (docs/ISOLATION.md).
+        .target(name: "CDenProcess"),
+        // The worker's sandbox: no_new_privs, seccomp (Debian libseccomp-dev, installed by
+        // Scripts/setup.sh) and landlock. Only the worker links it.
+        .target(name: "CDenSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+        // `den worker`: one isolated module in a sandboxed process of its own, serving the host.
+        .target(name: "DenWorker", dependencies: ["DenHost", "CDenSandbox"], swiftSettings: startPathSwift),
         // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the
         // host on the first password or reset-token hash (den_libraries.h). Exports only those.
         .target(name: "DenCrypto", dependencies: [
@@ -152,7 +160,7 @@ let package = Package(
                 swiftSettings: startPathSwift),
         // `den`: runs `den render` itself, without Foundation or ArgumentParser (a start within 2×
         // a hello world, docs/PERFORMANCE.md), and hands every other command to `den-commands`.
-        .executableTarget(name: "den", dependencies: ["DenCommandLine", "DenHost"], swiftSettings: startPathSwift),
+        .executableTarget(name: "den", dependencies: ["DenCommandLine", "DenHost", "DenWorker"], swiftSettings: startPathSwift),
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
             "DenCommandLine", "DenHost", "DenSQLiteEngine", "DenTerminal", "DenWeb", "DenKit",

@@ -12,6 +12,8 @@ dpkg -s libedit-dev >/dev/null 2>&1 || missing+=(libedit-dev)
 dpkg -s libffi-dev >/dev/null 2>&1 || missing+=(libffi-dev)
 # The C example module (Examples/CounterC) reads and writes JSON with cJSON; make builds it.
 dpkg -s libcjson-dev >/dev/null 2>&1 || missing+=(libcjson-dev)
+# The isolated worker's seccomp filter (the CDenSandbox target links libseccomp).
+dpkg -s libseccomp-dev >/dev/null 2>&1 || missing+=(libseccomp-dev)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The terminal end-to-end tests drive `den run` in a real terminal through tmux.

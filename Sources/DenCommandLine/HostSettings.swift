@@ -19,6 +19,10 @@ package struct HostSettings: Sendable {
     /// `--call-timeout`, as typed.
     package var callTimeout: String?
     package var eager = false
+    /// `--isolate jogs,main` or `--isolate all`, each as typed (docs/ISOLATION.md).
+    package var isolate: [String] = []
+    /// `--no-sandbox`: isolated workers run without their sandbox.
+    package var noSandbox = false
     /// The `DEN_` and `XDG_` variables (`ProcessEnvironment.hostVariables()`): all it reads.
     package var environment: [String: String]
     /// The storage engine for a data folder; nil keeps the runtime's default, SQLite through
@@ -43,6 +47,9 @@ package struct HostSettings: Sendable {
         if let plugins, selectedModules?.isEmpty ?? true {
             return "--plugins '\(plugins)' names no module; give ids like about,main"
         }
+        if isolate.contains(where: { $0.trimmingWhitespace().isEmpty }) || (!isolate.isEmpty && isolatedModules.isEmpty && !isolatesAll) {
+            return "--isolate '' names no module; give module ids like jogs,main, or all"
+        }
         if pluginDirectories.contains(where: \.isEmpty) {
             return "--plugin-dir '' names no folder; give a path or leave the option out"
         }
@@ -60,6 +67,15 @@ package struct HostSettings: Sendable {
 
     private var resolvedLogLevelName: String? {
         logLevel ?? environment["DEN_LOG_LEVEL"]
+    }
+
+    /// The module ids `--isolate` names.
+    package var isolatedModules: Set<String> {
+        Set(isolate.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty && $0 != "all" })
+    }
+
+    package var isolatesAll: Bool {
+        isolate.flatMap { $0.split(separator: ",") }.contains { $0.trimmingWhitespace().lowercased() == "all" }
     }
 
     package var selectedModules: Set<String>? {
@@ -87,6 +103,9 @@ package struct HostSettings: Sendable {
         if let timeout = resolvedCallTimeout.flatMap(CallTimeoutOption.parse) { configuration.callPolicy.timeout = timeout }
         if let makeStorageEngine { configuration.makeStorageEngine = makeStorageEngine }
         configuration.loadsLazily = !(forced || eager || Self.isOn(environment["DEN_EAGER"]))
+        configuration.hosting.isolateAll = isolatesAll
+        configuration.hosting.isolated = isolatedModules
+        configuration.hosting.sandbox = !noSandbox
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
         return runtime

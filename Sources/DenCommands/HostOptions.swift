@@ -38,6 +38,13 @@ struct HostOptions: ParsableArguments {
         "Load every module at start. By default a module whose file carries a manifest is loaded only when one of its routes is first opened (also DEN_EAGER=1)."))
     var eager = false
 
+    @Option(name: .customLong("isolate"), help: ArgumentHelp(
+        "Run these modules each in a worker process of its own, restarted after a crash: module ids (jogs,main) or all. Repeatable.", valueName: "modules"))
+    var isolate: [String] = []
+
+    @Flag(name: .customLong("no-sandbox"), help: "Run isolated modules' workers without their sandbox (seccomp, landlock, no_new_privs).")
+    var noSandbox = false
+
     /// The same values for `DenCommandLine`, which checks them and builds the runtime.
     var settings: HostSettings {
         var settings = HostSettings()
@@ -49,6 +56,8 @@ struct HostOptions: ParsableArguments {
         settings.logLevel = logLevel
         settings.callTimeout = callTimeout
         settings.eager = eager
+        settings.isolate = isolate
+        settings.noSandbox = noSandbox
         settings.makeStorageEngine = { SQLiteStorageEngine(directory: $0) }
         return settings
     }

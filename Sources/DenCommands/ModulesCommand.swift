@@ -9,7 +9,7 @@ struct ModulesCommand: ParsableCommand {
         commandName: "modules",
         abstract: "Install a module file into your modules folder, or remove one.",
         discussion: "Your modules folder is $XDG_DATA_HOME/den/modules (default ~/.local/share/den/modules); every den loads what is there.",
-        subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self])
+        subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesReleaseCommand.self])
 }
 
 struct ModulesInstallCommand: ParsableCommand {

@@ -57,6 +57,7 @@ struct PluginsCommand: ParsableCommand {
             }
             if plugin.isActive {
                 print("        generation \(plugin.generation), " + (plugin.summaryDocument.loadedAt.map { "loaded \($0)" } ?? "not loaded yet"))
+                if let hosting = plugin.hosting { print("        runs \(hosting)") }
             }
             if let error = plugin.error {
                 print("        error: \(ModuleText.singleLine(error.reason))")
@@ -65,6 +66,10 @@ struct PluginsCommand: ParsableCommand {
         }
         let failed = plugins.filter { !$0.isActive }.count
         print("\n\(plugins.count - failed) active, \(failed) failed")
+        for entry in QuarantineBook(directory: runtime.configuration.dataDirectory).entries {
+            print("QUARANTINED \(ModuleText.singleLine(entry.module)) \(entry.hash.prefix(12))  \(ModuleText.singleLine(entry.file))")
+            print("        since \(entry.at): the module \(ModuleText.singleLine(entry.reason, limit: 400))")
+        }
         for status in running { print(RunningDenText.lines(status)) }
         for problem in runtime.folderProblems { print("FOLDER  \(ModuleText.singleLine("\(problem)"))") }
         if failed == plugins.count { print("No module works: fix the failures above (each says how), then run den plugins again.") }

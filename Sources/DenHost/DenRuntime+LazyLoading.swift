@@ -57,6 +57,7 @@ extension DenRuntime {
                     record.isLoaded = true
                     record.loadedAt = Date()
                     record.settings = plugin.settings
+                    record.isolated = plugin.isolated
                 }
                 registry.exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             case .failure(let error):

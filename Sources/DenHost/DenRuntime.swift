@@ -15,6 +15,8 @@ public final class DenRuntime: Sendable {
     /// The user accounts behind the `auth` service.
     package let accounts: AccountBook
     let loader: PluginLoader
+    /// How isolated modules run; nil when this runtime isolates none (docs/ISOLATION.md).
+    package let isolation: IsolationSettings?
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
     /// Module ids seen while loading, in the order seen, repeats and all (an array: a set cost a
     /// start a hash per module, for a list only `--plugins` messages read).
@@ -29,8 +31,13 @@ public final class DenRuntime: Sendable {
         logger.logLevel = configuration.logLevel
         self.logger = logger
         self.services = ServiceHub()
+        let isolation = configuration.hosting.mayIsolate ? IsolationSettings(
+            policy: configuration.hosting, workerExecutable: configuration.workerExecutable ?? IsolationSettings.defaultWorkerExecutable(),
+            callPolicy: configuration.callPolicy, quarantine: QuarantineBook(directory: configuration.dataDirectory),
+            onQuarantine: { [logger] module, why in logger.error("module '\(module)' \(why)") }) : nil
+        self.isolation = isolation
         self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
-                                   hub: services, logger: logger)
+                                   hub: services, logger: logger, isolation: isolation)
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService(listing: { fields in registry.plugins.map { $0.summaryDocument(fields) } }))

@@ -36,6 +36,10 @@ public struct HostConfiguration: Sendable {
     /// routes is first built (`den` does unless `--eager`). Off here: an embedder gets every
     /// module loaded, and its load errors, at `loadPlugins`.
     package var loadsLazily = false
+    /// Which modules run isolated, in worker processes (`--isolate`, `den config set den.hosting`).
+    package var hosting = HostingPolicy()
+    /// The `den` executable that runs isolated modules' workers; nil: `den` beside this program.
+    package var workerExecutable: String?
 
     public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = nil,
                 userDirectory: URL? = nil, selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),

@@ -1,4 +1,5 @@
 import DenCommandLine
+import DenWorker
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,6 +9,10 @@ import Glibc
 // unknown option, a bad value), runs in `den-commands` beside it, which parses the same arguments
 // with swift-argument-parser (docs/PERFORMANCE.md, "den render").
 let arguments = CommandLine.arguments
+// `den worker`: an isolated module's process, started by den itself (docs/ISOLATION.md).
+if let status = WorkerCommand.run(arguments.dropFirst()) {
+    exit(status)
+}
 if let request = RenderRequest(arguments.dropFirst()) {
     exit(request.run())
 }

@@ -14,6 +14,7 @@ enum ExportInvoker {
     static let maxStringResultBytes = WireLimits.maxReplyBytes
 
     static func invoke(_ export: ModuleExport, _ values: [ExportValue]) -> Result<ExportValue, ExportCallFailure> {
+        if let remote = export.remote { return remote.invoke(export, values) }
         let count = export.interface.argumentCount
         // One 8-byte slot per argument (every argument type fits), then the result's storage.
         let slots = UnsafeMutableRawPointer.allocate(byteCount: 8 * count, alignment: 8)

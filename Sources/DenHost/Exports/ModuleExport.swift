@@ -12,6 +12,8 @@ public struct ModuleExport: @unchecked Sendable {
     let interface: FFICallInterface
     /// The `den_host` of the exporting module: its first argument.
     var host: UnsafePointer<den_host>?
+    /// Set for an isolated module's export: the call goes to its worker.
+    var remote: IsolatedModule? = nil
 
     /// `main.convert`.
     public var name: String { "\(moduleID).\(function)" }
@@ -36,9 +38,11 @@ package struct PluginExport: @unchecked Sendable {
     package var summary: String
     let pointer: den_export_fn
     let interface: FFICallInterface
+    /// Set for an isolated module's export: the call goes to its worker.
+    var remote: IsolatedModule? = nil
 
     func bound(to moduleID: String, host: UnsafePointer<den_host>?) -> ModuleExport {
         ModuleExport(moduleID: moduleID, function: function, signature: signature, summary: summary,
-                     pointer: pointer, interface: interface, host: host)
+                     pointer: pointer, interface: interface, host: host, remote: remote)
     }
 }

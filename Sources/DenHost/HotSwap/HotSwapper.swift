@@ -36,7 +36,7 @@ public final class HotSwapper: @unchecked Sendable {
         registry = runtime.registry
         loader = PluginLoader(cache: PluginCache(directory: runtime.configuration.cacheDirectory,
                                                  limits: runtime.configuration.cacheLimits),
-                              hub: runtime.services, logger: runtime.logger)
+                              hub: runtime.services, logger: runtime.logger, isolation: runtime.isolation)
         logger = runtime.logger
         selected = runtime.configuration.selectedModules
         cacheDirectory = runtime.configuration.cacheDirectory
@@ -205,6 +205,7 @@ public final class HotSwapper: @unchecked Sendable {
                     record.retainedBytes += imageCosts[moduleID] ?? 0
                     record.swapError = nil
                     record.isLoaded = true
+                    record.isolated = plugin.isolated
                     records[index] = record
                     // Calls of the module's exports go to the new version from this step on.
                     registry.exports.set(plugin.exports.map { $0.bound(to: moduleID, host: plugin.host) }, of: moduleID)

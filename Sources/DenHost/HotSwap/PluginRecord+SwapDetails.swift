@@ -12,6 +12,7 @@ extension PluginSummary {
         if fields.contains(.retainedImages) { retainedImages = record.retainedImages }
         if fields.contains(.retainedBytes) { retainedBytes = record.retainedBytes }
         if fields.contains(.swapError) { swapError = record.swapError }
+        if fields.contains(.hosting) { hosting = record.hosting }
     }
 }
 

@@ -136,7 +136,12 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         guard answer.status == DEN_OK.rawValue else {
             throw ModuleCallError(moduleID: moduleID, status: answer.status, message: answer.error)
         }
-        return try ReplyReader.read(answer.reply, length: answer.replyLength, moduleID: moduleID)
+        var reply = try ReplyReader.read(answer.reply, length: answer.replyLength, moduleID: moduleID)
+        // An isolated module's screen brought back after its worker crashed says so, once.
+        if self.api == UnsafePointer(IsolatedModule.instanceAPI), let notice = InstanceStandIn.from(self.pointer).takeNotice() {
+            reply.screen.elements.insert(.banner(Banner(.warning, notice)), at: 0)
+        }
+        return reply
     }
 
     /// The instance's state for a hot swap, or nil when it keeps none.

@@ -20,6 +20,10 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case invalidManifest(String)
         case manifestMismatch([String])
         case changedSinceStart(String)
+        /// An isolated module's worker could not start or register it (docs/ISOLATION.md).
+        case workerFailed(String)
+        /// The file crashed in a loop and is quarantined by its content hash.
+        case quarantined(String)
     }
 
     /// The plugin file as the user named it (not the cache copy).
@@ -64,6 +68,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .manifestMismatch(let differences):
             "what it registered does not match its manifest (`den_manifest`): \(differences.joined(separator: "; "))"
         case .changedSinceStart(let detail): "the file changed after den started: \(detail)"
+        case .workerFailed(let detail): "it runs isolated, and \(detail)"
+        case .quarantined(let detail): "it \(detail)"
         }
     }
 
@@ -100,6 +106,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .manifestMismatch:
             "make the manifest (module.json) and the module's registration say the same, then rebuild it; `den plugins --inspect <file>` prints the manifest"
         case .changedSinceStart: "restart den to load the new version of the file"
+        case .workerFailed: "run it in-process to see its own error (drop --isolate, or den config set den.hosting <module> in-process), or check that `den worker` runs on this machine (docs/ISOLATION.md)"
+        case .quarantined: "fix the module and replace its file, or lift the quarantine with `den modules release <hash or module>`"
         }
     }
 }

@@ -32,6 +32,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     let library: DynamicLibrary
     /// `file`'s last component.
     var fileName: String
+    /// Set when the module runs in a worker process (docs/ISOLATION.md).
+    package var isolated: IsolatedModule? = nil
 }
 
 /// Loads one plugin file: checks its header, loads a private copy, checks the ABI version and the
@@ -41,11 +43,18 @@ public struct PluginLoader: Sendable {
     let hub: ServiceHub
     /// Where late registrar calls are reported.
     let logger: Logger?
+    /// How isolated modules are run; nil: every module runs in-process.
+    package let isolation: IsolationSettings?
 
     public init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil) {
+        self.init(cache: cache, hub: hub, logger: logger, isolation: nil)
+    }
+
+    package init(cache: PluginCache, hub: ServiceHub, logger: Logger?, isolation: IsolationSettings?) {
         self.cache = cache
         self.hub = hub
         self.logger = logger
+        self.isolation = isolation
     }
 
     /// Loads `file`, giving it a `den_host` of its own.
@@ -93,6 +102,9 @@ public struct PluginLoader: Sendable {
         let (exportsChecked, manifest): (Bool, ModuleManifest?)
         if let knownManifest { (exportsChecked, manifest) = (true, knownManifest) } else { (exportsChecked, manifest) = try checkExports(of: copy, reportedAs: file) }
         knownID = manifest?.id
+        if let isolation, isolation.policy.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
+            return try loadIsolated(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest, isolation: isolation)
+        }
         let library: DynamicLibrary
         do {
             library = try CrashNote.during(CrashNote.loading(filePath)) { () throws(DynamicLibraryError) in try DynamicLibrary.open(copyPath) }
@@ -142,6 +154,55 @@ public struct PluginLoader: Sendable {
             }
             plugin.manifest = manifest
         }
+        return plugin
+    }
+
+    /// Loads the module in a worker process: the worker runs the entry point, and what it
+    /// registered is replayed here through a registrar of the host's own, so every rule is
+    /// checked on this side as well (docs/ISOLATION.md).
+    private func loadIsolated(filePath: String, copyPath: String, fileName: String, manifest: ModuleManifest?,
+                              isolation: IsolationSettings) throws(PluginLoadError) -> LoadedPlugin {
+        let hash = ContentHash.of(path: copyPath)
+        if let entry = isolation.quarantine.entries.first(where: { $0.hash == hash }) {
+            throw PluginLoadError(file: filePath, cause: .quarantined(entry.reason), moduleID: manifest?.id)
+        }
+        let endpoint = hub.makeEndpoint(file: fileName)
+        let recorder = RegistrationRecorder(file: fileName, logger: logger)
+        let module = IsolatedModule(filePath: filePath, copyPath: copyPath, fileName: fileName, endpoint: endpoint,
+                                    settings: isolation, contentHash: hash)
+        var fault: WorkerFault?
+        let status = recorder.withRegistrar { _ in
+            do throws(WorkerFault) { return try module.register(into: recorder) } catch {
+                fault = error
+                return Int32(DEN_ERR_INTERNAL.rawValue)
+            }
+        }
+        endpoint.settings.close()
+        let knownID = manifest?.id ?? recorder.id
+        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError {
+            endpoint.revoke()
+            module.retire()
+            return PluginLoadError(file: filePath, cause: cause, moduleID: knownID)
+        }
+        if let fault { throw fail(.workerFailed(fault.message)) }
+        let problems = module.workerProblems + recorder.problems
+        guard status == DEN_OK.rawValue else { throw fail(.entryFailed(status: status, detail: problems.first)) }
+        guard let id = recorder.id, let version = recorder.version else {
+            throw fail(.invalidRegistration(problems.first ?? "it never called describe"))
+        }
+        if let problem = problems.first ?? endpoint.settings.problem { throw fail(.invalidRegistration(problem)) }
+        var exports = recorder.exports
+        for index in exports.indices { exports[index].remote = module }
+        var plugin = LoadedPlugin(filePath: filePath, loadedCopyPath: copyPath, id: id, version: version, summary: recorder.summary ?? "",
+                                  routes: recorder.routes, settings: endpoint.settings.settings, exports: exports,
+                                  host: endpoint.host, endpoint: endpoint, library: DynamicLibrary.processImage, fileName: fileName)
+        plugin.isolated = module
+        if let manifest {
+            let differences = manifest.differences(from: plugin.registeredManifest)
+            guard differences.isEmpty else { throw fail(.manifestMismatch(differences)) }
+            plugin.manifest = manifest
+        }
+        isolation.remember(module)
         return plugin
     }
 

@@ -43,6 +43,14 @@ public struct PluginRecord: Sendable {
     /// False while a module installed from its manifest waits for the first build of one of
     /// its routes (lazy loading): its code has not run yet.
     package var isLoaded = true
+    /// Set when the module runs in a worker process: its pid, restarts and sandbox are read from it.
+    package var isolated: IsolatedModule?
+
+    /// "in-process", or "isolated, pid 4242, 1 restart, sandbox: …" (plugins.list's `hosting`).
+    package var hosting: String? {
+        guard let isolated else { return isLoaded ? HostingPolicy.Mode.inProcess.rawValue : nil }
+        return isolated.status.line
+    }
 
     init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {

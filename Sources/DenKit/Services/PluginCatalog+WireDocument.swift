@@ -36,6 +36,7 @@ extension PluginSummary: WireDocument {
             case "retained_images": if first(1 << 10) { retainedImages = try member.int() }
             case "retained_bytes": if first(1 << 11) { retainedBytes = Int64(try member.int()) }
             case "swap_error": if first(1 << 12) { swapError = try member.string() }
+            case "hosting": if first(1 << 13) { hosting = try member.string() }
             default: break // a key of a later revision
             }
         }
@@ -54,6 +55,7 @@ extension PluginSummary: WireDocument {
         if fields.contains(.error) { writer.member("error", ifPresent: error) }
         writer.member("file", file)
         if fields.contains(.generation) { writer.member("generation", ifPresent: generation) }
+        if fields.contains(.hosting) { writer.member("hosting", ifPresent: hosting) }
         if fields.contains(.id) { writer.member("id", ifPresent: id) }
         if fields.contains(.loadedAt) { writer.member("loaded_at", ifPresent: loadedAt) }
         if fields.contains(.requiresLogin), let requiresLogin { writer.member("requires_login", strings: requiresLogin) }

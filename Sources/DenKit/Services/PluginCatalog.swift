@@ -40,6 +40,10 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     public var retainedBytes: Int64?
     /// Why the latest hot swap of the module was refused (the listed version keeps serving).
     public var swapError: String?
+    /// Where the module runs, one line starting with its mode: "in-process", or "isolated, pid
+    /// 4242, 1 restart, sandbox: no_new_privs, seccomp, landlock" (docs/ISOLATION.md); nil from
+    /// older hosts and for a failed plugin.
+    public var hosting: String?
 
     public init(id: String?, version: String?, summary: String?, file: String, routes: [String],
                 requiresLogin: [String]? = nil, status: Status, error: String? = nil) {
@@ -56,7 +60,7 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case id, version, summary, file, routes, requiresLogin = "requires_login", status, error
         case generation, loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error"
+        case swapError = "swap_error", hosting
     }
 
     // By hand for one key: `routes` is left out of an answer that was not asked for it (`fields`).
@@ -75,6 +79,7 @@ public struct PluginSummary: Codable, Sendable, Equatable {
         retainedImages = try container.decodeIfPresent(Int.self, forKey: .retainedImages)
         retainedBytes = try container.decodeIfPresent(Int64.self, forKey: .retainedBytes)
         swapError = try container.decodeIfPresent(String.self, forKey: .swapError)
+        hosting = try container.decodeIfPresent(String.self, forKey: .hosting)
     }
 }
 
@@ -85,14 +90,14 @@ extension PluginSummary {
     public enum Field: String, Sendable {
         case id, version, summary, routes, requiresLogin = "requires_login", error, generation
         case loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error"
+        case swapError = "swap_error", hosting
 
         /// Every field, in the order of the docs. (Not `CaseIterable`, and `Fields` below is not
         /// an `OptionSet`: each standard protocol a DenKit type conforms to adds its symbols to
         /// every module's load, ≈ 1,500 instructions a symbol.)
         public static let all: [Field] = [
             .id, .version, .summary, .routes, .requiresLogin, .error, .generation, .loadedAt,
-            .retainedImages, .retainedBytes, .swapError,
+            .retainedImages, .retainedBytes, .swapError, .hosting,
         ]
     }
 
@@ -127,6 +132,7 @@ extension PluginSummary {
             case .retainedImages: 1 << 8
             case .retainedBytes: 1 << 9
             case .swapError: 1 << 10
+            case .hosting: 1 << 11
             }
         }
     }
@@ -146,6 +152,7 @@ extension PluginSummary {
         if fields.contains(.retainedImages) { kept.retainedImages = retainedImages }
         if fields.contains(.retainedBytes) { kept.retainedBytes = retainedBytes }
         if fields.contains(.swapError) { kept.swapError = swapError }
+        if fields.contains(.hosting) { kept.hosting = hosting }
         return kept
     }
 }
@@ -225,6 +232,7 @@ private struct SelectedFields: Encodable {
         try add(.retainedImages, plugin.retainedImages)
         try add(.retainedBytes, plugin.retainedBytes)
         try add(.swapError, plugin.swapError)
+        try add(.hosting, plugin.hosting)
     }
 }
 

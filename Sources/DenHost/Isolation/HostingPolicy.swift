@@ -1,0 +1,46 @@
+import FoundationEssentials
+
+/// Where a module runs: the one place that decides, so that a later trust policy (signed modules)
+/// can feed the decision (docs/ISOLATION.md, "Choosing a mode").
+public struct HostingPolicy: Sendable, Equatable {
+    public enum Mode: String, Sendable, Codable, CaseIterable {
+        /// Loaded into den's own process (`dlopen`): the fastest, and a crash ends den.
+        case inProcess = "in-process"
+        /// Loaded by a worker process of its own (`den worker`), restarted after a crash.
+        case isolated
+    }
+
+    /// `--isolate all`.
+    package var isolateAll = false
+    /// `--isolate <module>`: module ids (or, for a module without a manifest, its file name).
+    package var isolated: Set<String> = []
+    /// The per-module setting (`den config set den.hosting <module> isolated`).
+    package var configured: [String: Mode] = [:]
+    /// Run isolated workers sandboxed (no_new_privs, seccomp, landlock where the kernel has it).
+    package var sandbox = true
+    /// The worker's address-space limit (RLIMIT_AS), in bytes.
+    package var memoryLimit: UInt64 = 1 << 30
+
+    public init() {}
+
+    /// The mode of a module whose flags and settings say nothing: in-process, for bundled and
+    /// other modules alike (docs/ISOLATION.md says why).
+    package static let defaultMode = Mode.inProcess
+
+    /// The mode for one module file. `moduleID` is nil for a file without a manifest, whose id is
+    /// unknown until its code runs: then only `--isolate all` or its file name decide.
+    package func mode(moduleID: String?, fileName: String) -> Mode {
+        if isolateAll { return .isolated }
+        if let moduleID {
+            if isolated.contains(moduleID) { return .isolated }
+            if let chosen = configured[moduleID] { return chosen }
+        }
+        if isolated.contains(fileName) { return .isolated }
+        return Self.defaultMode
+    }
+
+    /// Whether any module could be isolated (so a host that isolates none starts no machinery).
+    package var mayIsolate: Bool {
+        isolateAll || !isolated.isEmpty || configured.values.contains(.isolated)
+    }
+}

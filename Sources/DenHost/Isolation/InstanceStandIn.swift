@@ -1,0 +1,112 @@
+import CDenABI
+import DenKit
+import FoundationEssentials
+import Synchronization
+
+/// An instance of an isolated module on the host's side: the `self` of the stand-in instance API.
+/// It keeps what the host needs to bring the instance back after a crash: the route and parameters
+/// it was built from, and its state after its last event (the snapshot hot swap uses).
+final class InstanceStandIn: @unchecked Sendable {
+    let module: IsolatedModule
+    let route: UInt64
+    let parameters: Data
+    // The host calls an instance's functions one at a time (den_module.h): no lock is needed
+    // for these, except that `notice` is taken by the host after the call.
+    private var remote: UInt64
+    private var worker: ModuleWorker
+    private var generation: Int
+    private var lastState: Data?
+    private let notice = Mutex<String?>(nil)
+
+    /// The banner a screen brought back after a crash shows.
+    static let restoredNotice = "This module restarted after a crash; this screen was restored from its last saved state."
+    static let restartedFreshNotice = "This module restarted after a crash; this screen could not keep its state and was opened afresh."
+
+    init(module: IsolatedModule, route: UInt64, parameters: Data, remote: UInt64, worker: ModuleWorker, generation: Int) {
+        self.module = module
+        self.route = route
+        self.parameters = parameters
+        self.remote = remote
+        self.worker = worker
+        self.generation = generation
+    }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> InstanceStandIn {
+        Unmanaged<InstanceStandIn>.fromOpaque(pointer!).takeUnretainedValue()
+    }
+
+    /// The notice to show above the next screen, once.
+    func takeNotice() -> String? { notice.withLock { value in defer { value = nil }; return value } }
+
+    /// Builds the instance again in the live worker and restores its last state, when the worker
+    /// it lived in has ended. Returns the notice to show, or nil when nothing had to be done.
+    private func revive() throws(WorkerFault) -> String? {
+        let (live, liveGeneration) = try module.currentWorker()
+        if live === worker, liveGeneration == generation, worker.end == nil { return nil }
+        let built = try module.request(Frame(.build, ref: route, body: parameters), on: live)
+        guard built.status == DEN_OK.rawValue else {
+            throw WorkerFault(message: "could not open this screen again after a restart: \(String(decoding: built.body, as: UTF8.self))")
+        }
+        remote = built.ref
+        worker = live
+        generation = liveGeneration
+        guard let lastState else { return Self.restoredNotice }
+        let restored = try module.request(Frame(.restore, ref: remote, body: lastState), on: live)
+        return restored.status == DEN_OK.rawValue ? Self.restoredNotice : Self.restartedFreshNotice
+    }
+
+    func handle(_ event: Data, reply: UnsafeMutablePointer<den_owned>) -> Int32 {
+        do {
+            if let revived = try revive() { notice.withLock { $0 = revived } }
+        } catch {
+            reply.pointee = OwnedBuffer.make("could not be restarted: \(error.message)")
+            return Int32(DEN_ERR_INTERNAL.rawValue)
+        }
+        do {
+            let answer = try module.request(Frame(.handle, ref: remote, body: event), on: worker) { state in
+                if state.status == DEN_OK.rawValue { lastState = state.body }
+                else if state.status == DEN_ERR_UNSUPPORTED.rawValue { lastState = nil }
+            }
+            reply.pointee = OwnedBuffer.make(answer.body)
+            return answer.status
+        } catch {
+            // The worker is gone: bring this screen back now, so the visitor's next step works.
+            let restored: String
+            do {
+                _ = try revive()
+                restored = lastState == nil ? "den restarted it and opened this screen again" : "den restarted it and restored this screen from its last snapshot"
+            } catch let again {
+                restored = "den could not restart it (\(again.message))"
+            }
+            reply.pointee = OwnedBuffer.make("crashed while handling the event (\(error.message)); \(restored)")
+            return Int32(DEN_ERR_INTERNAL.rawValue)
+        }
+    }
+
+    func snapshot(_ state: UnsafeMutablePointer<den_owned>) -> Int32 {
+        if worker.end == nil, let answer = try? module.request(Frame(.snapshot, ref: remote), on: worker) {
+            if answer.status == DEN_OK.rawValue { lastState = answer.body }
+            state.pointee = OwnedBuffer.make(answer.body)
+            return answer.status
+        }
+        // The worker ended: the state after the last event is what there is.
+        guard let lastState else { return Int32(DEN_ERR_UNSUPPORTED.rawValue) }
+        state.pointee = OwnedBuffer.make(lastState)
+        return Int32(DEN_OK.rawValue)
+    }
+
+    func restore(_ state: Data) -> Int32 {
+        do {
+            _ = try revive()
+            let answer = try module.request(Frame(.restore, ref: remote, body: state), on: worker)
+            if answer.status == DEN_OK.rawValue { lastState = state }
+            return answer.status
+        } catch {
+            return Int32(DEN_ERR_INTERNAL.rawValue)
+        }
+    }
+
+    func destroy() {
+        if worker.end == nil { worker.post(Frame(.destroy, ref: remote)) }
+    }
+}

@@ -1,0 +1,173 @@
+import CDenProcess
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The host–worker protocol (docs/ISOLATION.md, "Protocol"): length-prefixed frames over one
+/// AF_UNIX stream socket, each carrying one of the C ABI's own documents as its body.
+package enum WorkerProtocol {
+    /// Sent by the worker in its hello frame; a host refuses any other.
+    package static let version: UInt64 = 1
+    /// The largest frame either side accepts: a reply document (4 MiB) with room for its header.
+    static let maxFrameBytes = WireLimits.maxReplyBytes + 64 * 1024
+    /// The hidden command that turns `den` into a worker: `den worker --fd 3 [options] <copy>`.
+    package static let command = "worker"
+}
+
+/// What a frame is. Requests go both ways (a module's service call is a request from the worker);
+/// each is answered by exactly one `reply`, after any requests nested inside it.
+package enum FrameKind: UInt8, Sendable {
+    /// worker → host, first: `ref` the protocol version, body `WorkerHello`.
+    case hello = 1
+    /// worker → host, after the entry point: `status` its result, body `WorkerRegistration`.
+    case registered = 2
+    /// host → worker: `ref` the route's index, body the builder's parameters; reply `ref` the instance.
+    case build = 10
+    /// host → worker: `ref` the instance, body the event; a `state` frame precedes the reply.
+    case handle = 11
+    case snapshot = 12
+    case restore = 13
+    /// host → worker, unanswered: `ref` the instance to destroy.
+    case destroy = 14
+    /// host → worker: `name` the export's function, body `ExportCallRequest`; reply `ExportCallAnswer`.
+    case export = 15
+    /// worker → host, unanswered: the instance's snapshot after a `handle` (`status` DEN_OK or
+    /// DEN_ERR_UNSUPPORTED), kept by the host to restore the screen after a crash.
+    case state = 20
+    /// worker → host: `name` the service operation, body its request (`den_host.call`).
+    case service = 30
+    /// Either way: the answer to the innermost open request: `status`, and the body.
+    case reply = 40
+}
+
+package struct Frame: Sendable {
+    package var kind: FrameKind
+    package var status: Int32 = 0
+    package var ref: UInt64 = 0
+    package var name: String = ""
+    package var body: Data = Data()
+
+    package init(_ kind: FrameKind, status: Int32 = 0, ref: UInt64 = 0, name: String = "", body: Data = Data()) {
+        self.kind = kind
+        self.status = status
+        self.ref = ref
+        self.name = name
+        self.body = body
+    }
+
+    /// kind (1) + status (4) + ref (8) + name length (2), after the 4-byte length.
+    static let headerBytes = 15
+}
+
+/// Why a frame could not be sent or received.
+package enum ChannelFailure: Error, Sendable, Equatable {
+    /// The other side closed its end (it exited, or closed the socket).
+    case closed
+    /// The worker process ended (its pidfd became readable).
+    case peerEnded
+    /// No frame arrived before the deadline.
+    case timedOut
+    /// The bytes were not a frame of this protocol: what was wrong.
+    case malformed(String)
+    case io(Int32)
+}
+
+/// One end of the socket. Not thread-safe: its owner serialises use (`ModuleWorker`'s call lock;
+/// the worker's single serving thread).
+package final class FrameChannel: @unchecked Sendable {
+    package let fd: Int32
+    /// The worker's pidfd on the host's side (-1 in the worker): a death wakes every wait.
+    let watch: Int32
+
+    package init(fd: Int32, watch: Int32 = -1) {
+        self.fd = fd
+        self.watch = watch
+    }
+
+    package func send(_ frame: Frame, deadline: ContinuousClock.Instant? = nil) throws(ChannelFailure) {
+        let name = Array(frame.name.utf8.prefix(Int(UInt16.max)))
+        let length = Frame.headerBytes + name.count + frame.body.count
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(4 + length)
+        func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        put(UInt32(length))
+        bytes.append(frame.kind.rawValue)
+        put(frame.status)
+        put(frame.ref)
+        put(UInt16(name.count))
+        bytes.append(contentsOf: name)
+        bytes.append(contentsOf: frame.body)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if sent > 0 { offset += sent; continue }
+            let error = errno
+            if sent < 0, error == EINTR { continue }
+            if sent < 0, error == EAGAIN || error == EWOULDBLOCK {
+                try wait(for: Int16(POLLOUT), deadline: deadline)
+                continue
+            }
+            throw error == EPIPE || error == ECONNRESET ? .closed : .io(error)
+        }
+    }
+
+    package func receive(deadline: ContinuousClock.Instant? = nil) throws(ChannelFailure) -> Frame {
+        var lengthBytes = [UInt8](repeating: 0, count: 4)
+        try read(into: &lengthBytes, deadline: deadline)
+        let length = Int(UInt32(littleEndian: lengthBytes.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }))
+        guard length >= Frame.headerBytes, length <= WorkerProtocol.maxFrameBytes else {
+            throw .malformed("a frame of \(length) bytes (frames are \(Frame.headerBytes) to \(WorkerProtocol.maxFrameBytes) bytes)")
+        }
+        var bytes = [UInt8](repeating: 0, count: length)
+        try read(into: &bytes, deadline: deadline)
+        guard let kind = FrameKind(rawValue: bytes[0]) else { throw .malformed("a frame of unknown kind \(bytes[0])") }
+        let (status, ref, nameLength) = bytes.withUnsafeBytes { raw in
+            (Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: Int32.self)),
+             UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 5, as: UInt64.self)),
+             Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 13, as: UInt16.self))))
+        }
+        guard Frame.headerBytes + nameLength <= length else { throw .malformed("a frame whose name runs past its end") }
+        let nameBytes = bytes[Frame.headerBytes ..< Frame.headerBytes + nameLength]
+        guard let name = String(validating: nameBytes, as: UTF8.self) else { throw .malformed("a frame whose name is not UTF-8") }
+        return Frame(kind, status: status, ref: ref, name: name, body: Data(bytes[(Frame.headerBytes + nameLength)...]))
+    }
+
+    private func read(into buffer: inout [UInt8], deadline: ContinuousClock.Instant?) throws(ChannelFailure) {
+        var offset = 0
+        let count = buffer.count
+        while offset < count {
+            let got = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress! + offset, count - offset, Int32(MSG_DONTWAIT)) }
+            if got > 0 { offset += got; continue }
+            if got == 0 { throw .closed }
+            let error = errno
+            if error == EINTR { continue }
+            guard error == EAGAIN || error == EWOULDBLOCK else { throw error == ECONNRESET ? .closed : .io(error) }
+            try wait(for: Int16(POLLIN), deadline: deadline)
+        }
+    }
+
+    /// Sleeps until the socket is ready for `events`, the worker ends or the deadline passes.
+    private func wait(for events: Int16, deadline: ContinuousClock.Instant?) throws(ChannelFailure) {
+        while true {
+            var timeout: Int32 = -1
+            if let deadline {
+                let left = deadline - .now
+                if left <= .zero { throw .timedOut }
+                let (seconds, attoseconds) = left.components
+                timeout = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+            }
+            var socketEvents: Int16 = 0, watchEvents: Int16 = 0
+            let result = den_poll2(fd, events, &socketEvents, watch, Int16(POLLIN), &watchEvents, timeout)
+            if result == -EINTR { continue }
+            if result < 0 { throw .io(-result) }
+            if result == 0 { continue } // the deadline is checked above
+            // Bytes the worker wrote before it ended are still read; an end with none left is final.
+            if socketEvents & events != 0 { return }
+            if socketEvents & Int16(POLLHUP | POLLERR) != 0 { throw .closed }
+            if watchEvents != 0 { throw .peerEnded }
+        }
+    }
+}
