@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -42,8 +44,22 @@ pid_t den_spawn_worker(const char *path, char *const argv[], int child_fd) {
     posix_spawnattr_setsigdefault(&attributes, &all);
     posix_spawnattr_setpgroup(&attributes, 0);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+    /* The worker's crash is reported by den, from how it ended: the Swift runtime's backtracer
+     * would only delay its end (and the restart) and print a second report. */
     extern char **environ;
-    result = posix_spawn(&pid, path, &actions, &attributes, argv, environ);
+    size_t count = 0;
+    while (environ[count] != NULL) count++;
+    char **environment = calloc(count + 2, sizeof *environment);
+    size_t kept = 0;
+    if (environment != NULL) {
+        for (size_t index = 0; index < count; index++) {
+            if (strncmp(environ[index], "SWIFT_BACKTRACE=", 16) != 0) environment[kept++] = environ[index];
+        }
+        environment[kept++] = "SWIFT_BACKTRACE=enable=no";
+        environment[kept] = NULL;
+    }
+    result = posix_spawn(&pid, path, &actions, &attributes, argv, environment != NULL ? environment : environ);
+    free(environment);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     return result == 0 ? pid : -result;

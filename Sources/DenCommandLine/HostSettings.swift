@@ -106,6 +106,7 @@ package struct HostSettings: Sendable {
         configuration.hosting.isolateAll = isolatesAll
         configuration.hosting.isolated = isolatedModules
         configuration.hosting.sandbox = !noSandbox
+        configuration.hosting.configured = HostingSettings.configured(in: configuration.dataDirectory)
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
         return runtime

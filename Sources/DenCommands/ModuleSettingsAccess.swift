@@ -19,6 +19,7 @@ struct ModuleSettingsAccess {
     /// error listing what exists.
     func declared(_ id: String) throws -> [SettingDefinition] {
         if id == AuthSettingDefinitions.settingsID { return AuthSettingDefinitions.all }
+        if id == HostingSettings.settingsID { return HostingSettings.definitions(for: active.compactMap(\.id)) }
         if let record = active.first(where: { $0.id == id }) { return record.settings }
         let ids = active.compactMap(\.id).sorted()
         let known = ids.isEmpty ? "no module is loaded (see `den plugins`)" : "loaded modules: \(ids.joined(separator: ", "))"
@@ -36,7 +37,8 @@ struct ModuleSettingsAccess {
             "\(module) has no setting '\(name)'\(guess); its settings: \(names.joined(separator: ", "))"))
     }
 
-    func storage(_ module: String) -> HostStorage {
+    func storage(_ module: String) -> any SettingsStorage {
+        if module == HostingSettings.settingsID { return HostingSettingsStorage(dataDirectory: runtime.configuration.dataDirectory) }
         // The host's settings live in its own namespace, reached as if it were a module's.
         let namespace = module == AuthSettingDefinitions.settingsID ? AuthSettingDefinitions.namespace : module
         return HostStorage(hub: runtime.services, caller: ServiceCaller(moduleID: namespace))
@@ -49,7 +51,8 @@ struct ModuleSettingsAccess {
             let names = record.settings.map(\.name)
             return names.isEmpty ? "\(id): no settings" : "\(id): \(names.joined(separator: ", "))"
         }
-        let host = "\(AuthSettingDefinitions.settingsID): \(AuthSettingDefinitions.all.map(\.name).joined(separator: ", ")) (the host's login rules)"
+        let host = "\(AuthSettingDefinitions.settingsID): \(AuthSettingDefinitions.all.map(\.name).joined(separator: ", ")) (the host's login rules)\n"
+            + "\(HostingSettings.settingsID): one per module (in-process or isolated; docs/ISOLATION.md)"
         guard !lines.isEmpty else { return "No module is loaded (see `den plugins`).\n\(host)" }
         return (lines + [host] + ["", "Show one module's with `den config show <module>`."]).map { ModuleText.singleLine($0) }
             .joined(separator: "\n")
@@ -89,8 +92,38 @@ struct ModuleSettingsAccess {
     }
 }
 
+/// Where `den config` reads and writes one settings id's values.
+protocol SettingsStorage {
+    func list(prefix: String) throws -> [StorageEntry]
+    func set(_ key: String, _ value: String) throws
+    func delete(_ key: String) throws -> Bool
+}
+
+/// `den.hosting`'s values, in `hosting.json` (`HostingSettings`).
+struct HostingSettingsStorage: SettingsStorage {
+    let dataDirectory: URL
+
+    func list(prefix: String) throws -> [StorageEntry] {
+        HostingSettings.stored(in: dataDirectory).filter { $0.key.hasPrefix(prefix) }.sorted { $0.key < $1.key }
+            .map { StorageEntry(key: $0.key, value: $0.value) }
+    }
+
+    func set(_ key: String, _ value: String) throws {
+        var values = HostingSettings.stored(in: dataDirectory)
+        values[key] = value
+        try HostingSettings.store(values, in: dataDirectory)
+    }
+
+    func delete(_ key: String) throws -> Bool {
+        var values = HostingSettings.stored(in: dataDirectory)
+        guard values.removeValue(forKey: key) != nil else { return false }
+        try HostingSettings.store(values, in: dataDirectory)
+        return true
+    }
+}
+
 /// A module's storage through the host's service hub, as the module itself would call it.
-struct HostStorage {
+struct HostStorage: SettingsStorage {
     let hub: ServiceHub
     let caller: ServiceCaller
 

@@ -33,7 +33,7 @@ public final class DenRuntime: Sendable {
         self.services = ServiceHub()
         let isolation = configuration.hosting.mayIsolate ? IsolationSettings(
             policy: configuration.hosting, workerExecutable: configuration.workerExecutable ?? IsolationSettings.defaultWorkerExecutable(),
-            callPolicy: configuration.callPolicy, quarantine: QuarantineBook(directory: configuration.dataDirectory),
+            callPolicy: configuration.callPolicy, quarantine: QuarantineBook(directory: configuration.dataDirectory, crashes: configuration.hosting.crashesToQuarantine),
             onQuarantine: { [logger] module, why in logger.error("module '\(module)' \(why)") }) : nil
         self.isolation = isolation
         self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
@@ -64,6 +64,14 @@ public final class DenRuntime: Sendable {
         sessions = SessionStore { [accounts] name in try accounts.accountIdentity(name) }
         services.register(SessionService(store: sessions))
         services.register(AuthService(accounts: accounts, sessions: sessions, logger: logger))
+    }
+
+    /// The pid of the worker process running the isolated module `moduleID`, and its restarts so
+    /// far; nil when that module is not isolated (or not loaded yet).
+    public func worker(ofModule moduleID: String) -> (pid: Int32?, restarts: Int)? {
+        guard let record = registry.plugins.last(where: { $0.id == moduleID && $0.isActive }), let isolated = record.isolated else { return nil }
+        let status = isolated.status
+        return (status.pid, status.restarts)
     }
 
     /// Discovers and loads every plugin. A broken plugin or an unreadable folder is recorded

@@ -37,9 +37,9 @@ public struct HostConfiguration: Sendable {
     /// module loaded, and its load errors, at `loadPlugins`.
     package var loadsLazily = false
     /// Which modules run isolated, in worker processes (`--isolate`, `den config set den.hosting`).
-    package var hosting = HostingPolicy()
+    public var hosting = HostingPolicy()
     /// The `den` executable that runs isolated modules' workers; nil: `den` beside this program.
-    package var workerExecutable: String?
+    public var workerExecutable: String?
 
     public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = nil,
                 userDirectory: URL? = nil, selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),

@@ -21,4 +21,6 @@ struct LoadedModule: Equatable, Sendable {
     var generation: Int? = nil
     /// When the serving version was loaded, ISO 8601 (nil from older hosts).
     var loadedAt: String? = nil
+    /// Where it runs: "in-process", or "isolated, pid 4242, 0 restarts, …" (nil from older hosts).
+    var hosting: String? = nil
 }

@@ -60,7 +60,8 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
 
     /// The summary, then (from hosts that tell) the generation and when it was loaded:
     /// "… · generation 2, loaded 2026-11-23 01:02:03 UTC", or "… · generation 1, not loaded yet"
-    /// for a module the host knows from its manifest and loads when one of its routes is opened.
+    /// for a module the host knows from its manifest and loads when one of its routes is opened;
+    /// then, for an isolated module, " · isolated, pid 4242, 0 restarts, sandbox: …".
     static func detail(_ module: LoadedModule) -> String {
         guard let generation = module.generation else { return module.summary }
         // Written into one string sized up front (a row per installed module): interpolation
@@ -77,6 +78,11 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
             text += loadedAt
         } else {
             text += ", not loaded yet"
+        }
+        // In-process is the default and goes unsaid; an isolated module shows its worker.
+        if let hosting = module.hosting, hosting != "in-process" {
+            text += " · "
+            text += hosting
         }
         return text
     }

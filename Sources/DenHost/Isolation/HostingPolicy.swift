@@ -11,15 +11,19 @@ public struct HostingPolicy: Sendable, Equatable {
     }
 
     /// `--isolate all`.
-    package var isolateAll = false
+    public var isolateAll = false
     /// `--isolate <module>`: module ids (or, for a module without a manifest, its file name).
-    package var isolated: Set<String> = []
-    /// The per-module setting (`den config set den.hosting <module> isolated`).
-    package var configured: [String: Mode] = [:]
+    public var isolated: Set<String> = []
+    /// The per-module setting (`den config set den.hosting <module> isolated`), by setting name
+    /// (`HostingSettings.name(for:)`).
+    public var configured: [String: Mode] = [:]
     /// Run isolated workers sandboxed (no_new_privs, seccomp, landlock where the kernel has it).
-    package var sandbox = true
+    public var sandbox = true
     /// The worker's address-space limit (RLIMIT_AS), in bytes.
-    package var memoryLimit: UInt64 = 1 << 30
+    public var memoryLimit: UInt64 = 1 << 30
+    /// Crashes within five minutes that quarantine a module file (a benchmark that crashes on
+    /// purpose raises it).
+    public var crashesToQuarantine = 3
 
     public init() {}
 
@@ -33,7 +37,7 @@ public struct HostingPolicy: Sendable, Equatable {
         if isolateAll { return .isolated }
         if let moduleID {
             if isolated.contains(moduleID) { return .isolated }
-            if let chosen = configured[moduleID] { return chosen }
+            if let chosen = configured[HostingSettings.name(for: moduleID)] { return chosen }
         }
         if isolated.contains(fileName) { return .isolated }
         return Self.defaultMode

@@ -142,8 +142,10 @@ package final class ModuleWorker: @unchecked Sendable {
                 den_kill_worker(pid)
                 let end = WorkerEnd(signal: signal, exitStatus: status, cause: killCause.withLock { $0 })
                 endState.withLock { $0 = end }
-                ended.signal()
+                // The crash is counted (and a loop quarantined) before a waiting call hears of the
+                // end, so that call's own restart never starts a worker the count has not seen.
                 onEnd(self, end)
+                ended.signal()
             }
         } catch {
             // Without a watch thread the worker is still reaped on its next failed request.
@@ -187,9 +189,20 @@ package final class ModuleWorker: @unchecked Sendable {
             }
         } catch {
             let failure = error as? ChannelFailure ?? .io(0)
-            kill(because: Self.describe(failure))
-            let end = waitForEnd(upTo: .seconds(2))
-            throw WorkerFault(message: end?.description ?? Self.describe(failure))
+            // A worker that ended, or closed its socket, ended its own way: its signal or exit
+            // status says how. One that broke the protocol or ran past the limit is ended here.
+            let endedItself = failure == .closed || failure == .peerEnded
+            if !endedItself { kill(because: Self.describe(failure)) }
+            var end = waitForEnd(upTo: endedItself ? .seconds(1) : .seconds(2))
+            if end == nil, endedItself {
+                kill(because: Self.describe(failure)) // closed its socket yet stays alive
+                end = waitForEnd(upTo: .seconds(2))
+            }
+            guard let end else { throw WorkerFault(message: Self.describe(failure)) }
+            if endedItself, end.signal == 0, end.cause == nil {
+                throw WorkerFault(message: "\(Self.describe(failure)); \(end.description)")
+            }
+            throw WorkerFault(message: end.description)
         }
     }
 

@@ -1,0 +1,187 @@
+@testable import DenHost
+import DenKit
+import DenTestSupport
+import Foundation
+import Testing
+
+/// Isolated modules (docs/ISOLATION.md): the same .so in a worker process of its own, restarted
+/// after a crash with its screen's state, quarantined after a crash loop, sandboxed. Real worker
+/// processes (`den worker`), real signals; the fault module is Tests/Fixtures/DenFixtureFaults.
+@Suite("Isolated modules: worker processes, crashes, restarts, quarantine, sandbox", .serialized)
+struct IsolationSpec {
+    let folder: PluginFolder
+    let log = CapturedLog()
+
+    init() throws {
+        folder = try PluginFolder()
+        try folder.add("AboutModule")
+        try folder.add("DenFixtureFaults")
+        _ = try BuildProducts.require(BuildProducts.den)
+    }
+
+    func runtime(isolate: Set<String> = ["faults"], sandbox: Bool = true, timeout: Duration = .seconds(30)) -> DenRuntime {
+        var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil,
+                                              cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
+        configuration.callPolicy = ModuleCallPolicy(timeout: timeout, slowNotice: timeout)
+        configuration.hosting.isolated = isolate
+        configuration.hosting.sandbox = sandbox
+        configuration.workerExecutable = BuildProducts.den.path
+        let runtime = DenRuntime(configuration: configuration, logger: log.logger)
+        runtime.loadPlugins()
+        return runtime
+    }
+
+    func texts(_ view: SessionView) -> [String] {
+        view.screen.elements.compactMap { if case .text(let text, _) = $0 { text } else { nil } }
+    }
+
+    func banners(_ view: SessionView) -> [String] {
+        view.screen.elements.compactMap { if case .banner(let banner) = $0 { banner.text } else { nil } }
+    }
+
+    func faults(_ runtime: DenRuntime) throws -> IsolatedModule {
+        try #require(runtime.isolation?.all.first { $0.filePath.hasSuffix("libDenFixtureFaults.so") })
+    }
+
+    /// Counts to `count` on a fresh faults screen.
+    func counted(_ session: NavigationSession, to count: Int) -> SessionView {
+        var view = session.open("faults")
+        for _ in 0..<count { view = session.send(action: "count", fields: [:]) }
+        return view
+    }
+
+    @Test("an isolated Swift module shows exactly the screen it shows in-process")
+    func sameScreen() throws {
+        let inProcess = runtime(isolate: []).makeSession().open("about")
+        let isolatedRuntime = runtime(isolate: ["about"])
+        let isolated = isolatedRuntime.makeSession().open("about")
+        #expect(isolated.errors.isEmpty, "\(isolated.errors)")
+        #expect(isolated.screen.title == inProcess.screen.title)
+        #expect(texts(isolated).count == texts(inProcess).count)
+        #expect(texts(isolated).first == texts(inProcess).first)
+        let about = try #require(isolatedRuntime.registry.plugins.first { $0.id == "about" })
+        #expect(about.hosting?.hasPrefix("isolated, pid ") == true, "\(about.hosting ?? "nil")")
+    }
+
+    @Test("events, state and service calls cross to the worker and back")
+    func events() throws {
+        let runtime = runtime()
+        let session = runtime.makeSession()
+        #expect(texts(counted(session, to: 3)).first == "count 3")
+        let logged = session.send(action: "log", fields: [:])
+        #expect(texts(logged).contains("probe: log: status 0"))
+        #expect(log.lines.contains { $0.message.contains("faults says hello") })
+        #expect(try faults(runtime).status.pid != nil)
+    }
+
+    @Test("a crash in a call: the call errors, den stays up, the worker restarts and the screen keeps its state", arguments: [
+        ("segv", "SIGSEGV"), ("abort", "SIGABRT"), ("oom", "SIGSEGV"), ("garbage", "not a worker frame"), ("close", "closed its socket"),
+    ])
+    func crash(action: String, expected: String) throws {
+        let runtime = runtime()
+        let session = runtime.makeSession()
+        _ = counted(session, to: 3)
+        let firstPID = try faults(runtime).status.pid
+        let crashed = session.send(action: action, fields: [:])
+        let error = try #require(crashed.errors.first, "the crash must be reported")
+        #expect(error.contains("crashed while handling the event"), "\(error)")
+        #expect(error.contains(expected), "\(error)")
+        #expect(error.contains("restored this screen from its last snapshot"), "\(error)")
+        let status = try faults(runtime).status
+        #expect(status.restarts == 1)
+        #expect(status.pid != nil && status.pid != firstPID)
+        #expect(texts(session.send(action: "count", fields: [:])).first == "count 4", "the state before the crash, plus one")
+        // Other modules keep serving in the same process.
+        #expect(runtime.makeSession().open("about").errors.isEmpty)
+    }
+
+    @Test("a call past the call limit errors; the unresponsive worker is killed and restarted with the state")
+    func hang() throws {
+        let runtime = runtime(timeout: .seconds(2))
+        let session = runtime.makeSession()
+        _ = counted(session, to: 2)
+        let started = ContinuousClock.now
+        let hung = session.send(action: "loop", fields: [:])
+        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(hung.errors.first?.contains("did not answer within the call limit") == true, "\(hung.errors)")
+        #expect(try faults(runtime).status.restarts == 1)
+        #expect(texts(session.send(action: "count", fields: [:])).first == "count 3")
+    }
+
+    @Test("kill -9 of an idle worker from outside: den notices at once, restarts it, and the screen says it was restored")
+    func killedFromOutside() throws {
+        let runtime = runtime()
+        let session = runtime.makeSession()
+        _ = counted(session, to: 5)
+        let module = try faults(runtime)
+        let pid = try #require(module.status.pid)
+        kill(pid, SIGKILL)
+        let killedAt = ContinuousClock.now
+        while module.status.restarts == 0, ContinuousClock.now - killedAt < .seconds(5) { usleep(1000) }
+        #expect(module.status.restarts == 1)
+        #expect(ContinuousClock.now - killedAt < .seconds(2), "noticed through the pidfd, not on the next call")
+        #expect(module.status.lastEnd?.contains("SIGKILL") == true)
+        let next = session.send(action: "count", fields: [:])
+        #expect(texts(next).first == "count 6")
+        #expect(banners(next).contains(InstanceStandIn.restoredNotice))
+    }
+
+    @Test("three crashes within five minutes quarantine the file; its route says so; release lifts it")
+    func crashLoop() throws {
+        let runtime = runtime()
+        let session = runtime.makeSession()
+        _ = session.open("faults")
+        for _ in 0..<3 { _ = session.send(action: "segv", fields: [:]) }
+        let module = try faults(runtime)
+        #expect(module.status.quarantine != nil)
+        let quarantined = runtime.makeSession().open("faults")
+        #expect(banners(quarantined).first?.contains("is quarantined: it crashed 3 times within 5 minutes (last: its worker ended by SIGSEGV)") == true,
+                "\(quarantined.screen)")
+        #expect(banners(quarantined).first?.contains("den modules release \(module.contentHash.prefix(12))") == true)
+        let book = try #require(runtime.isolation?.quarantine)
+        #expect(book.entries.map(\.hash) == [module.contentHash])
+        #expect(book.release(String(module.contentHash.prefix(12))).count == 1)
+        #expect(runtime.makeSession().open("faults").errors.isEmpty, "released: tried afresh")
+    }
+
+    @Test("an isolated module's exports are called in its worker; a crash in one is an error, not the end of den")
+    func exports() throws {
+        let runtime = runtime()
+        #expect(try runtime.callExport("faults.add", words: ["2", "40"]).get() == .i64(42))
+        guard case .failure(let failure) = runtime.callExport("faults.crash", words: []) else {
+            Issue.record("a crashing export must fail")
+            return
+        }
+        #expect(failure.message.contains("SIGSEGV"), "\(failure.message)")
+        #expect(try runtime.callExport("faults.add", words: ["1", "1"]).get() == .i64(2), "restarted")
+    }
+
+    @Test("the sandbox: no network, no /etc/passwd, no fork; den reports the layers that engaged")
+    func sandbox() throws {
+        let runtime = runtime()
+        let session = runtime.makeSession()
+        _ = session.open("faults")
+        let probed = texts(session.send(action: "probe", fields: [:]))
+        #expect(probed.contains { $0.contains("socket: Permission denied") }, "\(probed)")
+        let layers = try faults(runtime).status.sandbox
+        #expect(layers.contains("no_new_privs") && layers.contains("seccomp"), "\(layers)")
+        if layers.contains("landlock") {
+            #expect(probed.contains { $0.contains("open /etc/passwd: Permission denied") }, "\(probed)")
+        }
+        let forked = texts(session.send(action: "fork", fields: [:]))
+        #expect(forked.contains { $0.contains("fork: Operation not permitted") }, "\(forked)")
+        #expect(try faults(runtime).status.restarts == 0)
+    }
+
+    @Test("without the sandbox the module reaches the file system, and what it forks dies with its worker")
+    func unsandboxed() throws {
+        let runtime = runtime(sandbox: false)
+        let session = runtime.makeSession()
+        _ = session.open("faults")
+        #expect(texts(session.send(action: "probe", fields: [:])).contains { $0.contains("open /etc/passwd: allowed") })
+        #expect(try faults(runtime).status.sandbox.isEmpty)
+        #expect(texts(session.send(action: "fork", fields: [:])).contains { $0.contains("fork: a child started") })
+        _ = session.send(action: "segv", fields: [:])
+        #expect(try faults(runtime).status.restarts == 1)
+    }
+}
