@@ -96,6 +96,7 @@ let package = Package(
         // Loader, registry, navigator, hot swap, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
             "CDenABI", "DenKit", "DenRouting", "CDenLibraries", "DenLibraryContracts", "CFFI", "CDenThreads", "CDenSignals",
+            "CDenCommonPasswords",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
         // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the
@@ -117,6 +118,8 @@ let package = Package(
                 linkerSettings: pluginLinkerFlags + [
                     .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenSQLiteStorage/exports.map"]),
                 ]),
+        // The common and breached passwords the `auth` service refuses, built in with #embed (README.md there).
+        .target(name: "CDenCommonPasswords", exclude: ["common-passwords.txt", "README.md", "LICENSE-django"]),
         // libffi (Debian libffi-dev, installed by Scripts/setup.sh): calls module exports (DenHost/Exports).
         .systemLibrary(name: "CFFI", providers: [.apt(["libffi-dev"])]),
         // What den and the three libraries it opens at run time exchange: their C functions, typed
