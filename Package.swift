@@ -96,7 +96,7 @@ let package = Package(
         // Loader, registry, navigator, hot swap, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
             "CDenABI", "DenKit", "DenRouting", "CDenLibraries", "DenLibraryContracts", "CFFI", "CDenThreads", "CDenSignals",
-            "CDenProcess",
+            "CDenProcess", "CDenCommonPasswords",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
         // Starting and watching isolated modules' worker processes: posix_spawn, pidfd (docs/ISOLATION.md).
@@ -125,6 +125,8 @@ let package = Package(
                 linkerSettings: pluginLinkerFlags + [
                     .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/DenSQLiteStorage/exports.map"]),
                 ]),
+        // The common and breached passwords the `auth` service refuses, built in with #embed (README.md there).
+        .target(name: "CDenCommonPasswords", exclude: ["common-passwords.txt", "README.md", "LICENSE-django"]),
         // libffi (Debian libffi-dev, installed by Scripts/setup.sh): calls module exports (DenHost/Exports).
         .systemLibrary(name: "CFFI", providers: [.apt(["libffi-dev"])]),
         // What den and the three libraries it opens at run time exchange: their C functions, typed

@@ -36,11 +36,19 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-sessions"), help: ArgumentHelp("The most browser sessions kept at once; past it the longest unused one ends (default 1000).", valueName: "count"))
     var maxSessions = 1000
 
+    @Option(name: .customLong("max-sessions-per-account"), help: ArgumentHelp("The most browser sessions logged in to one account; a login past it ends that account's longest unused one (default 10).", valueName: "count"))
+    var maxSessionsPerAccount = 10
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most open connections; one more is answered 503 at once (default 10000, lowered to what the descriptor limit allows).", valueName: "count"))
+    var maxConnections = 10_000
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port; use 1 to 65535, or 0 for a free one") }
         guard !address.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--host '' names no address; leave it out to listen on 127.0.0.1") }
         guard (1...10_080).contains(sessionMinutes) else { throw ValidationError("--session-minutes \(sessionMinutes) must be 1 to 10080 (a week)") }
         guard (1...1_000_000).contains(maxSessions) else { throw ValidationError("--max-sessions \(maxSessions) must be 1 to 1000000") }
+        guard (1...1_000_000).contains(maxSessionsPerAccount) else { throw ValidationError("--max-sessions-per-account \(maxSessionsPerAccount) must be 1 to 1000000") }
+        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections \(maxConnections) must be 1 to 1000000") }
     }
 
     func run() throws {
@@ -51,8 +59,10 @@ struct ServeCommand: ParsableCommand {
     func serve(events: DevEvents?, whenListening: @escaping @Sendable () -> Void = {}) throws {
         let runtime = try options.makeRuntime()
         var configuration = WebConfiguration(
-            host: address, port: port, trustProxy: trustProxy, sessionIdleTimeout: .seconds(sessionMinutes * 60), maxSessions: maxSessions)
+            host: address, port: port, trustProxy: trustProxy, sessionIdleTimeout: .seconds(sessionMinutes * 60), maxSessions: maxSessions,
+            maxConnections: maxConnections)
         configuration.devEvents = events
+        configuration.maxSessionsPerAccount = maxSessionsPerAccount
         let web = WebServer(runtime: runtime, configuration: configuration)
         let watch = events.map { WebHotSwap.start(runtime, events: $0, options: watching.watcherOptions) }
         defer { watch?.stop() }

@@ -86,7 +86,9 @@ struct UsersCommand: ParsableCommand {
                 defer { engine.close() }
                 let answer = try accounts.register(username: username, password: password)
                 guard answer.outcome == .ok, let name = answer.username else {
-                    throw ServiceFailure.invalid("'\(username)' is already a user; pick another name, or see them with den users list")
+                    // A taken name, or a password the host refuses (common, or the username).
+                    let taken = "'\(username)' is already a user; pick another name, or see them with den users list"
+                    throw ServiceFailure.invalid(answer.message.map { $0.hasPrefix("That username") ? taken : $0 } ?? taken)
                 }
                 print("Added user \(name).")
             }

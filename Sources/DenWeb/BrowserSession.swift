@@ -64,6 +64,7 @@ final class BrowserSession: Sendable {
 
     private struct State {
         var id: String
+        var csrf: String
         var lastUsed: ContinuousClock.Instant
         var flash = Flash()
         var queued = 0
@@ -78,15 +79,13 @@ final class BrowserSession: Sendable {
         var running: Job?
     }
 
-    let csrfToken: String
     let navigation: NavigationSession
     private let state: Mutex<State>
 
     /// - Parameter handOff: the one in `navigation`'s placement (`.watched`), if any.
     init(navigation: NavigationSession, handOff: CallHandOff? = nil, now: ContinuousClock.Instant) {
-        csrfToken = SessionToken.make()
         self.navigation = navigation
-        state = Mutex(State(id: SessionToken.make(), lastUsed: now, lane: DispatchQueue(label: "den.web.session")))
+        state = Mutex(State(id: SessionToken.make(), csrf: SessionToken.make(), lastUsed: now, lane: DispatchQueue(label: "den.web.session")))
         handOff?.listen { [weak self] call in self?.callGivenUp(call) }
     }
 
@@ -95,8 +94,15 @@ final class BrowserSession: Sendable {
     /// page of the previous user from its back/forward cache (kept only while cookies stay).
     var id: String { state.withLock { $0.id } }
 
+    /// The token every form of this session carries. It changes with the cookie id, at every
+    /// login and logout, so a token learnt before either is worthless after it.
+    var csrfToken: String { state.withLock { $0.csrf } }
+
     func setID(_ id: String) {
-        state.withLock { $0.id = id }
+        state.withLock {
+            $0.id = id
+            $0.csrf = SessionToken.make()
+        }
     }
 
     /// The user logged in when the last request ended (kept so eviction can spare logins

@@ -9,6 +9,7 @@ final class BrowserSessionTable: Sendable {
     private let runtime: DenRuntime
     private let idleTimeout: Duration
     private let capacity: Int
+    private let perAccount: Int
     private let now: @Sendable () -> ContinuousClock.Instant
     private let sessions = Mutex<[String: BrowserSession]>([:])
     private let lastSweep: Mutex<ContinuousClock.Instant>
@@ -17,6 +18,7 @@ final class BrowserSessionTable: Sendable {
         self.runtime = runtime
         idleTimeout = configuration.sessionIdleTimeout
         capacity = max(1, configuration.maxSessions)
+        perAccount = max(1, configuration.maxSessionsPerAccount)
         now = configuration.now
         lastSweep = Mutex(configuration.now())
     }
@@ -64,6 +66,31 @@ final class BrowserSessionTable: Sendable {
         }
         for old in ended { end(old) }
         return (session, true)
+    }
+
+    /// After `session` logged in as `user`: ends that account's own longest unused sessions past
+    /// the per-account cap, so one account logging in again and again never pushes anybody
+    /// else out (`session` itself stays). Returns how many ended.
+    @discardableResult
+    func capAccount(of session: BrowserSession, user: String) -> Int {
+        let store = runtime.sessions
+        let ended = sessions.withLock { table -> [BrowserSession] in
+            let others = table.values.filter { $0 !== session && store.recordedUser(of: $0.navigation.id) == user }
+            let excess = others.count + 1 - perAccount
+            guard excess > 0 else { return [] }
+            let oldest = others.sorted { $0.lastUsed < $1.lastUsed }.prefix(excess)
+            for old in oldest { table[old.id] = nil }
+            return Array(oldest)
+        }
+        for old in ended { end(old) }
+        return ended.count
+    }
+
+    /// Ends `session` and returns a new one in its place (the response must set the cookie).
+    func restart(_ session: BrowserSession) -> BrowserSession {
+        let removed = sessions.withLock { table in table.removeValue(forKey: session.id) != nil }
+        if removed { end(session) }
+        return self.session(for: nil).session
     }
 
     /// Gives `session` a new cookie id (the old one stops working at once) and returns it.

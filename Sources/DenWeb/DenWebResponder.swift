@@ -21,18 +21,18 @@ struct DenWebResponder: HTTPResponder {
     }
 
     func respond(to request: Request, context: WebRequestContext) async throws -> Response {
-        var response = await answer(request)
+        var response = await answer(request, from: ClientAddress.of(request, peer: context.peerAddress, trustProxy: configuration.trustProxy))
         SecurityHeaders.apply(to: &response)
         return response
     }
 
-    private func answer(_ request: Request) async -> Response {
+    private func answer(_ request: Request, from address: String) async -> Response {
         let path = request.uri.path
         if let events = configuration.devEvents, let response = DevRequests.answer(request, events: events) { return response }
         // HEAD for what a monitor or a cache checks (never a page: showing one moves a session).
         if request.method == .head, path == "/_health" || path == PageAssets.stylesheetPath || path == PageAssets.scriptPath {
             var response = await answer(Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: path),
-                                                body: RequestBody(buffer: ByteBuffer())))
+                                                body: RequestBody(buffer: ByteBuffer())), from: address)
             response.body = ResponseBody()
             return response
         }
@@ -46,12 +46,13 @@ struct DenWebResponder: HTTPResponder {
             return WebResponses.asset(PageAssets.script, contentType: "text/javascript; charset=utf-8")
         case (.post, FormNames.actionPath), (.post, FormNames.backPath), (.post, FormNames.changePath):
             let kind: FormRequests.Kind = path == FormNames.actionPath ? .action : path == FormNames.backPath ? .back : .change
+            if let origin = OriginCheck.foreignOrigin(of: request) { return OriginCheck.refusal(origin) }
             // A form can only be for a live session (its token is the session's): without one
             // the answer is 403 at once, and no session is made for it.
             guard let session = sessions.existing(SessionCookie.value(in: request)) else {
                 return FormRequests.noSession()
             }
-            return await withSession(request, existing: session) { session in
+            return await withSession(request, from: address, existing: session) { session in
                 await FormRequests(runtime: runtime, limits: configuration.limits).handle(kind, request, session: session)
             }
         case (.get, _):
@@ -62,7 +63,7 @@ struct DenWebResponder: HTTPResponder {
             // A route no module serves (a typo, /favicon.ico, /robots.txt) is answered without a
             // session: it never lands on a visitor's stack, and a flood of them makes no sessions.
             if let notFound = PageRequests.unservable(route, runtime: runtime, asJSON: isJSON) { return notFound }
-            return await withSession(request) { session in
+            return await withSession(request, from: address) { session in
                 await PageRequests(runtime: runtime, limits: configuration.limits, devScript: configuration.devEvents != nil).show(route, session: session, asJSON: isJSON)
             }
         default:
@@ -77,16 +78,29 @@ struct DenWebResponder: HTTPResponder {
     /// Runs `body` with the cookie's session, making one (and setting the cookie) when the cookie
     /// is missing, unknown or expired. When the step changed the logged-in user (a login, a
     /// logout), the session gets a new cookie id.
-    private func withSession(_ request: Request, existing: BrowserSession? = nil,
+    private func withSession(_ request: Request, from address: String, existing: BrowserSession? = nil,
                              _ body: (BrowserSession) async -> Response) async -> Response {
-        let (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: SessionCookie.value(in: request))
+        var (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: SessionCookie.value(in: request))
+        // Logged out from elsewhere (a password change or reset in another session): its screens
+        // hold that user's data, and a reload would show them again, so it starts afresh.
+        if !isNew, let user = session.user, runtime.sessions.recordedUser(of: session.navigation.id) != user {
+            session = sessions.restart(session)
+            isNew = true
+        }
+        // The auth service throttles and audits by this address, and trusts these devices.
+        let devices = DeviceCookie.tokens(in: request)
+        runtime.sessions.setClient(SessionClient(address: address, deviceTokens: devices), of: session.navigation.id)
         var response = await body(session)
         let userChanged = session.noteUser(runtime.sessions.recordedUser(of: session.navigation.id))
         if userChanged, !isNew { _ = sessions.rekey(session) }
+        if userChanged, let user = session.user { sessions.capAccount(of: session, user: user) }
+        let secure = configuration.trustProxy
+            && request.headers[.xForwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
         if isNew || userChanged {
-            let secure = configuration.trustProxy
-                && request.headers[.xForwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
             response.setCookie(Cookie(name: Self.cookieName, value: session.id, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+        }
+        if let issued = runtime.sessions.takeIssuedDevice(of: session.navigation.id) {
+            response.setCookie(DeviceCookie.cookie(adding: issued, to: devices, secure: secure))
         }
         return response
     }

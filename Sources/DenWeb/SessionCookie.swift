@@ -6,6 +6,10 @@ enum SessionCookie {
     static let name = "den_session"
 
     static func value(in request: Request) -> String? {
+        value(named: name, in: request)
+    }
+
+    static func value(named name: String, in request: Request) -> String? {
         for header in request.headers[values: .cookie] {
             for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
                 // Cookie pairs are separated by "; "; a name never holds spaces or "=".

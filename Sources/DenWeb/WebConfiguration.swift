@@ -14,6 +14,12 @@ package struct WebConfiguration: Sendable {
     package var sessionIdleTimeout: Duration
     /// The most live browser sessions; past it the longest idle one is ended for a new one.
     package var maxSessions: Int
+    /// The most live sessions logged in to one account; a login past it ends that account's own
+    /// longest unused session.
+    package var maxSessionsPerAccount = 10
+    /// The most open connections; one more is answered `503` at once (`CappedHTTPChannel`).
+    /// `run` lowers it to what the descriptor limit allows.
+    package var maxConnections: Int
     package var limits: WebLimits
     /// Development only (`--watch`, `den dev`): pages listen to these events and reload after a
     /// hot swap (docs/HOT_SWAP.md). nil: no event stream, no dev script.
@@ -22,13 +28,14 @@ package struct WebConfiguration: Sendable {
     package var now: @Sendable () -> ContinuousClock.Instant
 
     package init(host: String = "127.0.0.1", port: Int = 8080, trustProxy: Bool = false,
-                sessionIdleTimeout: Duration = .seconds(30 * 60), maxSessions: Int = 1000,
+                sessionIdleTimeout: Duration = .seconds(30 * 60), maxSessions: Int = 1000, maxConnections: Int = 10_000,
                 limits: WebLimits = WebLimits(), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.host = host
         self.port = port
         self.trustProxy = trustProxy
         self.sessionIdleTimeout = sessionIdleTimeout
         self.maxSessions = maxSessions
+        self.maxConnections = maxConnections
         self.limits = limits
         self.now = now
     }
@@ -54,6 +61,11 @@ package struct WebLimits: Sendable {
     /// The largest request head (all header lines) and the most header lines (HTTP parser limits).
     package var maxHeaderBytes = 16 * 1024
     package var maxHeaderCount = 100
+    /// A connection that sends nothing this long is closed; a request head counts only once it
+    /// is complete, so this also bounds how long a head may take.
+    package var idleTimeout: Duration = .seconds(60)
+    /// The most time from a request's head to the end of its body (`RequestDeadlineHandler`).
+    package var bodyTimeout: Duration = .seconds(30)
     /// Requests of one browser session waiting behind a slow module call; more get a "busy" page.
     package var maxQueuedRequests = 8
     /// The deepest navigation stack a session's page visits build; past it a visit replaces the

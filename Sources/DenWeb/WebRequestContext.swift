@@ -5,9 +5,12 @@ import Hummingbird
 /// same 64 KiB, for anything in Hummingbird that reads a body on its own.
 package struct WebRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
+    /// The peer's IP address, nil when there is none (HummingbirdTesting's router client).
+    package var peerAddress: String?
 
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        peerAddress = source.channel.remoteAddress?.ipAddress
     }
 
     package var maxUploadSize: Int { WebLimits().maxBodyBytes }

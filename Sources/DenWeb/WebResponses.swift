@@ -76,4 +76,5 @@ extension HTTPFields.Element.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
     static let xFrameOptions = Self("X-Frame-Options")!
     static let xForwardedProto = Self("X-Forwarded-Proto")!
+    static let xForwardedFor = Self("X-Forwarded-For")!
 }

@@ -2,6 +2,7 @@ import DenHost
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 
 /// `den serve`: the browser front-end on Hummingbird. One `NavigationSession` per browser session
 /// (`BrowserSessionTable`), module calls off the server's threads (`BrowserSession`), every page
@@ -19,15 +20,27 @@ package struct WebServer: Sendable {
 
     /// The Hummingbird application; `onListening` hears the URL once the socket is bound (with
     /// the real port when `port` is 0).
-    package func makeApplication(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+    /// `maxConnections`: the connection cap in force (`run` lowers the configured one to what the
+    /// descriptor limit allows).
+    package func makeApplication(maxConnections: Int? = nil,
+                                 onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let limits = configuration.limits
-        let server = HTTPServerBuilder.http1(configuration: HTTP1Channel.Configuration(
-            idleTimeout: .seconds(60),
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestDeadlineHandler(bodyTimeout: limits.bodyTimeout)],
+            idleTimeout: TimeAmount(limits.idleTimeout),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
-                                            maxHeaderFieldCount: limits.maxHeaderCount)))
+                                            maxHeaderFieldCount: limits.maxHeaderCount))
+        let gauge = ConnectionGauge(cap: maxConnections ?? configuration.maxConnections)
+        let server = HTTPServerBuilder { responder in
+            CappedHTTPChannel(inner: HTTP1Channel(responder: responder, configuration: http1), gauge: gauge)
+        }
         let host = configuration.host
+        // Past the cap and the refusals' room, Hummingbird stops accepting until a connection
+        // closes (no accept, no descriptor, no EMFILE).
+        let accepting = MaximumAvailableConnections(gauge.cap + CappedHTTPChannel.refusalRoom)
         return Application(responder: responder, server: server,
-                           configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: nil),
+                           configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: nil,
+                                                                   availableConnectionsDelegate: accepting),
                            onServerRunning: { channel in
                                let port = channel.localAddress?.port ?? 0
                                let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
@@ -42,6 +55,12 @@ package struct WebServer: Sendable {
         if !configuration.bindsLoopback {
             runtime.logger.warning("den serve is binding \(configuration.host), which other machines can reach; every module's screens (and logins) are served to anyone who can connect. Bind 127.0.0.1 (the default) unless that is what you want.")
         }
-        try await makeApplication(onListening: onListening).runService()
+        // Every connection is a descriptor: take all the system allows, and cap connections below it.
+        let softLimit = DescriptorBudget.raiseSoftLimit()
+        let (cap, lowered) = DescriptorBudget.cap(asked: configuration.maxConnections, softLimit: softLimit)
+        if lowered {
+            runtime.logger.warning("den serve can hold at most \(cap) connections, not --max-connections \(configuration.maxConnections): its descriptor limit is \(softLimit ?? 0) and \(DescriptorBudget.reserved) are kept for everything else. Raise the limit (ulimit -n, LimitNOFILE=) to allow more.")
+        }
+        try await makeApplication(maxConnections: cap, onListening: onListening).runService()
     }
 }

@@ -18,7 +18,7 @@ package enum RawHTTP {
         }
     }
 
-    static func connect(_ port: Int) throws -> Int32 {
+    package static func connect(_ port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(message: "socket: \(errno)") }
         var address = sockaddr_in()
@@ -35,7 +35,7 @@ package enum RawHTTP {
         return fd
     }
 
-    static func send(_ fd: Int32, _ text: String) {
+    package static func send(_ fd: Int32, _ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

@@ -186,6 +186,8 @@ final class Browser: Sendable {
     let client: any TestClientProtocol
     let server: WebServer
     private let cookieStore = Mutex<String?>(nil)
+    /// `den_device`, once a login set it.
+    let device = Mutex<String?>(nil)
 
     init(_ client: any TestClientProtocol, _ server: WebServer) {
         self.client = client
@@ -219,9 +221,13 @@ final class Browser: Sendable {
 
     func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> Page {
         var headers = headers
-        if let cookie { headers[.cookie] = "\(DenWebResponder.cookieName)=\(cookie)" }
+        let pairs = [cookie.map { "\(DenWebResponder.cookieName)=\($0)" }, device.withLock { $0 }.map { "\(DeviceCookie.name)=\($0)" }]
+        if !pairs.compactMap({ $0 }).isEmpty { headers[.cookie] = pairs.compactMap { $0 }.joined(separator: "; ") }
         let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
-        if let set = response.headers[.setCookie], let value = Self.cookieValue(set) { self.cookie = value }
+        for set in response.headers[values: .setCookie] {
+            if let value = Self.cookieValue(set) { self.cookie = value }
+            if set.hasPrefix("\(DeviceCookie.name)=") { device.withLock { $0 = String(set.dropFirst(DeviceCookie.name.count + 1).prefix { $0 != ";" }) } }
+        }
         return Page(status: response.status, headers: response.headers, body: String(buffer: response.body))
     }
 

@@ -275,6 +275,25 @@ struct LoginPresenterTests {
         #expect(shown.fields.allSatisfy { $0.isSecret && $0.value.isEmpty })
     }
 
+    @Test("a change or reset that logged other sessions out says how many; the reset page stays to say it")
+    func otherSessionsLoggedOut() throws {
+        let change = makePresenter(.changePassword, user: "alice")
+        interactor.outcome = .success(.passwordChanged(username: "alice", othersLoggedOut: "2 other sessions were logged out."))
+        change.didTrigger(.change, form: LoginFormInput(password: "new password 1", repeated: "new password 1", current: "old password 1"))
+        #expect(view.displayed.last?.notices.last?.text == "Your password is changed. Use the new one from now on. 2 other sessions were logged out.")
+
+        let reset = makePresenter(.reset, next: nextRoute("jogs"))
+        interactor.outcome = .success(.passwordReset(username: "alice", loginProblem: nil, othersLoggedOut: "1 other session was logged out."))
+        reset.didTrigger(.reset, form: LoginFormInput(password: "new password 1", repeated: "new password 1", token: "abc"))
+        let shown = try #require(view.displayed.last)
+        #expect(shown.notices.last?.text == "Your new password is set, and you are logged in as alice. 1 other session was logged out.")
+        #expect(shown.fields.isEmpty)
+        #expect(shown.actions.map(\.label) == ["Continue to jogs"])
+        #expect(router.calls.isEmpty, "the page stays until Continue")
+        reset.didTrigger(.goOn, form: LoginFormInput())
+        #expect(router.calls == [.goOn(nextRoute("jogs"))])
+    }
+
     @Test("the change-password page with nobody logged in offers Log in, which comes back to it afterwards")
     func changePasswordLoggedOut() throws {
         let presenter = makePresenter(.changePassword, next: nextRoute("jogs"))

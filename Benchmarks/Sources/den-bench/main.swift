@@ -184,6 +184,26 @@ if wanted("login") {
     details.append("  login, unknown user                \(milliseconds(r.unknown.median, digits: 1)) (\(milliseconds(r.unknown.p90, digits: 1)))")
 }
 
+// MARK: 11. den serve under attack: guesses an attacker gets, and a long jogs list
+if wanted("attack") {
+    let bench = AttackBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path,
+                            workDirectory: work.appendingPathComponent("attack"), seconds: Double(intOption("--attack-seconds", 5)),
+                            jogRequests: intOption("--jog-requests", 15))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "attack: \($0)" }
+    func guesses(_ g: AttackBench.Guessing) -> String { fixed(g.perSecond, 2) + "/s" }
+    for (label, pair) in [("guesses at one account", r.oneAccount), ("guesses across accounts, 1 address", r.manyAccounts)] {
+        guard let (baseline, throttled) = pair else { continue }
+        rows.append(Row(figure: label, den: guesses(throttled), baseline: "unthrottled " + guesses(baseline),
+                        ratio: ratio(throttled.perSecond / baseline.perSecond), goal: "growing delays", verdict: "info"))
+        details.append("attack: \(label): \(fixed(throttled.seconds, 1)) s of one attacker connection; checked \(throttled.checked), told to wait \(throttled.throttled); unthrottled (max_failed_attempts 100) checked \(baseline.checked) in \(fixed(baseline.seconds, 1)) s")
+    }
+    rows.append(Row(figure: "GET /jogs, 20,000 jogs (reopened)", den: milliseconds(r.bigList.median, digits: 1),
+                    baseline: "50 jogs " + milliseconds(r.smallList.median, digits: 1), ratio: ratio(r.bigList.median / r.smallList.median),
+                    goal: "one page either way", verdict: "info"))
+    details.append("attack: GET /jogs?r=<n>, \(r.bigList.count) requests each after 2 warm-ups; median (p90): 20,000 jogs \(milliseconds(r.bigList.median, digits: 1)) (\(milliseconds(r.bigList.p90, digits: 1))), \(r.bigBytes) bytes; 50 jogs \(milliseconds(r.smallList.median, digits: 1)) (\(milliseconds(r.smallList.p90, digits: 1))), \(r.smallBytes) bytes")
+}
+
 // MARK: 6. The browser front-end under load
 if wanted("web") {
     let wrk = option("--wrk") ?? "/usr/bin/wrk"

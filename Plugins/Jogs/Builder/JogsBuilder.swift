@@ -38,7 +38,7 @@ enum JogsBuilder: ModuleBuilder {
         case JogsRoutes.new:
             return JogFormPresenter(interactor: interactor, router: router)
         case JogsRoutes.report:
-            return JogReportPresenter(interactor: interactor)
+            return JogReportPresenter(interactor: interactor, page: JogPage.number(from: context.query["page"]))
         case JogsRoutes.detail:
             let text = context.parameters["id"] ?? ""
             // The router checked the digits; a number beyond Int is no one's jog.
@@ -46,7 +46,7 @@ enum JogsBuilder: ModuleBuilder {
                                       idText: text)
         default:
             return JogListPresenter(interactor: interactor, route: context.route,
-                                    from: context.query["from"], to: context.query["to"])
+                                    from: context.query["from"], to: context.query["to"], page: JogPage.number(from: context.query["page"]))
         }
     }
 }

@@ -9,6 +9,16 @@ enum JogsRoutes {
     /// One jog: detail, edit and delete.
     static let detail = "jogs/<int:id>"
 
+    /// The list with the filter `range`, at `page` (the first page leaves `page` out).
+    static func list(_ range: DayRange, page: Int) -> String {
+        let query = [range.from.map { "from=\($0)" }, range.to.map { "to=\($0)" }, page > 1 ? "page=\(page)" : nil].compactMap { $0 }
+        return query.isEmpty ? list : list + "?" + query.joined(separator: "&")
+    }
+
+    static func report(page: Int) -> String {
+        page > 1 ? "\(report)?page=\(page)" : report
+    }
+
     static func jog(_ id: Int) -> String {
         "jogs/\(id)"
     }

@@ -16,6 +16,8 @@ final class JogListPresenter: JogsPresenterInput {
     private var toText: String
     /// The filter in force.
     private var range = DayRange.everything
+    /// The page shown (`jogs?page=2`); a new filter starts at the first.
+    private var page: Int
     private var filterErrors = DayRangeErrors()
     /// The link's filter is applied at the first appear, inside a host call (the session is known).
     private var linkFilterPending: Bool
@@ -24,8 +26,9 @@ final class JogListPresenter: JogsPresenterInput {
     /// Messages about the latest event.
     private var notices: [Object.Notice] = []
 
-    init(interactor: any JogsInteractorInput, route: String = JogsRoutes.list, from: String? = nil, to: String? = nil) {
+    init(interactor: any JogsInteractorInput, route: String = JogsRoutes.list, from: String? = nil, to: String? = nil, page: Int = 1) {
         self.interactor = interactor
+        self.page = page
         self.route = route
         fromText = from ?? ""
         toText = to ?? ""
@@ -52,9 +55,11 @@ final class JogListPresenter: JogsPresenterInput {
         if let to = form.to { toText = to }
         switch action {
         case .filter:
+            page = 1
             applyFilter(failure: "The dates were not applied, so the list still shows \(Self.describe(range, all: "all your jogs")); "
                 + "correct them and press Filter.")
         case .clearFilter:
+            page = 1
             fromText = ""
             toText = ""
             filterErrors = DayRangeErrors()
@@ -111,6 +116,11 @@ final class JogListPresenter: JogsPresenterInput {
         var shown = [JogsMessages.unreadable(listing.unreadable)].compactMap { $0 }
         shown += notices
         let period = Self.describe(listing.range, all: "")
+        // Only one page of jogs is drawn; the totals stay over the whole filter.
+        let shownPage = JogPage(requested: page, total: listing.jogs.count, size: JogPage.listSize)
+        var pages: [Object.Link] = []
+        if shownPage.number > 1 { pages.append(.init(label: "Newer jogs", route: JogsRoutes.list(listing.range, page: shownPage.number - 1))) }
+        if shownPage.number < shownPage.count { pages.append(.init(label: "Older jogs", route: JogsRoutes.list(listing.range, page: shownPage.number + 1))) }
         return .list(Object.List(
             title: "Jogs of \(listing.user)",
             notices: shown,
@@ -120,13 +130,14 @@ final class JogListPresenter: JogsPresenterInput {
                              placeholder: "2026-01-31", error: filterErrors.to),
             actions: [Object.Action(id: Object.ActionID.filter, label: "Filter", role: .primary),
                       Object.Action(id: Object.ActionID.clearFilter, label: "Clear filter", role: .secondary)],
-            jogs: listing.jogs.map(JogFormatter.viewObject),
+            jogs: listing.jogs[shownPage.items].map(JogFormatter.viewObject),
             emptyText: listing.range.isEverything
                 ? "No jogs yet: log your first run with New jog."
                 : "No jogs \(period). Change the dates, or Clear filter to see them all.",
             totals: listing.jogs.isEmpty ? nil
                 : (period.isEmpty ? "" : "\(period.prefix(1).uppercased())\(period.dropFirst()): ") + JogFormatter.totals(listing.totals),
-            links: [JogsMessages.newJog, JogsMessages.report]))
+            links: pages + [JogsMessages.newJog, JogsMessages.report],
+            paging: shownPage.caption("Jogs")))
     }
 
     // MARK: - Private

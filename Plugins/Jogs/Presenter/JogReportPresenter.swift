@@ -10,9 +10,12 @@ final class JogReportPresenter: JogsPresenterInput {
     private var report: JogReport?
     private var problem: JogsProblem?
     private var notices: [Object.Notice] = []
+    /// The page of weeks shown (`jogs/report?page=2`).
+    private let page: Int
 
-    init(interactor: any JogsInteractorInput) {
+    init(interactor: any JogsInteractorInput, page: Int = 1) {
         self.interactor = interactor
+        self.page = page
     }
 
     // MARK: - JogsPresenterInput
@@ -52,14 +55,19 @@ final class JogReportPresenter: JogsPresenterInput {
     private var viewObject: Object {
         if let problem, let message = JogsMessages.screen(for: problem, route: JogsRoutes.report) { return .message(message) }
         guard let report else { return .message(JogsMessages.loading) }
+        let shownPage = JogPage(requested: page, total: report.weeks.count, size: JogPage.reportSize)
+        var pages: [Object.Link] = []
+        if shownPage.number > 1 { pages.append(.init(label: "Newer weeks", route: JogsRoutes.report(page: shownPage.number - 1))) }
+        if shownPage.number < shownPage.count { pages.append(.init(label: "Older weeks", route: JogsRoutes.report(page: shownPage.number + 1))) }
         return .report(Object.Report(
             title: "Weekly report of \(report.user)",
             notices: [JogsMessages.unreadable(report.unreadable)].compactMap { $0 } + notices,
             explanation: "Per ISO week, Monday to Sunday. Average speed and pace are over the week's total time and distance.",
             columns: ["Week", "Days", "Jogs", "Distance", "Avg speed", "Avg pace"],
-            rows: report.weeks.map(Self.row),
+            rows: report.weeks[shownPage.items].map(Self.row),
             emptyText: "No jogs yet, so there is no week to report. Log a run with New jog.",
-            links: [JogsMessages.allJogs, JogsMessages.newJog]))
+            links: pages + [JogsMessages.allJogs, JogsMessages.newJog],
+            paging: shownPage.caption("Weeks")))
     }
 
     static func row(_ summary: WeekSummary) -> [String] {

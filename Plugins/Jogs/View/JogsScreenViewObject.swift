@@ -67,9 +67,12 @@ enum JogsScreenViewObject: Equatable, Sendable {
         var jogs: [JogViewObject]
         /// Shown when `jogs` is empty.
         var emptyText: String
-        /// "3 jogs · 15.75 km · 1:25:30 · average pace 5:26 min/km"; nil without jogs.
+        /// "3 jogs · 15.75 km · 1:25:30 · average pace 5:26 min/km" over the whole filter, not
+        /// only this page; nil without jogs.
         var totals: String?
         var links: [Link]
+        /// Which jogs this page shows ("Jogs 51–100 of 20000 · page 2 of 400"); nil on a single page.
+        var paging: String? = nil
     }
 
     struct Form: Equatable, Sendable {
@@ -103,6 +106,8 @@ enum JogsScreenViewObject: Equatable, Sendable {
         var rows: [[String]]
         var emptyText: String
         var links: [Link]
+        /// Which weeks this page shows; nil on a single page.
+        var paging: String? = nil
     }
 
     struct Message: Equatable, Sendable {

@@ -57,6 +57,7 @@ final class JogsView: JogsViewInput, PassiveModuleView {
                               detail: "pace \(jog.pace)", route: jog.route)
             },
             emptyText: list.emptyText)))
+        if let paging = list.paging { elements.append(.text(paging, style: .caption)) }
         if let totals = list.totals { elements.append(.text(totals, style: .emphasis)) }
         elements += list.links.map(link)
         return Screen(title: list.title, elements: elements)
@@ -87,6 +88,7 @@ final class JogsView: JogsViewInput, PassiveModuleView {
         } else {
             elements.append(.table(Table(columns: report.columns, rows: report.rows)))
         }
+        if let paging = report.paging { elements.append(.text(paging, style: .caption)) }
         elements += report.links.map(link)
         return Screen(title: report.title, elements: elements)
     }

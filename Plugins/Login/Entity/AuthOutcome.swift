@@ -7,9 +7,11 @@ enum AuthSuccess: Equatable, Sendable {
     /// The account exists now. `loginProblem` is nil when the session was logged in as it too,
     /// else why that login did not happen (the user then logs in on the login page).
     case registered(username: String, loginProblem: String?)
-    /// The token set a new password. `loginProblem` as for `registered`.
-    case passwordReset(username: String, loginProblem: String?)
-    case passwordChanged(username: String)
+    /// The token set a new password. `loginProblem` as for `registered`. `othersLoggedOut`: what
+    /// the service said about the user's other sessions it logged out ("2 other sessions were
+    /// logged out."), nil when there were none.
+    case passwordReset(username: String, loginProblem: String?, othersLoggedOut: String? = nil)
+    case passwordChanged(username: String, othersLoggedOut: String? = nil)
     /// Nobody is logged in now; `username` is who was, when the service said.
     case loggedOut(username: String?)
 }

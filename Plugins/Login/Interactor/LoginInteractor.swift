@@ -80,7 +80,8 @@ final class LoginInteractor: LoginInteractorInput, ModuleInteractor {
             guard let name = answer.username else {
                 return succeed(.passwordReset(username: "", loginProblem: "the service did not say whose password it set"))
             }
-            succeed(.passwordReset(username: name, loginProblem: logInAfterChange(name, reset.password)))
+            succeed(.passwordReset(username: name, loginProblem: logInAfterChange(name, reset.password),
+                                   othersLoggedOut: Self.nonEmpty(answer.message)))
         } catch {
             serviceFailed(AuthResetPasswordRequest.operation, error)
         }
@@ -93,7 +94,7 @@ final class LoginInteractor: LoginInteractorInput, ModuleInteractor {
             if let failure = Self.failure(answer, refused: "The current password is wrong; the password was not changed.") {
                 return fail(failure)
             }
-            succeed(.passwordChanged(username: answer.username ?? ""))
+            succeed(.passwordChanged(username: answer.username ?? "", othersLoggedOut: Self.nonEmpty(answer.message)))
         } catch {
             serviceFailed(AuthChangePasswordRequest.operation, error)
         }
@@ -124,7 +125,7 @@ final class LoginInteractor: LoginInteractorInput, ModuleInteractor {
 
     private func succeed(_ success: AuthSuccess) {
         switch success {
-        case .loggedIn(let username), .registered(let username, nil), .passwordReset(let username, nil):
+        case .loggedIn(let username), .registered(let username, nil), .passwordReset(let username, nil, _):
             listeners?.userLoggedIn(username)
         default:
             break

@@ -44,6 +44,8 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput, ModulePr
     /// then offers only the way to the login form.
     private var awaitingLogIn = false
     private var passwordChanged = false
+    /// A reset logged the user's other sessions out: the page stays to say so, offering Continue.
+    private var resetDone = false
 
     init(page: LoginPage, next: NextRoute?, nextProblem: NextRoute.Problem? = nil, username: String = "",
          interactor: any LoginInteractorInput, router: any LoginRouterInput) {
@@ -127,16 +129,21 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput, ModulePr
             awaitingLogIn = true
             notices.append(.init(kind: .warning, text: "Your account \(name) is ready, but logging in failed: "
                 + "\(Self.clause(problem)). Log in with your new password."))
-        case .passwordReset(let name, nil):
+        case .passwordReset(let name, nil, let others?):
+            // Moving on would drop the notice with this screen: the user reads it here first.
+            user = name
+            resetDone = true
+            notices.append(.init(kind: .success, text: "Your new password is set, and you are logged in as \(name). \(others)"))
+        case .passwordReset(let name, nil, nil):
             goOn(loggedInAs: name, saying: "Your new password is set, and you are logged in as \(name).")
-        case .passwordReset(let name, let problem?):
+        case .passwordReset(let name, let problem?, _):
             awaitingLogIn = true
             let whose = name.isEmpty ? "Your new password is set" : "The new password of \(name) is set"
             notices.append(.init(kind: .warning, text: "\(whose), but logging in failed: \(Self.clause(problem)). "
                 + "Log in with the new password."))
-        case .passwordChanged:
+        case .passwordChanged(_, let others):
             passwordChanged = true
-            notices.append(.init(kind: .success, text: "Your password is changed. Use the new one from now on."))
+            notices.append(.init(kind: .success, text: "Your password is changed. Use the new one from now on." + (others.map { " " + $0 } ?? "")))
         case .loggedOut(let name):
             user = nil
             notices.append(.init(kind: .success, text: name.map { "\($0) is logged out." } ?? "You are logged out."))
@@ -215,8 +222,9 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput, ModulePr
                 texts: ["An administrator makes a reset token for you with `den users reset-token <username>`; it works "
                     + "once, for a limited time (30 minutes unless the administrator set another). Paste it here and choose a new password (\(AuthRules.passwordRule))."],
                 notices: shown,
-                fields: awaitingLogIn ? [] : [.secret(ID.token, "Reset token")] + newPassword,
-                actions: awaitingLogIn ? onlyLogIn : [Action(id: Act.reset, label: "Set new password", isPrimary: true), logInInstead])
+                fields: awaitingLogIn || resetDone ? [] : [.secret(ID.token, "Reset token")] + newPassword,
+                actions: resetDone ? [Action(id: Act.goOn, label: continueLabel, isPrimary: true)]
+                    : awaitingLogIn ? onlyLogIn : [Action(id: Act.reset, label: "Set new password", isPrimary: true), logInInstead])
         case (.changePassword, nil):
             return LoginViewObject(
                 title: "Change password", texts: ["Nobody is logged in. Log in first, then change your password here."],

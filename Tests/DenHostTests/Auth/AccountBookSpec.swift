@@ -46,8 +46,8 @@ struct AccountBookSpec {
         #expect(try book.logIn(username: "alice", password: "wrong password") == book.logIn(username: "nobody", password: "wrong password"))
     }
 
-    @Test("five failures lock the account for 15 minutes; the message says when to try again; then it opens")
-    func lockout() throws {
+    @Test("after five failures each attempt waits a growing delay (30 s, doubling, at most 15 minutes); the message says how long")
+    func growingDelay() throws {
         let clock = TestClock()
         let book = AuthTestSupport.book(clock: clock)
         _ = try book.register(username: "alice", password: "correct horse")
@@ -56,16 +56,32 @@ struct AccountBookSpec {
         }
         let fifth = try book.logIn(username: "alice", password: "wrong password")
         #expect(fifth.outcome == .locked)
-        #expect(fifth.message?.contains("Try again in 15 minutes") == true)
-        #expect(fifth.retryAfter == LockoutText.iso(clock.now.addingTimeInterval(900)))
-        clock.advance(by: 10 * 60)
-        let still = try book.logIn(username: "alice", password: "correct horse")
-        #expect(still.outcome == .locked)
-        #expect(still.message?.contains("Try again in 5 minutes") == true)
-        #expect(try book.users().first?.lockedUntil != nil)
-        clock.advance(by: 5 * 60 + 1)
+        #expect(fifth.message?.contains("try again in 30 seconds") == true, "\(fifth.message ?? "")")
+        #expect(fifth.retryAfter == LockoutText.iso(clock.now.addingTimeInterval(30)))
+        #expect(try book.logIn(username: "alice", password: "correct horse").outcome == .locked, "the right password waits too")
+        var waits: [TimeInterval] = []
+        for _ in 0..<7 {
+            clock.advance(by: 1000)
+            let answer = try book.logIn(username: "alice", password: "wrong password")
+            let until = try #require(answer.retryAfter.flatMap { ISO8601DateFormatter().date(from: $0) })
+            waits.append(until.timeIntervalSince(clock.now).rounded())
+        }
+        #expect(waits == [60, 120, 240, 480, 900, 900, 900])
+        clock.advance(by: 901)
         #expect(try book.logIn(username: "alice", password: "correct horse").outcome == .ok)
         #expect(try book.users().first?.lockedUntil == nil)
+        #expect(try book.users().first?.failedAttempts == 0)
+    }
+
+    @Test("a trusted device neither waits for the account's delay nor adds to its failures")
+    func trustedDevice() throws {
+        let book = AuthTestSupport.book()
+        _ = try book.register(username: "alice", password: "correct horse")
+        for _ in 1...5 { _ = try book.logIn(username: "alice", password: "wrong password") }
+        #expect(try book.logIn(username: "alice", password: "wrong password", trusted: true).outcome == .refused)
+        #expect(try book.users().first?.failedAttempts == 5)
+        #expect(try book.logIn(username: "alice", password: "correct horse", trusted: true).outcome == .ok)
+        #expect(try book.logIn(username: "alice", password: "correct horse").outcome == .locked, "strangers still wait")
     }
 
     @Test("a good login resets the failure count")
@@ -90,7 +106,11 @@ struct AccountBookSpec {
         _ = try book.logIn(username: "alice", password: "wrong password")
         let locked = try book.logIn(username: "alice", password: "wrong password")
         #expect(locked.outcome == .locked)
-        #expect(locked.message?.contains("1 minute") == true)
+        #expect(locked.message?.contains("30 seconds") == true)
+        _ = try book.logIn(username: "alice", password: "wrong password")
+        clock.advance(by: 31)
+        let longest = try book.logIn(username: "alice", password: "wrong password")
+        #expect(longest.message?.contains("1 minute") == true, "the delay never passes lockout_minutes")
         clock.advance(by: 61)
         #expect(try book.logIn(username: "alice", password: "correct horse").outcome == .ok)
     }

@@ -10,7 +10,9 @@ import Synchronization
 /// - only scrypt hashes are stored (`PasswordHasher`); a password never reaches storage, a log
 ///   line or a message;
 /// - a login for an unknown user hashes against a dummy, so it costs as long as a real one;
-/// - `maxFailedAttempts` failures in a row lock the account for `lockoutDuration`;
+/// - after `maxFailedAttempts` failures in a row, each further attempt from a device not
+///   trusted for the account waits a growing delay (`LoginDelay`); a trusted device (one that
+///   logged in to the account before, `DeviceTokens`) is never held up by it;
 /// - a hash made with weaker parameters than configured is redone at the next good login;
 /// - every change of more than one key is one storage transaction.
 public final class AccountBook: Sendable {
@@ -45,6 +47,7 @@ public final class AccountBook: Sendable {
     public func register(username: String, password: String) throws(ServiceFailure) -> AuthAnswer {
         let name = try Self.checkedUsername(username)
         if let problem = AuthRules.passwordProblem(password) { throw .invalid("auth.register: \(problem)") }
+        if let problem = PasswordPolicy.problem(password, username: name) { return AuthAnswer(outcome: .refused, message: problem) }
         // Hash first, so a taken name costs as long as a free one.
         let hash = try PasswordHasher.hash(password, parameters: settings.hashParameters)
         return try locked { () throws(ServiceFailure) -> AuthAnswer in
@@ -57,7 +60,10 @@ public final class AccountBook: Sendable {
     }
 
     /// Checks a password; `.ok` means the caller may log the session in as `username`.
-    public func logIn(username: String, password: String) throws(ServiceFailure) -> AuthAnswer {
+    /// `trusted`: the attempt comes from a device that logged in to this account before; it
+    /// neither waits for the account's delay nor adds to its failures (its own failures are
+    /// counted per device by `LoginThrottle`).
+    public func logIn(username: String, password: String, trusted: Bool = false) throws(ServiceFailure) -> AuthAnswer {
         let refused = AuthAnswer(outcome: .refused, message: "Wrong username or password.")
         guard AuthRules.usernameProblem(username) == nil, password.unicodeScalars.count <= AuthRules.passwordLength.upperBound else {
             _ = try PasswordHasher.verify(String(String.UnicodeScalarView(password.unicodeScalars.prefix(AuthRules.passwordLength.upperBound))), against: PasswordHasher.dummy(settings.hashParameters))
@@ -75,32 +81,37 @@ public final class AccountBook: Sendable {
         return try locked { () throws(ServiceFailure) -> AuthAnswer in
             guard var fresh = try store.user(name) else { return refused }
             let now = settings.now()
-            if let until = fresh.lockedUntil, until > now {
+            if !trusted, let until = fresh.lockedUntil, until > now {
                 return AuthAnswer(outcome: .locked, message: LockoutText.message(until: until, now: now), retryAfter: LockoutText.iso(until))
             }
-            fresh.lockedUntil = nil
             guard matches else {
+                if trusted { return refused }
                 fresh.failedAttempts += 1
+                fresh.lockedUntil = nil
                 var answer = refused
-                if fresh.failedAttempts >= settings.maxFailedAttempts {
-                    let until = now.addingTimeInterval(settings.lockoutDuration)
+                if let delay = LoginDelay.after(failures: fresh.failedAttempts, free: settings.maxFailedAttempts, longest: settings.lockoutDuration) {
+                    let until = now.addingTimeInterval(delay)
                     fresh.lockedUntil = until
-                    fresh.failedAttempts = 0
                     answer = AuthAnswer(outcome: .locked, message: LockoutText.message(until: until, now: now), retryAfter: LockoutText.iso(until))
                 }
                 try store.apply([try AccountStore.set(fresh)])
                 return answer
             }
-            fresh.failedAttempts = 0
+            // A trusted device's success leaves strangers' delay as it was.
+            if !trusted {
+                fresh.lockedUntil = nil
+                fresh.failedAttempts = 0
+            }
             if let rehash, fresh.hash == record.hash { fresh.hash = rehash }
             if fresh != record || rehash != nil { try store.apply([try AccountStore.set(fresh)]) }
             return AuthAnswer(outcome: .ok, username: name)
         }
     }
 
-    package func changePassword(username: String, current: String, new: String) throws(ServiceFailure) -> AuthAnswer {
+    package func changePassword(username: String, current: String, new: String, trusted: Bool = false) throws(ServiceFailure) -> AuthAnswer {
         if let problem = AuthRules.passwordProblem(new) { throw .invalid("auth.change_password: \(problem)") }
-        let check = try logIn(username: username, password: current)
+        if let problem = PasswordPolicy.problem(new, username: username) { return AuthAnswer(outcome: .refused, message: problem) }
+        let check = try logIn(username: username, password: current, trusted: trusted)
         guard check.outcome == .ok else {
             return check.outcome == .locked ? check
                 : AuthAnswer(outcome: .refused, message: "The current password is wrong; the password was not changed.")
@@ -131,6 +142,8 @@ public final class AccountBook: Sendable {
                 try store.apply([.delete(key: AccountStore.resetKey(tokenHash))])
                 return unknown
             }
+            // The token stays usable: the user may try again with a better password.
+            if let problem = PasswordPolicy.problem(new, username: record.username) { return AuthAnswer(outcome: .refused, message: problem) }
             record.hash = hash
             record.resetTokenHash = nil
             record.failedAttempts = 0

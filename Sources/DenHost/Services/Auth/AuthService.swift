@@ -6,11 +6,15 @@ import Logging
 /// Host service `auth.*` (see `AuthCredentials` ... `AuthAnswer` in DenKit for the JSON): the
 /// `AccountBook` behind JSON, plus the calling UI session's user (`SessionStore`).
 ///
-/// Log lines name the user and the outcome, never a password; requests are never logged.
+/// Log lines name the user and the outcome, never a password; requests are never logged. The
+/// audit lines (`audit`) are written at `notice`, whatever the log level, so they are on by default.
 package struct AuthService: HostService {
     package let accounts: AccountBook
     package let sessions: SessionStore
     let logger: Logger?
+    let auditLogger: Logger?
+    package let throttle: LoginThrottle
+    package let devices: DeviceTokens
 
     package var operations: [String] {
         [AuthCredentials.registerOperation, AuthCredentials.loginOperation, AuthLogoutRequest.operation,
@@ -21,6 +25,11 @@ package struct AuthService: HostService {
         self.accounts = accounts
         self.sessions = sessions
         self.logger = logger
+        var audit = logger
+        if let level = audit?.logLevel, level > .notice { audit?.logLevel = .notice }
+        auditLogger = audit
+        throttle = LoginThrottle { [accounts] in accounts.settings }
+        devices = DeviceTokens(store: accounts.store)
     }
 
     package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
@@ -29,6 +38,7 @@ package struct AuthService: HostService {
             let request = try decode(AuthCredentials.self, request, for: operation)
             let answer = try accounts.register(username: request.username, password: request.password)
             log(operation, answer, username: request.username)
+            audit(answer.outcome == .ok ? "account.registered" : "account.refused", account: request.username, caller: caller)
             return try encode(answer, for: operation)
 
         case AuthCredentials.loginOperation:
@@ -37,8 +47,30 @@ package struct AuthService: HostService {
             if let problem = AuthRules.usernameProblem(request.username) { throw .invalid("\(operation): \(problem)") }
             try Self.checkLength(request.password, "password", operation)
             let session = try SessionService.session(of: caller, operation)
-            let answer = try accounts.logIn(username: request.username, password: request.password)
-            if answer.outcome == .ok { sessions.setUser(answer.username, of: session) }
+            let name = AuthRules.fold(request.username)
+            let client = sessions.client(of: session) ?? SessionClient(address: "local")
+            let device = trustedDevice(client, for: name)
+            let now = accounts.settings.now()
+            // A device the account trusts is not held up by its network's failures either.
+            if device == nil, let until = throttle.addressWait(client.address, now: now) {
+                audit("login.throttled", account: name, caller: caller, ["by": "address"])
+                return try encode(AuthAnswer(outcome: .locked, message: LockoutText.message(until: until, now: now, fromAddress: true),
+                                             retryAfter: LockoutText.iso(until)), for: operation)
+            }
+            let answer = try accounts.logIn(username: request.username, password: request.password, trusted: device != nil)
+            switch answer.outcome {
+            case .ok:
+                throttle.succeeded(device: device)
+                sessions.setUser(answer.username, of: session)
+                if let token = try? devices.issue(for: name) { sessions.setIssuedDevice(token, of: session) }
+                audit("login.ok", account: name, caller: caller, device == nil ? [:] : ["device": "trusted"])
+            case .refused:
+                throttle.failed(address: client.address, device: device, now: now)
+                audit("login.failed", account: name, caller: caller, device == nil ? [:] : ["device": "trusted"])
+            case .locked:
+                throttle.failed(address: client.address, device: device, now: now)
+                audit("login.throttled", account: name, caller: caller, ["by": "account", "retry_after": .string(answer.retryAfter ?? "")])
+            }
             log(operation, answer, username: request.username)
             return try encode(answer, for: operation)
 
@@ -57,8 +89,13 @@ package struct AuthService: HostService {
             guard let user = sessions.user(of: session) else {
                 return try encode(AuthAnswer(outcome: .refused, message: "Log in first to change your password."), for: operation)
             }
-            let answer = try accounts.changePassword(username: user, current: request.currentPassword, new: request.newPassword)
+            let trusted = trustedDevice(sessions.client(of: session), for: user) != nil
+            var answer = try accounts.changePassword(username: user, current: request.currentPassword, new: request.newPassword, trusted: trusted)
+            let ended = answer.outcome == .ok ? sessions.logOutOthers(user, keeping: session) : 0
+            if answer.outcome == .ok { answer.message = Self.othersLoggedOut(ended) }
             log(operation, answer, username: user)
+            audit(answer.outcome == .ok ? "password.changed" : answer.outcome == .locked ? "password.change.throttled" : "password.change.refused",
+                  account: user, caller: caller, answer.outcome == .ok ? ["sessions_ended": "\(ended)"] : [:])
             return try encode(answer, for: operation)
 
         case AuthResetPasswordRequest.operation:
@@ -66,12 +103,47 @@ package struct AuthService: HostService {
             if request.token.isEmpty || request.token.count > 256 {
                 throw .invalid("\(operation): the token must be 1 to 256 characters; paste the token `den users reset-token <username>` printed")
             }
-            let answer = try accounts.resetPassword(token: request.token, new: request.newPassword)
+            var answer = try accounts.resetPassword(token: request.token, new: request.newPassword)
+            var ended = 0
+            if answer.outcome == .ok, let user = answer.username {
+                ended = sessions.logOutOthers(user, keeping: caller.session)
+                answer.message = Self.othersLoggedOut(ended)
+            }
             log(operation, answer, username: answer.username ?? "(token)")
+            audit(answer.outcome == .ok ? "password.reset" : "password.reset.refused", account: answer.username ?? "(token)",
+                  caller: caller, answer.outcome == .ok ? ["sessions_ended": "\(ended)"] : [:])
             return try encode(answer, for: operation)
 
         default:
             throw ServiceFailure(.notFound, "unknown operation '\(operation)'; the auth service answers \(operations.joined(separator: ", "))")
+        }
+    }
+
+    /// The id of a device token the client brought for `account` that is this host's and still
+    /// trusted; nil for a stranger.
+    private func trustedDevice(_ client: SessionClient?, for account: String) -> String? {
+        for token in client?.deviceTokens ?? [] {
+            if let device = devices.verify(token), device.user == account, throttle.deviceTrusted(device.id) { return device.id }
+        }
+        return nil
+    }
+
+    /// One audit line: the event, the account, the client's address (the time is the log
+    /// line's). Never a password or a token.
+    private func audit(_ event: String, account: String, caller: ServiceCaller, _ extra: Logger.Metadata = [:]) {
+        let name = AuthRules.usernameProblem(account) == nil ? AuthRules.fold(account) : "(invalid username)"
+        let address = caller.session.flatMap { sessions.client(of: $0)?.address } ?? "local"
+        auditLogger?.notice("audit \(event) \(name) from \(address)",
+                            metadata: ["event": .string(event), "account": .string(name), "client": .string(address)].merging(extra) { $1 })
+    }
+
+    /// What an `ok` change or reset says about the user's other sessions, which it logged out
+    /// (whoever had the old password may be behind one of them).
+    static func othersLoggedOut(_ count: Int) -> String? {
+        switch count {
+        case 0: nil
+        case 1: "1 other session was logged out."
+        default: "\(count) other sessions were logged out."
         }
     }
 

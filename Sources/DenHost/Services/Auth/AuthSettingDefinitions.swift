@@ -14,10 +14,10 @@ package enum AuthSettingDefinitions {
 
     package static let maxFailedAttempts = SettingDefinition(
         "max_failed_attempts", kind: .integer, default: "5",
-        help: "Wrong passwords in a row that lock an account.", minimum: 1, maximum: 100)
+        help: "Wrong passwords in a row before each further attempt from an unknown device waits (4× that per client address).", minimum: 1, maximum: 100)
     package static let lockoutMinutes = SettingDefinition(
         "lockout_minutes", kind: .integer, default: "15",
-        help: "How long a locked account stays locked.", minimum: 1, maximum: 7 * 24 * 60)
+        help: "The longest wait between login attempts after failures (the delays double up to it).", minimum: 1, maximum: 7 * 24 * 60)
     package static let resetTokenMinutes = SettingDefinition(
         "reset_token_minutes", kind: .integer, default: "30",
         help: "How long a token from `den users reset-token` can be used.", minimum: 1, maximum: 7 * 24 * 60)

@@ -2,9 +2,9 @@ import FoundationEssentials
 
 /// The host's settings for the `auth` service (HostConfiguration.auth). docs/ABI.md lists them.
 public struct AuthSettings: Sendable {
-    /// Failed logins in a row that lock an account.
+    /// Failed logins in a row before each further attempt from an untrusted device waits (`LoginDelay`).
     public var maxFailedAttempts = 5
-    /// How long a locked account stays locked.
+    /// The longest of those waits.
     package var lockoutDuration: TimeInterval = 15 * 60
     /// How long a token from `den users reset-token` can be used.
     package var resetTokenLifetime: TimeInterval = 30 * 60

@@ -13,6 +13,10 @@ import FoundationEssentials
 package final class SessionStore: @unchecked Sendable {
     private struct Slot {
         var user: String?
+        /// Who is on the other end, as the front-end says (`setClient`).
+        var client: SessionClient?
+        /// A device token issued at this session's last login, for the front-end to hand over.
+        var issuedDevice: String?
         /// The account's identity when the session logged in.
         var account: String?
         var values: [String: [String: String]] = [:]
@@ -72,6 +76,28 @@ package final class SessionStore: @unchecked Sendable {
         }
     }
 
+    /// What the front-end knows of the session's client, for the `auth` service's throttle and
+    /// audit log; set before each step (a browser's address and device cookie change).
+    package func setClient(_ client: SessionClient?, of session: UISessionID) {
+        lock.withLock { sessions[session, default: Slot()].client = client }
+    }
+
+    package func client(of session: UISessionID) -> SessionClient? {
+        lock.withLock { sessions[session]?.client }
+    }
+
+    func setIssuedDevice(_ token: String, of session: UISessionID) {
+        lock.withLock { sessions[session, default: Slot()].issuedDevice = token }
+    }
+
+    /// The device token the last step's login issued, once.
+    package func takeIssuedDevice(of session: UISessionID) -> String? {
+        lock.withLock {
+            defer { sessions[session]?.issuedDevice = nil }
+            return sessions[session]?.issuedDevice
+        }
+    }
+
     func value(_ key: String, module: String, session: UISessionID) -> String? {
         lock.withLock { sessions[session]?.values[module]?[key] }
     }
@@ -89,6 +115,20 @@ package final class SessionStore: @unchecked Sendable {
         _ = lock.withLock { sessions.removeValue(forKey: session) }
     }
 
+    /// Logs `username` out of every session but `keeping` (after a password change or reset)
+    /// and returns how many were logged out.
+    package func logOutOthers(_ username: String, keeping: UISessionID?) -> Int {
+        lock.withLock {
+            var count = 0
+            for id in sessions.keys where id != keeping && sessions[id]?.user == username {
+                sessions[id]?.user = nil
+                sessions[id]?.account = nil
+                count += 1
+            }
+            return count
+        }
+    }
+
     /// Logs `username` out of every session (after `den users delete` in this process).
     func logOutEverywhere(_ username: String) {
         lock.withLock {
@@ -97,5 +137,17 @@ package final class SessionStore: @unchecked Sendable {
                 sessions[id]?.account = nil
             }
         }
+    }
+}
+
+/// A UI session's client as its front-end knows it: the address (a browser's, or `local` for
+/// the terminal) and the device tokens it brought (`DeviceTokens`).
+package struct SessionClient: Sendable, Equatable {
+    package var address: String
+    package var deviceTokens: [String]
+
+    package init(address: String, deviceTokens: [String] = []) {
+        self.address = address
+        self.deviceTokens = deviceTokens
     }
 }
