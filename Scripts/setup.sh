@@ -12,6 +12,10 @@ dpkg -s libedit-dev >/dev/null 2>&1 || missing+=(libedit-dev)
 dpkg -s libffi-dev >/dev/null 2>&1 || missing+=(libffi-dev)
 # The C example module (Examples/CounterC) reads and writes JSON with cJSON; make builds it.
 dpkg -s libcjson-dev >/dev/null 2>&1 || missing+=(libcjson-dev)
+# BLAKE2b for minisign's module signatures (the CSodium target, linked into libDenCrypto.so).
+dpkg -s libsodium-dev >/dev/null 2>&1 || missing+=(libsodium-dev)
+# The signing tests sign with Debian's minisign and verify what den signs with it (docs/SIGNING.md).
+command -v minisign >/dev/null 2>&1 || missing+=(minisign)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The terminal end-to-end tests drive `den run` in a real terminal through tmux.

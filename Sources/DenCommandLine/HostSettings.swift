@@ -19,6 +19,10 @@ package struct HostSettings: Sendable {
     /// `--call-timeout`, as typed.
     package var callTimeout: String?
     package var eager = false
+    /// `--trust-policy`, as typed.
+    package var trustPolicy: String?
+    /// The policy when nothing names one (`den dev`: allow); nil: by how den is installed.
+    package var defaultTrustPolicy: TrustPolicy?
     /// The `DEN_` and `XDG_` variables (`ProcessEnvironment.hostVariables()`): all it reads.
     package var environment: [String: String]
     /// The storage engine for a data folder; nil keeps the runtime's default, SQLite through
@@ -43,6 +47,7 @@ package struct HostSettings: Sendable {
         if let plugins, selectedModules?.isEmpty ?? true {
             return "--plugins '\(plugins)' names no module; give ids like about,main"
         }
+        if case .failure(let problem) = resolvedTrustPolicy { return problem.description }
         if pluginDirectories.contains(where: \.isEmpty) {
             return "--plugin-dir '' names no folder; give a path or leave the option out"
         }
@@ -56,6 +61,11 @@ package struct HostSettings: Sendable {
 
     private var resolvedCallTimeout: String? {
         callTimeout ?? environment["DEN_CALL_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The trust policy and where it came from (TrustPolicySetting).
+    package var resolvedTrustPolicy: Result<(TrustPolicy, String), TrustPolicySetting.Problem> {
+        TrustPolicySetting.resolve(option: trustPolicy, environment: environment, fallback: defaultTrustPolicy)
     }
 
     private var resolvedLogLevelName: String? {
@@ -87,6 +97,10 @@ package struct HostSettings: Sendable {
         if let timeout = resolvedCallTimeout.flatMap(CallTimeoutOption.parse) { configuration.callPolicy.timeout = timeout }
         if let makeStorageEngine { configuration.makeStorageEngine = makeStorageEngine }
         configuration.loadsLazily = !(forced || eager || Self.isOn(environment["DEN_EAGER"]))
+        // `problem` refused a bad policy name before this; a den never runs without a policy.
+        let policy = (try? resolvedTrustPolicy.get().0) ?? .requireSignature
+        configuration.trust = ModuleTrust(policy: policy, trustFiles: TrustPolicySetting.trustFiles(environment: environment),
+                                          cacheDirectory: configuration.cacheDirectory)
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
         return runtime

@@ -38,6 +38,11 @@ struct HostOptions: ParsableArguments {
         "Load every module at start. By default a module whose file carries a manifest is loaded only when one of its routes is first opened (also DEN_EAGER=1)."))
     var eager = false
 
+    @Option(name: .customLong("trust-policy"), help: ArgumentHelp(
+        "Which modules may run, by their signature: require-signature, isolate-unsigned or allow (also DEN_TRUST_POLICY, or `den keys policy`; default: require-signature when installed, allow from a build folder; docs/SIGNING.md).",
+        valueName: "policy"))
+    var trustPolicy: String?
+
     /// The same values for `DenCommandLine`, which checks them and builds the runtime.
     var settings: HostSettings {
         var settings = HostSettings()
@@ -49,6 +54,7 @@ struct HostOptions: ParsableArguments {
         settings.logLevel = logLevel
         settings.callTimeout = callTimeout
         settings.eager = eager
+        settings.trustPolicy = trustPolicy
         settings.makeStorageEngine = { SQLiteStorageEngine(directory: $0) }
         return settings
     }
@@ -60,7 +66,10 @@ struct HostOptions: ParsableArguments {
     var selectedModules: Set<String>? { settings.selectedModules }
 
     /// Builds the host and loads its plugins; a broken plugin is reported, never fatal.
-    func makeRuntime(eager forced: Bool = false) throws -> DenRuntime {
+    /// `defaultTrustPolicy`: the policy when no option, variable or file names one (`den dev`: allow).
+    func makeRuntime(eager forced: Bool = false, defaultTrustPolicy: TrustPolicy? = nil) throws -> DenRuntime {
+        var settings = settings
+        settings.defaultTrustPolicy = defaultTrustPolicy
         let runtime = settings.makeRuntime(eager: forced)
         if let problem = SelectedModulesCheck(runtime: runtime).problem() {
             StandardStream.error.write("Error: \(problem)\n")

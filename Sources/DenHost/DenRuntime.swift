@@ -30,7 +30,7 @@ public final class DenRuntime: Sendable {
         self.logger = logger
         self.services = ServiceHub()
         self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
-                                   hub: services, logger: logger)
+                                   hub: services, logger: logger, trust: configuration.trust)
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService(listing: { fields in registry.plugins.map { $0.summaryDocument(fields) } }))
@@ -81,6 +81,9 @@ public final class DenRuntime: Sendable {
         var manifests: ManifestIndex? = configuration.loadsLazily && !candidates.isEmpty
             ? ManifestIndex(directory: configuration.cacheDirectory) : nil
         let lazyLoaded = lazyModuleLoadHandler()
+        // Signatures checked anew are saved once, after the loop.
+        loader.trust?.index.hold()
+        defer { loader.trust?.index.release() }
         for candidate in candidates {
             // The same file reached twice (a folder named twice, a link) is loaded once: a second
             // dlopen would return the loaded image and run its entry point again. One `stat` per

@@ -36,6 +36,9 @@ public struct HostConfiguration: Sendable {
     /// routes is first built (`den` does unless `--eager`). Off here: an embedder gets every
     /// module loaded, and its load errors, at `loadPlugins`.
     package var loadsLazily = false
+    /// Checks module signatures against the trust list under a trust policy (docs/SIGNING.md);
+    /// nil checks none, as before signing existed (an embedder, most tests). The command line sets it.
+    package var trust: ModuleTrust?
 
     public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = nil,
                 userDirectory: URL? = nil, selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),

@@ -20,6 +20,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case invalidManifest(String)
         case manifestMismatch([String])
         case changedSinceStart(String)
+        /// The trust policy refuses it for its signature (ModuleTrust): what is wrong, what to do.
+        case untrusted(reason: String, fix: String)
     }
 
     /// The plugin file as the user named it (not the cache copy).
@@ -64,6 +66,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .manifestMismatch(let differences):
             "what it registered does not match its manifest (`den_manifest`): \(differences.joined(separator: "; "))"
         case .changedSinceStart(let detail): "the file changed after den started: \(detail)"
+        case .untrusted(let reason, _): reason
         }
     }
 
@@ -100,6 +103,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .manifestMismatch:
             "make the manifest (module.json) and the module's registration say the same, then rebuild it; `den plugins --inspect <file>` prints the manifest"
         case .changedSinceStart: "restart den to load the new version of the file"
+        case .untrusted(_, let fix): fix
         }
     }
 }

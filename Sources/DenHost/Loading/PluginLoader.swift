@@ -23,6 +23,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     package var exports: [PluginExport] = []
     /// The file's `den_manifest`, which the registration was checked against (nil: it has none).
     package var manifest: ModuleManifest?
+    /// What its signature says (nil: den was not asked to check signatures).
+    package var signature: SignatureState?
     /// The `den_host` this plugin was given; its builders get the same pointer. For a module
     /// installed from its manifest this is always `ServiceEndpoint.notLoadedHost`: its builds get
     /// the loaded module's own host from `RouteTarget.loaded()`.
@@ -41,11 +43,14 @@ public struct PluginLoader: Sendable {
     let hub: ServiceHub
     /// Where late registrar calls are reported.
     let logger: Logger?
+    /// Checks signatures and the trust policy before any plugin code runs (nil: no checks).
+    package let trust: ModuleTrust?
 
-    public init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil) {
+    public init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil, trust: ModuleTrust? = nil) {
         self.cache = cache
         self.hub = hub
         self.logger = logger
+        self.trust = trust
     }
 
     /// Loads `file`, giving it a `den_host` of its own.
@@ -93,6 +98,14 @@ public struct PluginLoader: Sendable {
         let (exportsChecked, manifest): (Bool, ModuleManifest?)
         if let knownManifest { (exportsChecked, manifest) = (true, knownManifest) } else { (exportsChecked, manifest) = try checkExports(of: copy, reportedAs: file) }
         knownID = manifest?.id
+        // Trust is judged on the copy too, the bytes dlopen maps: a file swapped after it was
+        // checked is never the one that runs.
+        var signature: SignatureState?
+        if let trust {
+            let state = trust.state(checking: copyPath, signedAs: filePath, id: manifest?.id, version: manifest?.version)
+            if let refusal = trust.refusal(state, file: filePath, moduleID: knownID) { throw refusal }
+            signature = state
+        }
         let library: DynamicLibrary
         do {
             library = try CrashNote.during(CrashNote.loading(filePath)) { () throws(DynamicLibraryError) in try DynamicLibrary.open(copyPath) }
@@ -130,10 +143,18 @@ public struct PluginLoader: Sendable {
             endpoint.revoke()
             throw fail(.invalidRegistration(problem))
         }
+        // Without a manifest the signed id and version can only be held to the registration.
+        if case .signed(_, let keyID, let signedID, let signedVersion)? = signature,
+           let problem = ModuleTrust.mismatch(ModuleSignature.Claim(keyID: keyID, id: signedID, version: signedVersion), id: id, version: version) {
+            endpoint.revoke()
+            throw fail(.untrusted(reason: "its signature does not hold: \(problem)",
+                                  fix: "sign the module again (den modules sign <file>) if you built it; otherwise get the file again from its publisher"))
+        }
         var plugin = LoadedPlugin(filePath: filePath, loadedCopyPath: copyPath, id: id, version: version, summary: recorder.summary ?? "",
                                   routes: recorder.routes, settings: endpoint.settings.settings, exports: recorder.exports,
                                   host: endpoint.host,
                                   endpoint: endpoint, library: library, fileName: fileName)
+        plugin.signature = signature
         if let manifest {
             let differences = manifest.differences(from: plugin.registeredManifest)
             guard differences.isEmpty else {

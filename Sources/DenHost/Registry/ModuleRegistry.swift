@@ -103,6 +103,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             var record = PluginRecord(filePath: plugin.filePath, fileName: plugin.fileName, id: plugin.id, version: plugin.version, summary: plugin.summary,
                                       routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
             record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
+            record.signature = plugin.signature
             // One look-up for the duplicate check and the index both: each costs a start with a
             // hundred modules a hash of the id per module. Undone below when the module is refused.
             if let index = activeRecordIndex.updateValue(records.count, forKey: plugin.id) {

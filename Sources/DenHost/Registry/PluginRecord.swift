@@ -43,6 +43,8 @@ public struct PluginRecord: Sendable {
     /// False while a module installed from its manifest waits for the first build of one of
     /// its routes (lazy loading): its code has not run yet.
     package var isLoaded = true
+    /// What the module's signature says (nil: signatures were not checked, or it failed first).
+    package var signature: SignatureState?
 
     init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {
