@@ -59,7 +59,8 @@ let package = Package(
         .library(name: "JogsModule", type: .dynamic, targets: ["JogsModuleEntry"]),
         // The `http` service's network I/O, loaded by the host on the first fetch.
         .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
-        // scrypt and SHA-256 (swift-crypto), loaded by the host on the first password hash.
+        // scrypt, SHA-256 and Ed25519 (swift-crypto), BLAKE2b (libsodium), loaded by the host on the
+        // first password hash or signature check.
         .library(name: "DenCrypto", type: .dynamic, targets: ["DenCrypto"]),
         // SQLite storage (GRDB, which imports Foundation), loaded by the host on the first storage call.
         .library(name: "DenSQLiteStorage", type: .dynamic, targets: ["DenSQLiteStorage"]),
@@ -109,7 +110,7 @@ let package = Package(
         // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the
         // host on the first password or reset-token hash (den_libraries.h). Exports only those.
         .target(name: "DenCrypto", dependencies: [
-            "CDenLibraries",
+            "CDenLibraries", "CSodium",
             .product(name: "Crypto", package: "swift-crypto", condition: host),
             .product(name: "CryptoExtras", package: "swift-crypto", condition: host),
         ], exclude: ["exports.map"],
@@ -127,6 +128,9 @@ let package = Package(
                 ]),
         // The common and breached passwords the `auth` service refuses, built in with #embed (README.md there).
         .target(name: "CDenCommonPasswords", exclude: ["common-passwords.txt", "README.md", "LICENSE-django"]),
+        // libsodium (Debian libsodium-dev, installed by Scripts/setup.sh): BLAKE2b for minisign's
+        // prehashed module signatures, linked only into libDenCrypto.so (docs/SIGNING.md).
+        .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
         // libffi (Debian libffi-dev, installed by Scripts/setup.sh): calls module exports (DenHost/Exports).
         .systemLibrary(name: "CFFI", providers: [.apt(["libffi-dev"])]),
         // What den and the three libraries it opens at run time exchange: their C functions, typed

@@ -3,10 +3,12 @@
 #   <prefix>/bin/den                                  the executable (runs `den render` itself)
 #   <prefix>/bin/den-commands                             every other command (den hands them over)
 #   <prefix>/lib/den/modules/lib<Name>Module.so       the bundled modules (only modules: den loads
-#                                                     every lib<Name>Module.so here)
+#                                                     every lib<Name>Module.so here), each with its
+#                                                     signature lib<Name>Module.so.minisig
+#   <prefix>/lib/den/trusted-keys                     the key that signed them (docs/SIGNING.md)
 #   <prefix>/lib/den/libDenHTTPTransport.so           the http service's network library
 #   <prefix>/lib/den/libDenSQLiteStorage.so           the storage service's SQLite engine
-#   <prefix>/lib/den/libDenCrypto.so                  the auth service's scrypt and SHA-256
+#   <prefix>/lib/den/libDenCrypto.so                  scrypt, SHA-256, Ed25519, BLAKE2b (auth, signatures)
 #   <prefix>/share/bash-completion/completions/den    shell completions (bash, zsh, fish)
 #   <prefix>/share/zsh/site-functions/_den
 #   <prefix>/share/fish/vendor_completions.d/den.fish
@@ -80,6 +82,22 @@ done
 put "$from/libDenHTTPTransport.so" "$lib/libDenHTTPTransport.so" 644
 put "$from/libDenSQLiteStorage.so" "$lib/libDenSQLiteStorage.so" 644
 put "$from/libDenCrypto.so" "$lib/libDenCrypto.so" 644
+
+# The bundled modules pass the strictest trust policy (docs/SIGNING.md): a key made for this
+# install signs each one (<module>.minisig beside it), its public key goes in
+# $lib/trusted-keys, which every den run from this prefix trusts, and its secret key is
+# destroyed, so nothing else can ever be signed with it. Installing again makes a new key.
+signing="$(mktemp -d)"
+trap 'rm -rf "$signing"' EXIT
+DEN_CONFIG_DIR="$signing" "$bin/den" keys generate bundled --as "den bundled modules ($(date -u +%Y-%m-%d))" >/dev/null \
+    || { echo "install: could not make the key that signs the bundled modules" >&2; exit 1; }
+for name in "${installed[@]}"; do
+    DEN_CONFIG_DIR="$signing" "$bin/den" modules sign "$modules/$name" --key bundled >/dev/null \
+        || { echo "install: could not sign $modules/$name" >&2; exit 1; }
+done
+for old in "$modules"/*.minisig; do [ -e "${old%.minisig}" ] || rm -f "$old"; done
+put "$signing/trusted-keys" "$lib/trusted-keys" 644
+rm -rf "$signing"
 
 # Completions and the man page come from den itself (swift-argument-parser writes them).
 "$bin/den" --generate-completion-script bash > "$share/bash-completion/completions/den"

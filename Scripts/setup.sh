@@ -14,6 +14,10 @@ dpkg -s libffi-dev >/dev/null 2>&1 || missing+=(libffi-dev)
 dpkg -s libcjson-dev >/dev/null 2>&1 || missing+=(libcjson-dev)
 # The isolated worker's seccomp filter (the CDenSandbox target links libseccomp).
 dpkg -s libseccomp-dev >/dev/null 2>&1 || missing+=(libseccomp-dev)
+# BLAKE2b for minisign's module signatures (the CSodium target, linked into libDenCrypto.so).
+dpkg -s libsodium-dev >/dev/null 2>&1 || missing+=(libsodium-dev)
+# The signing tests sign with Debian's minisign and verify what den signs with it (docs/SIGNING.md).
+command -v minisign >/dev/null 2>&1 || missing+=(minisign)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The terminal end-to-end tests drive `den run` in a real terminal through tmux.

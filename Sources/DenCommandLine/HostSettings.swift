@@ -23,6 +23,10 @@ package struct HostSettings: Sendable {
     package var isolate: [String] = []
     /// `--no-sandbox`: isolated workers run without their sandbox.
     package var noSandbox = false
+    /// `--trust-policy`, as typed.
+    package var trustPolicy: String?
+    /// The policy when nothing names one (`den dev`: allow); nil: by how den is installed.
+    package var defaultTrustPolicy: TrustPolicy?
     /// The `DEN_` and `XDG_` variables (`ProcessEnvironment.hostVariables()`): all it reads.
     package var environment: [String: String]
     /// The storage engine for a data folder; nil keeps the runtime's default, SQLite through
@@ -50,6 +54,7 @@ package struct HostSettings: Sendable {
         if isolate.contains(where: { $0.trimmingWhitespace().isEmpty }) || (!isolate.isEmpty && isolatedModules.isEmpty && !isolatesAll) {
             return "--isolate '' names no module; give module ids like jogs,main, or all"
         }
+        if case .failure(let problem) = resolvedTrustPolicy { return problem.description }
         if pluginDirectories.contains(where: \.isEmpty) {
             return "--plugin-dir '' names no folder; give a path or leave the option out"
         }
@@ -63,6 +68,11 @@ package struct HostSettings: Sendable {
 
     private var resolvedCallTimeout: String? {
         callTimeout ?? environment["DEN_CALL_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The trust policy and where it came from (TrustPolicySetting).
+    package var resolvedTrustPolicy: Result<(TrustPolicy, String), TrustPolicySetting.Problem> {
+        TrustPolicySetting.resolve(option: trustPolicy, environment: environment, fallback: defaultTrustPolicy)
     }
 
     private var resolvedLogLevelName: String? {
@@ -107,6 +117,10 @@ package struct HostSettings: Sendable {
         configuration.hosting.isolated = isolatedModules
         configuration.hosting.sandbox = !noSandbox
         configuration.hosting.configured = HostingSettings.configured(in: configuration.dataDirectory)
+        // `problem` refused a bad policy name before this; a den never runs without a policy.
+        let policy = (try? resolvedTrustPolicy.get().0) ?? .requireSignature
+        configuration.trust = ModuleTrust(policy: policy, trustFiles: TrustPolicySetting.trustFiles(environment: environment),
+                                          cacheDirectory: configuration.cacheDirectory)
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
         return runtime

@@ -23,7 +23,7 @@ struct Den: ParsableCommand {
         subcommands: [RunCommand.self, RenderCommand.self, PluginsCommand.self, RoutesCommand.self, ConfigCommand.self,
                       DataCommand.self, CacheCommand.self, UsersCommand.self, ServeCommand.self,
                       CallCommand.self, ExportsCommand.self, DevCommand.self,
-                      NewModuleCommand.self, ModulesCommand.self],
+                      NewModuleCommand.self, ModulesCommand.self, KeysCommand.self],
         defaultSubcommand: RunCommand.self)
 
     /// ArgumentParser would treat any unknown word as `den run <route>` (run is the default

@@ -44,6 +44,10 @@ struct HostOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-sandbox"), help: "Run isolated modules' workers without their sandbox (seccomp, landlock, no_new_privs).")
     var noSandbox = false
+    @Option(name: .customLong("trust-policy"), help: ArgumentHelp(
+        "Which modules may run, by their signature: require-signature, isolate-unsigned or allow (also DEN_TRUST_POLICY, or `den keys policy`; default: require-signature when installed, allow from a build folder; docs/SIGNING.md).",
+        valueName: "policy"))
+    var trustPolicy: String?
 
     /// The same values for `DenCommandLine`, which checks them and builds the runtime.
     var settings: HostSettings {
@@ -58,6 +62,7 @@ struct HostOptions: ParsableArguments {
         settings.eager = eager
         settings.isolate = isolate
         settings.noSandbox = noSandbox
+        settings.trustPolicy = trustPolicy
         settings.makeStorageEngine = { SQLiteStorageEngine(directory: $0) }
         return settings
     }
@@ -69,7 +74,10 @@ struct HostOptions: ParsableArguments {
     var selectedModules: Set<String>? { settings.selectedModules }
 
     /// Builds the host and loads its plugins; a broken plugin is reported, never fatal.
-    func makeRuntime(eager forced: Bool = false) throws -> DenRuntime {
+    /// `defaultTrustPolicy`: the policy when no option, variable or file names one (`den dev`: allow).
+    func makeRuntime(eager forced: Bool = false, defaultTrustPolicy: TrustPolicy? = nil) throws -> DenRuntime {
+        var settings = settings
+        settings.defaultTrustPolicy = defaultTrustPolicy
         let runtime = settings.makeRuntime(eager: forced)
         if let problem = SelectedModulesCheck(runtime: runtime).problem() {
             StandardStream.error.write("Error: \(problem)\n")

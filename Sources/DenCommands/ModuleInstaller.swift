@@ -9,6 +9,10 @@ struct ModuleInstaller {
     let userFolder: URL
     let bundledFolder: URL?
     let cacheDirectory: URL
+    /// The trust policy and lists a den started now would use: the new module is held to them.
+    let trust: ModuleTrust?
+    /// Why the trust policy cannot be known (a bad DEN_TRUST_POLICY or policy file).
+    let trustProblem: String?
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -21,6 +25,15 @@ struct ModuleInstaller {
         userFolder = InstallLayout.userModulesDirectory(environment: environment)
         bundledFolder = InstallLayout.current?.bundledModulesDirectory
         self.cacheDirectory = cacheDirectory ?? PluginCache.defaultDirectory(environment: environment)
+        switch TrustPolicySetting.resolve(option: nil, environment: environment) {
+        case .success(let (policy, _)):
+            trust = ModuleTrust(policy: policy, trustFiles: TrustPolicySetting.trustFiles(environment: environment),
+                                cacheDirectory: self.cacheDirectory)
+            trustProblem = nil
+        case .failure(let problem):
+            trust = nil
+            trustProblem = problem.description
+        }
     }
 
     /// Checks `file` and copies it into the user folder; returns what to tell the user.
@@ -34,6 +47,7 @@ struct ModuleInstaller {
         guard inspection.problems.isEmpty else {
             throw Failure(description: "\(file.path) cannot be installed:\n" + inspection.problems.map { "  \($0)" }.joined(separator: "\n"))
         }
+        if let trustProblem { throw Failure(description: trustProblem) }
         guard file.pathExtension == "so" else {
             throw Failure(description: "\(file.lastPathComponent) does not end in .so, so den would not load it from a modules folder; rename it (e.g. lib<Name>Module.so)")
         }
@@ -51,6 +65,12 @@ struct ModuleInstaller {
         let candidateFolder = try scratch.folder("candidate")
         let candidate = candidateFolder.appendingPathComponent(file.lastPathComponent)
         try FileManager.default.copyItem(at: file, to: candidate)
+        // Its signature goes with it: the check below verifies the pair as a den would load it.
+        let signature = URL(fileURLWithPath: ModuleTrust.signaturePath(of: file.path))
+        let signed = FileManager.default.fileExists(atPath: signature.path)
+        if signed {
+            try FileManager.default.copyItem(at: signature, to: URL(fileURLWithPath: ModuleTrust.signaturePath(of: candidate.path)))
+        }
 
         // Load everything, as `den plugins` does: the new module's registration is checked
         // against its manifest, and against every module it would live beside.
@@ -58,6 +78,7 @@ struct ModuleInstaller {
                                               cacheDirectory: cacheDirectory, dataDirectory: scratch.url.appendingPathComponent("data"),
                                               logLevel: .info)
         configuration.loadsLazily = false
+        configuration.trust = trust
         let log = ModuleLoadLog()
         let runtime = DenRuntime(configuration: configuration, logger: log.logger)
         runtime.loadPlugins()
@@ -79,13 +100,19 @@ struct ModuleInstaller {
             throw Failure(description: "\(userFolder.path) already has \(file.lastPathComponent) for module '\(other.id ?? "?")', not '\(id)'; rename the new file, or remove that module first with `den modules remove \(other.id ?? "?")`")
         }
         let target = userFolder.appendingPathComponent(file.lastPathComponent)
+        let targetSignature = URL(fileURLWithPath: ModuleTrust.signaturePath(of: target.path))
+        // The signature first: a den starting between the two renames sees the new signature
+        // with the old file and refuses it for that run, never runs an unchecked file.
+        if signed { try copyAtomically(signature, to: targetSignature) } else { try? FileManager.default.removeItem(at: targetSignature) }
         try copyAtomically(file, to: target)
         for old in replaced where old.file.path != target.path {
             try? FileManager.default.removeItem(at: old.file)
+            try? FileManager.default.removeItem(atPath: ModuleTrust.signaturePath(of: old.file.path))
         }
         let verb = replaced.isEmpty ? "Installed" : "Replaced"
         let routes = record.routes.isEmpty ? "no routes" : "routes: " + record.routes.joined(separator: ", ")
-        return "\(verb) \(id) \(record.version ?? "") as \(target.path) (\(ModuleText.singleLine(routes))). Every den started from now on loads it."
+        let publisher = record.signature.map { "; \(ModuleText.singleLine($0.text))" } ?? ""
+        return "\(verb) \(id) \(record.version ?? "") as \(target.path) (\(ModuleText.singleLine(routes))\(publisher)). Every den started from now on loads it."
     }
 
     /// Removes the user folder's file(s) of module `id`; returns what to tell the user.
@@ -107,6 +134,7 @@ struct ModuleInstaller {
         for entry in matching {
             do {
                 try FileManager.default.removeItem(at: entry.file)
+                try? FileManager.default.removeItem(atPath: ModuleTrust.signaturePath(of: entry.file.path))
             } catch {
                 throw Failure(description: "cannot remove \(entry.file.path): \(error.localizedDescription)")
             }

@@ -7,9 +7,9 @@ import Foundation
 struct ModulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modules",
-        abstract: "Install a module file into your modules folder, or remove one.",
+        abstract: "Install a module file into your modules folder, remove one, or sign one.",
         discussion: "Your modules folder is $XDG_DATA_HOME/den/modules (default ~/.local/share/den/modules); every den loads what is there.",
-        subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesReleaseCommand.self])
+        subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesReleaseCommand.self, ModulesSignCommand.self])
 }
 
 struct ModulesInstallCommand: ParsableCommand {
@@ -49,6 +49,37 @@ struct ModulesRemoveCommand: ParsableCommand {
 
     func run() throws {
         try ModuleInstaller.reporting(cacheDirectory: cacheDirectory) { try $0.remove(id: id) }
+    }
+}
+
+struct ModulesSignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign",
+        abstract: "Sign a module file: writes <file>.minisig beside it.",
+        discussion: """
+        The signature is minisign's (Ed25519 over the file's BLAKE2b-512); its trusted comment names the module's \
+        manifest id, version and the file's SHA-256, so a den refuses the file if any of them changes. `minisign -V -p \
+        <key.pub> -m <file>` verifies it too. --print-comment prints that trusted comment, to sign with minisign instead \
+        (minisign -S -s <key> -t "<comment>" -m <file>). docs/SIGNING.md.
+        """)
+
+    @Argument(help: ArgumentHelp("The module's .so file.", valueName: "file.so"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The secret key: a name in <config>/keys, or a key file's path (minisign -G -W makes one too).", valueName: "key"))
+    var key = "default"
+
+    @Flag(name: .customLong("print-comment"), help: "Print the trusted comment to sign with, and sign nothing.")
+    var printComment = false
+
+    func run() throws {
+        try KeysCommand.reporting { () throws(KeyRing.Failure) -> String in
+            let url = URL(fileURLWithPath: file)
+            if printComment { return try ModuleSigner.comment(for: url) }
+            let secret = try KeysCommand.keyRing.secretKey(key)
+            let signature = try ModuleSigner.sign(url, with: secret)
+            return "Signed \(url.lastPathComponent) with key \(signature.keyIDText): \(ModuleTrust.signaturePath(of: url.path))\n  \(signature.trustedComment)\nShip the .minisig beside the .so; den modules install copies both."
+        }
     }
 }
 

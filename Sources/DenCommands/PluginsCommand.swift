@@ -55,6 +55,7 @@ struct PluginsCommand: ParsableCommand {
                 let routes = plugin.routes.map { plugin.loginRoutes.contains($0) ? "\($0) (requires login)" : $0 }
                 print("        routes: \(ModuleText.singleLine(routes.joined(separator: ", ")))")
             }
+            if let signature = plugin.signature { print("        \(ModuleText.singleLine(signature.text))") }
             if plugin.isActive {
                 print("        generation \(plugin.generation), " + (plugin.summaryDocument.loadedAt.map { "loaded \($0)" } ?? "not loaded yet"))
                 if let hosting = plugin.hosting { print("        runs \(hosting)") }

@@ -56,8 +56,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// Serves; with `events` (`--watch`, `den dev`) it also hot-swaps changed plugins and tells the pages.
-    func serve(events: DevEvents?, whenListening: @escaping @Sendable () -> Void = {}) throws {
-        let runtime = try options.makeRuntime()
+    func serve(events: DevEvents?, defaultTrustPolicy: TrustPolicy? = nil, whenListening: @escaping @Sendable () -> Void = {}) throws {
+        let runtime = try options.makeRuntime(defaultTrustPolicy: defaultTrustPolicy)
         var configuration = WebConfiguration(
             host: address, port: port, trustProxy: trustProxy, sessionIdleTimeout: .seconds(sessionMinutes * 60), maxSessions: maxSessions,
             maxConnections: maxConnections)

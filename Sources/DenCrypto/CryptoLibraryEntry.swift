@@ -2,7 +2,7 @@ import CDenLibraries
 import Crypto
 import CryptoExtras
 
-// The two C functions `CryptoLibrary` calls, typed in den_libraries.h.
+// The two C functions `CryptoLibrary` calls, typed in den_libraries.h (SigningEntry.swift has the rest).
 
 /// Never called: it compiles only while each function below has the type den_libraries.h gives
 /// it, which is the type den calls it through.

@@ -23,6 +23,18 @@ extension DenRuntime {
             logger.debug("\(candidate.fileName): module \(manifest.id) is not selected by --plugins; not loaded")
             return true
         }
+        // Its signature is judged now, from the file (the staged copy is judged again when it
+        // loads): a module the policy refuses never gets into the route table.
+        var signature: SignatureState?
+        if let trust = loader.trust {
+            let state = trust.state(checking: filePath, signedAs: filePath, id: manifest.id, version: manifest.version)
+            if let refusal = trust.refusal(state, file: filePath, moduleID: manifest.id) {
+                registry.recordFailure(refusal, file: candidate.file)
+                logger.error("\(refusal)")
+                return true
+            }
+            signature = state
+        }
         // No `den_host` yet: the module gets its own when it loads (six allocations a module
         // spared at start, most of them never needed).
         let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, loader: loader, onLoad: onLoad)
@@ -32,8 +44,8 @@ extension DenRuntime {
         }
         let record = registry.install(LoadedPlugin(
             filePath: filePath, loadedCopyPath: filePath, id: manifest.id, version: manifest.version, summary: manifest.summary,
-            routes: routes, settings: manifest.settings, manifest: manifest, host: ServiceEndpoint.notLoadedHost, endpoint: nil,
-            library: .processImage, fileName: candidate.fileName), lazy: lazy)
+            routes: routes, settings: manifest.settings, manifest: manifest, signature: signature, host: ServiceEndpoint.notLoadedHost,
+            endpoint: nil, library: .processImage, fileName: candidate.fileName), lazy: lazy)
         if let error = record.error {
             logger.error("\(error)")
         } else {
@@ -58,6 +70,7 @@ extension DenRuntime {
                     record.loadedAt = Date()
                     record.settings = plugin.settings
                     record.isolated = plugin.isolated
+                    record.signature = plugin.signature ?? record.signature
                 }
                 registry.exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             case .failure(let error):

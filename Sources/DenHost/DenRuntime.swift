@@ -31,13 +31,14 @@ public final class DenRuntime: Sendable {
         logger.logLevel = configuration.logLevel
         self.logger = logger
         self.services = ServiceHub()
-        let isolation = configuration.hosting.mayIsolate ? IsolationSettings(
+        // isolate-unsigned runs untrusted modules in workers, so it needs the machinery too.
+        let isolation = configuration.hosting.mayIsolate || configuration.trust?.policy == .isolateUnsigned ? IsolationSettings(
             policy: configuration.hosting, workerExecutable: configuration.workerExecutable ?? IsolationSettings.defaultWorkerExecutable(),
             callPolicy: configuration.callPolicy, quarantine: QuarantineBook(directory: configuration.dataDirectory, crashes: configuration.hosting.crashesToQuarantine),
             onQuarantine: { [logger] module, why in logger.error("module '\(module)' \(why)") }) : nil
         self.isolation = isolation
         self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
-                                   hub: services, logger: logger, isolation: isolation)
+                                   hub: services, logger: logger, isolation: isolation, trust: configuration.trust)
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService(listing: { fields in registry.plugins.map { $0.summaryDocument(fields) } }))
@@ -96,6 +97,9 @@ public final class DenRuntime: Sendable {
         var manifests: ManifestIndex? = configuration.loadsLazily && !candidates.isEmpty
             ? ManifestIndex(directory: configuration.cacheDirectory) : nil
         let lazyLoaded = lazyModuleLoadHandler()
+        // Signatures checked anew are saved once, after the loop.
+        loader.trust?.index.hold()
+        defer { loader.trust?.index.release() }
         for candidate in candidates {
             // The same file reached twice (a folder named twice, a link) is loaded once: a second
             // dlopen would return the loaded image and run its entry point again. One `stat` per

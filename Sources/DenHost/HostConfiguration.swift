@@ -40,6 +40,9 @@ public struct HostConfiguration: Sendable {
     public var hosting = HostingPolicy()
     /// The `den` executable that runs isolated modules' workers; nil: `den` beside this program.
     public var workerExecutable: String?
+    /// Checks module signatures against the trust list under a trust policy (docs/SIGNING.md);
+    /// nil checks none, as before signing existed (an embedder, most tests). The command line sets it.
+    package var trust: ModuleTrust?
 
     public init(pluginDirectories: [URL] = [], bundledDirectory: URL? = nil,
                 userDirectory: URL? = nil, selectedModules: Set<String>? = nil, cacheDirectory: URL = PluginCache.defaultDirectory(),

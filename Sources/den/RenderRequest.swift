@@ -49,6 +49,7 @@ struct RenderRequest {
             case "--data-dir": settings.dataDirectory = value
             case "--cache-dir": settings.cacheDirectory = value
             case "--log-level": settings.logLevel = value
+            case "--trust-policy": settings.trustPolicy = value
             default: settings.callTimeout = value
             }
         }
@@ -57,7 +58,8 @@ struct RenderRequest {
     }
 
     private static let flags: Set<String> = ["--json", "--eager", "--no-default-modules"]
-    private static let options: Set<String> = ["--plugin-dir", "--plugins", "--data-dir", "--cache-dir", "--log-level", "--call-timeout"]
+    private static let options: Set<String> = ["--plugin-dir", "--plugins", "--data-dir", "--cache-dir", "--log-level", "--call-timeout",
+                                                       "--trust-policy"]
 
     /// Renders the route; the exit status is `den-commands render`'s for the same arguments.
     func run() -> Int32 {

@@ -32,6 +32,9 @@ struct DenCommand {
         environment["XDG_DATA_HOME"] = environment["XDG_DATA_HOME"] ?? temp.path("xdg-data").path
         environment["DEN_PLUGIN_PATH"] = environment["DEN_PLUGIN_PATH"] ?? ""
         environment["NO_COLOR"] = "1"
+        // Keys, trust list and trust policy: never the user's own.
+        environment["DEN_CONFIG_DIR"] = environment["DEN_CONFIG_DIR"] ?? temp.path("config").path
+        environment["DEN_TRUST_POLICY"] = environment["DEN_TRUST_POLICY"] ?? ""
         return environment
     }
 

@@ -26,6 +26,7 @@ struct InstallEndToEndTests {
             "PATH": "\(path.path):/usr/bin:/bin",
             "DEN_CACHE_DIR": den.temp.path("cache").path, "DEN_DATA_DIR": den.temp.path("data").path,
             "XDG_DATA_HOME": den.temp.path("xdg").path, "DEN_PLUGIN_PATH": "", "NO_COLOR": "1",
+            "DEN_CONFIG_DIR": den.temp.path("config").path, "DEN_TRUST_POLICY": "",
         ])
     }
 
@@ -37,8 +38,12 @@ struct InstallEndToEndTests {
         #expect(files.isExecutableFile(atPath: prefix.appendingPathComponent("bin/den").path))
         #expect(files.isExecutableFile(atPath: prefix.appendingPathComponent("bin/den-commands").path))
         #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/libDenSQLiteStorage.so").path))
-        let modules = try files.contentsOfDirectory(atPath: prefix.appendingPathComponent("lib/den/modules").path).sorted()
+        let installed = try files.contentsOfDirectory(atPath: prefix.appendingPathComponent("lib/den/modules").path).sorted()
+        let modules = installed.filter { $0.hasSuffix(".so") }
         #expect(modules == BuildProducts.bundledModuleFiles, "only modules sit where den looks for modules")
+        #expect(installed.filter { !$0.hasSuffix(".so") } == modules.map { "\($0).minisig" }, "each one signed: \(installed)")
+        #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/trusted-keys").path))
+        #expect(!files.fileExists(atPath: prefix.appendingPathComponent("lib/den/keys").path), "the install's secret key is gone")
         #expect(modules.contains("libJogsModule.so"))
         #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/libDenHTTPTransport.so").path))
         #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/libDenCrypto.so").path))
@@ -55,7 +60,18 @@ struct InstallEndToEndTests {
 
         let plugins = try runFromPath(den, path: prefix.appendingPathComponent("bin"), ["plugins"])
         #expect(plugins.status == 0, "\(plugins.stderr)")
-        #expect(plugins.stdout.contains("\(modules.count) active, 0 failed"))
+        #expect(plugins.stdout.contains("\(modules.count) active, 0 failed"), "\(plugins.stdout)")
+        // The bundled modules pass the installed den's default policy, require-signature.
+        #expect(plugins.stdout.components(separatedBy: "signed by den bundled modules").count - 1 == modules.count, "\(plugins.stdout)")
+        let policy = try runFromPath(den, path: prefix.appendingPathComponent("bin"), ["keys", "policy"])
+        #expect(policy.stdout.contains("require-signature (the default of an installed den)"), "\(policy.stdout)\(policy.stderr)")
+        // A module of your own that nobody signed is refused, with what to do.
+        let own = den.temp.path("xdg/den/modules")
+        try files.createDirectory(at: own, withIntermediateDirectories: true)
+        try files.copyItem(at: BuildProducts.library("DenFixtureGuardedRoute"), to: own.appendingPathComponent("libDenFixtureGuardedRoute.so"))
+        let refused = try runFromPath(den, path: prefix.appendingPathComponent("bin"), ["plugins"])
+        #expect(refused.stdout.contains("it is not signed") && refused.stdout.contains("den modules sign"), "\(refused.stdout)")
+        try files.removeItem(at: own.appendingPathComponent("libDenFixtureGuardedRoute.so"))
         #expect(plugins.stdout.contains(prefix.appendingPathComponent("lib/den/modules/libAboutModule.so").path))
         let render = try runFromPath(den, path: prefix.appendingPathComponent("bin"), ["render", "main"])
         #expect(render.status == 0, "\(render.stderr)")

@@ -81,7 +81,7 @@ typedef int32_t (*den_storage_library_insert_fn)(void *engine, den_bytes ns, den
                                                  den_owned *message);
 #define DEN_STORAGE_LIBRARY_INSERT "den_storage_library_insert"
 
-/* ---- libDenCrypto.so: the auth service's hashes (swift-crypto) ---- */
+/* ---- libDenCrypto.so: the auth service's hashes, module signatures (swift-crypto, libsodium's BLAKE2b) ---- */
 
 #define DEN_CRYPTO_LIBRARY_FILE "libDenCrypto.so"
 
@@ -100,6 +100,42 @@ typedef int32_t (*den_crypto_scrypt_fn)(const uint8_t *password, size_t password
 /** den_crypto_sha256: SHA-256 of `length` bytes at `data` into the 32 bytes at `digest`. */
 typedef void (*den_crypto_sha256_fn)(const uint8_t *data, size_t length, uint8_t *digest);
 #define DEN_CRYPTO_SHA256 "den_crypto_sha256"
+
+/**
+ * den_crypto_blake2b: BLAKE2b (libsodium's crypto_generichash, unkeyed) of `length` bytes at
+ * `data` into the `digest_length` (16 to 64) bytes at `digest`. Returns 0, or 1 for a bad length.
+ * minisign's prehashed signatures (`ED`) sign a file's BLAKE2b-512 (docs/SIGNING.md).
+ */
+typedef int32_t (*den_crypto_blake2b_fn)(const uint8_t *data, size_t length, uint8_t *digest, size_t digest_length);
+#define DEN_CRYPTO_BLAKE2B "den_crypto_blake2b"
+
+/**
+ * den_crypto_ed25519_verify: 1 when the 64 bytes at `signature` are an Ed25519 signature of
+ * `length` bytes at `message` by the 32-byte public key at `public_key`, else 0.
+ */
+typedef int32_t (*den_crypto_ed25519_verify_fn)(const uint8_t *public_key, const uint8_t *message, size_t length,
+                                                const uint8_t *signature);
+#define DEN_CRYPTO_ED25519_VERIFY "den_crypto_ed25519_verify"
+
+/**
+ * den_crypto_ed25519_sign: the Ed25519 signature of `length` bytes at `message` by the key whose
+ * 32-byte seed is at `seed`, into the 64 bytes at `signature`. Returns 0, or 1 on failure.
+ */
+typedef int32_t (*den_crypto_ed25519_sign_fn)(const uint8_t *seed, const uint8_t *message, size_t length,
+                                              uint8_t *signature);
+#define DEN_CRYPTO_ED25519_SIGN "den_crypto_ed25519_sign"
+
+/**
+ * den_crypto_ed25519_generate: a new key from the system's random source: its 32-byte seed into
+ * `seed` and its 32-byte public key into `public_key`. With `generate` 0 it only derives the
+ * public key of the seed already at `seed`. Returns 0, or 1 on failure.
+ */
+typedef int32_t (*den_crypto_ed25519_generate_fn)(int32_t generate, uint8_t *seed, uint8_t *public_key);
+#define DEN_CRYPTO_ED25519_GENERATE "den_crypto_ed25519_generate"
+
+/** den_crypto_random: `length` bytes from the system's random source into `bytes`. */
+typedef void (*den_crypto_random_fn)(uint8_t *bytes, size_t length);
+#define DEN_CRYPTO_RANDOM "den_crypto_random"
 
 /* ---- libDenHTTPTransport.so: the http service's network I/O (FoundationNetworking, libcurl) ---- */
 

@@ -48,7 +48,8 @@ struct DevCommand: ParsableCommand {
             print("Warning: this den runs from \(binFolder.path), but rebuilt modules land in \(buildFolder.path), which it does not load from; run \(buildFolder.path)/den dev to see them swapped in")
         }
         let mode = FileChangeWatcher.Mode(rawValue: serve.watching.watchMode) ?? .automatic
-        try serve.serve(events: events, whenListening: { rebuilder.start(mode: mode) })
+        // It rebuilds the modules it runs, unsigned: allow unless something names a policy.
+        try serve.serve(events: events, defaultTrustPolicy: .allow, whenListening: { rebuilder.start(mode: mode) })
         rebuilder.stop()
     }
 }

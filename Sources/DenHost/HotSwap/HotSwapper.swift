@@ -36,7 +36,7 @@ public final class HotSwapper: @unchecked Sendable {
         registry = runtime.registry
         loader = PluginLoader(cache: PluginCache(directory: runtime.configuration.cacheDirectory,
                                                  limits: runtime.configuration.cacheLimits),
-                              hub: runtime.services, logger: runtime.logger, isolation: runtime.isolation)
+                              hub: runtime.services, logger: runtime.logger, isolation: runtime.isolation, trust: runtime.loader.trust)
         logger = runtime.logger
         selected = runtime.configuration.selectedModules
         cacheDirectory = runtime.configuration.cacheDirectory
@@ -199,6 +199,7 @@ public final class HotSwapper: @unchecked Sendable {
                     record.routes = plugin.routes.map(\.pattern)
                     record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
                     record.settings = plugin.settings
+                    record.signature = plugin.signature
                     record.generation += 1
                     record.loadedAt = Date()
                     record.retainedImages += 1

@@ -24,6 +24,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case workerFailed(String)
         /// The file crashed in a loop and is quarantined by its content hash.
         case quarantined(String)
+        /// The trust policy refuses it for its signature (ModuleTrust): what is wrong, what to do.
+        case untrusted(reason: String, fix: String)
     }
 
     /// The plugin file as the user named it (not the cache copy).
@@ -70,6 +72,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .changedSinceStart(let detail): "the file changed after den started: \(detail)"
         case .workerFailed(let detail): "it runs isolated, and \(detail)"
         case .quarantined(let detail): "it \(detail)"
+        case .untrusted(let reason, _): reason
         }
     }
 
@@ -108,6 +111,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .changedSinceStart: "restart den to load the new version of the file"
         case .workerFailed: "run it in-process to see its own error (drop --isolate, or den config set den.hosting <module> in-process), or check that `den worker` runs on this machine (docs/ISOLATION.md)"
         case .quarantined: "fix the module and replace its file, or lift the quarantine with `den modules release <hash or module>`"
+        case .untrusted(_, let fix): fix
         }
     }
 }

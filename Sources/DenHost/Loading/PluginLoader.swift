@@ -23,6 +23,8 @@ public struct LoadedPlugin: @unchecked Sendable {
     package var exports: [PluginExport] = []
     /// The file's `den_manifest`, which the registration was checked against (nil: it has none).
     package var manifest: ModuleManifest?
+    /// What its signature says (nil: den was not asked to check signatures).
+    package var signature: SignatureState?
     /// The `den_host` this plugin was given; its builders get the same pointer. For a module
     /// installed from its manifest this is always `ServiceEndpoint.notLoadedHost`: its builds get
     /// the loaded module's own host from `RouteTarget.loaded()`.
@@ -45,16 +47,19 @@ public struct PluginLoader: Sendable {
     let logger: Logger?
     /// How isolated modules are run; nil: every module runs in-process.
     package let isolation: IsolationSettings?
+    /// Checks signatures and the trust policy before any plugin code runs (nil: no checks).
+    package let trust: ModuleTrust?
 
     public init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil) {
-        self.init(cache: cache, hub: hub, logger: logger, isolation: nil)
+        self.init(cache: cache, hub: hub, logger: logger, isolation: nil, trust: nil)
     }
 
-    package init(cache: PluginCache, hub: ServiceHub, logger: Logger?, isolation: IsolationSettings?) {
+    package init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil, isolation: IsolationSettings? = nil, trust: ModuleTrust?) {
         self.cache = cache
         self.hub = hub
         self.logger = logger
         self.isolation = isolation
+        self.trust = trust
     }
 
     /// Loads `file`, giving it a `den_host` of its own.
@@ -102,8 +107,37 @@ public struct PluginLoader: Sendable {
         let (exportsChecked, manifest): (Bool, ModuleManifest?)
         if let knownManifest { (exportsChecked, manifest) = (true, knownManifest) } else { (exportsChecked, manifest) = try checkExports(of: copy, reportedAs: file) }
         knownID = manifest?.id
-        if let isolation, isolation.policy.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
-            return try loadIsolated(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest, isolation: isolation)
+        // Trust is judged on the copy too, the bytes dlopen maps: a file swapped after it was
+        // checked is never the one that runs.
+        var signature: SignatureState?
+        var untrustedReason: String?
+        if let trust {
+            let state = trust.state(checking: copyPath, signedAs: filePath, id: manifest?.id, version: manifest?.version)
+            signature = state
+            switch trust.decide(state) {
+            case .inProcess: break
+            case .isolated(let reason):
+                // isolate-unsigned: such a module runs only in a sandboxed worker, never here.
+                guard let isolation, isolation.sandbox else {
+                    throw fail(.untrusted(
+                        reason: "\(reason); the trust policy isolate-unsigned runs such a module only isolated and sandboxed, and this den runs workers without their sandbox (--no-sandbox)",
+                        fix: "drop --no-sandbox, sign it or trust its publisher's key (den keys trust), or run it in-process with --trust-policy allow if you trust it"))
+                }
+                untrustedReason = reason
+            case .refused(let reason, let fix):
+                throw fail(.untrusted(reason: reason, fix: fix))
+            }
+        }
+        if let isolation, untrustedReason != nil || isolation.policy.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
+            var plugin = try loadIsolated(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest, isolation: isolation)
+            if case .signed(_, let keyID, let signedID, let signedVersion)? = signature,
+               let problem = ModuleTrust.mismatch(ModuleSignature.Claim(keyID: keyID, id: signedID, version: signedVersion), id: plugin.id, version: plugin.version) {
+                plugin.isolated?.retire()
+                throw fail(.untrusted(reason: "its signature does not hold: \(problem)",
+                                      fix: "sign the module again (den modules sign <file>) if you built it; otherwise get the file again from its publisher"))
+            }
+            plugin.signature = signature
+            return plugin
         }
         let library: DynamicLibrary
         do {
@@ -142,10 +176,18 @@ public struct PluginLoader: Sendable {
             endpoint.revoke()
             throw fail(.invalidRegistration(problem))
         }
+        // Without a manifest the signed id and version can only be held to the registration.
+        if case .signed(_, let keyID, let signedID, let signedVersion)? = signature,
+           let problem = ModuleTrust.mismatch(ModuleSignature.Claim(keyID: keyID, id: signedID, version: signedVersion), id: id, version: version) {
+            endpoint.revoke()
+            throw fail(.untrusted(reason: "its signature does not hold: \(problem)",
+                                  fix: "sign the module again (den modules sign <file>) if you built it; otherwise get the file again from its publisher"))
+        }
         var plugin = LoadedPlugin(filePath: filePath, loadedCopyPath: copyPath, id: id, version: version, summary: recorder.summary ?? "",
                                   routes: recorder.routes, settings: endpoint.settings.settings, exports: recorder.exports,
                                   host: endpoint.host,
                                   endpoint: endpoint, library: library, fileName: fileName)
+        plugin.signature = signature
         if let manifest {
             let differences = manifest.differences(from: plugin.registeredManifest)
             guard differences.isEmpty else {

@@ -104,6 +104,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                                       routes: plugin.routes.map(\.pattern), settings: plugin.settings, status: .active)
             record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
             record.isolated = plugin.isolated
+            record.signature = plugin.signature
             // One look-up for the duplicate check and the index both: each costs a start with a
             // hundred modules a hash of the id per module. Undone below when the module is refused.
             if let index = activeRecordIndex.updateValue(records.count, forKey: plugin.id) {

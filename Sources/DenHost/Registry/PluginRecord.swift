@@ -51,6 +51,8 @@ public struct PluginRecord: Sendable {
         guard let isolated else { return isLoaded ? HostingPolicy.Mode.inProcess.rawValue : nil }
         return isolated.status.line
     }
+    /// What the module's signature says (nil: signatures were not checked, or it failed first).
+    package var signature: SignatureState?
 
     init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {
