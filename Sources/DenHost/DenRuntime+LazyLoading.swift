@@ -28,7 +28,7 @@ extension DenRuntime {
         var signature: SignatureState?
         if let trust = loader.trust {
             let state = trust.state(checking: filePath, signedAs: filePath, id: manifest.id, version: manifest.version)
-            if let refusal = trust.refusal(state, file: filePath, moduleID: manifest.id) {
+            if let refusal = trust.refusal(state, file: filePath, moduleID: manifest.id, sandboxedWorkers: isolation?.sandbox ?? false) {
                 registry.recordFailure(refusal, file: candidate.file)
                 logger.error("\(refusal)")
                 return true

@@ -110,25 +110,15 @@ public struct PluginLoader: Sendable {
         // Trust is judged on the copy too, the bytes dlopen maps: a file swapped after it was
         // checked is never the one that runs.
         var signature: SignatureState?
-        var untrustedReason: String?
+        var mustIsolate = false
         if let trust {
             let state = trust.state(checking: copyPath, signedAs: filePath, id: manifest?.id, version: manifest?.version)
             signature = state
-            switch trust.decide(state) {
-            case .inProcess: break
-            case .isolated(let reason):
-                // isolate-unsigned: such a module runs only in a sandboxed worker, never here.
-                guard let isolation, isolation.sandbox else {
-                    throw fail(.untrusted(
-                        reason: "\(reason); the trust policy isolate-unsigned runs such a module only isolated and sandboxed, and this den runs workers without their sandbox (--no-sandbox)",
-                        fix: "drop --no-sandbox, sign it or trust its publisher's key (den keys trust), or run it in-process with --trust-policy allow if you trust it"))
-                }
-                untrustedReason = reason
-            case .refused(let reason, let fix):
-                throw fail(.untrusted(reason: reason, fix: fix))
-            }
+            if let refusal = trust.refusal(state, file: filePath, moduleID: knownID, sandboxedWorkers: isolation?.sandbox ?? false) { throw refusal }
+            // isolate-unsigned: such a module runs only in a sandboxed worker, never here.
+            if case .isolated = trust.decide(state) { mustIsolate = true }
         }
-        if let isolation, untrustedReason != nil || isolation.policy.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
+        if let isolation, mustIsolate || isolation.policy.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
             var plugin = try loadIsolated(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest, isolation: isolation)
             if case .signed(_, let keyID, let signedID, let signedVersion)? = signature,
                let problem = ModuleTrust.mismatch(ModuleSignature.Claim(keyID: keyID, id: signedID, version: signedVersion), id: plugin.id, version: plugin.version) {

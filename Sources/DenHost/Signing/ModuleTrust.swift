@@ -96,17 +96,17 @@ public final class ModuleTrust: Sendable {
     /// Where the module may run: the policy's decision, with the isolation seam.
     package func decide(_ state: SignatureState) -> TrustDecision { policy.decide(state) }
 
-    /// Nil when a module in `state` may run in this process, else the error that refuses it.
-    /// A module the policy would isolate is refused while this den has no isolation: the seam
-    /// the isolation mode plugs into (docs/SIGNING.md, "isolate-unsigned").
-    package func refusal(_ state: SignatureState, file: String, moduleID: String?) -> PluginLoadError? {
+    /// Nil when a module in `state` may run: in this process, or (isolate-unsigned) in a
+    /// sandboxed worker when `sandboxedWorkers` says this den can start one; else the error that
+    /// refuses it (docs/SIGNING.md, "isolate-unsigned").
+    package func refusal(_ state: SignatureState, file: String, moduleID: String?, sandboxedWorkers: Bool) -> PluginLoadError? {
         switch decide(state) {
         case .inProcess: return nil
         case .isolated(let reason):
-            // TODO(issue 28): with isolation, run the module in a sandboxed worker instead.
+            if sandboxedWorkers { return nil }
             return PluginLoadError(file: file, cause: .untrusted(
-                reason: "\(reason); the trust policy isolate-unsigned runs such a module only isolated and sandboxed, and this den cannot isolate modules yet",
-                fix: "sign it or trust its publisher's key (den keys trust), or run it in-process with --trust-policy allow if you trust it"),
+                reason: "\(reason); the trust policy isolate-unsigned runs such a module only isolated and sandboxed, and this den runs workers without their sandbox (--no-sandbox)",
+                fix: "drop --no-sandbox, sign it or trust its publisher's key (den keys trust), or run it in-process with --trust-policy allow if you trust it"),
                 moduleID: moduleID)
         case .refused(let reason, let fix):
             return PluginLoadError(file: file, cause: .untrusted(reason: reason, fix: fix), moduleID: moduleID)
