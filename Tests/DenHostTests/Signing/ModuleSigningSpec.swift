@@ -34,12 +34,12 @@ struct ModuleSigningSpec {
             let stranger = KeyRing(configDirectory: try fixture.folder.temp.folder("stranger"))
             _ = try stranger.generate(name: "stranger", publisher: "Stranger")
             try ModuleSigner.sign(fixture.about, with: try stranger.secretKey("stranger"))
-        }, runsUnder: [.allow], because: "not on your trust list"),
+        }, runsUnder: [.allow, .isolateUnsigned], because: "not on your trust list"),
         Case(name: "a manifest id that differs from the signed one", prepare: { try $0.sign(claiming: "main", version: "1.0.0") },
              runsUnder: [], because: "signed as module 'main', but it is module 'about'"),
         Case(name: "a manifest version that differs from the signed one", prepare: { try $0.sign(claiming: "about", version: "9.9.9") },
              runsUnder: [], because: "signed as about 9.9.9, but it is version 1.0.0"),
-        Case(name: "a missing signature", prepare: { _ in }, runsUnder: [.allow], because: "not signed"),
+        Case(name: "a missing signature", prepare: { _ in }, runsUnder: [.allow, .isolateUnsigned], because: "not signed"),
         Case(name: "a damaged signature file", prepare: { try $0.sign(); try "untrusted comment: x\nnot base64\n".write(toFile: $0.signaturePath, atomically: true, encoding: .utf8) },
              runsUnder: [], because: "is damaged"),
     ]
@@ -64,15 +64,24 @@ struct ModuleSigningSpec {
         let outcome = fixture.aboutRuns(runtime)
         if example.runsUnder.contains(policy) {
             #expect(outcome.runs, "\(example.name) under \(policy.rawValue): \(outcome.error ?? "")")
+            // isolate-unsigned never runs an untrusted module in den's own process.
+            let untrusted = example.because.contains("not signed") || example.because.contains("trust list")
+            let isolated = runtime.record("libAboutModule.so")?.isolated != nil
+            #expect(isolated == (policy == .isolateUnsigned && untrusted), "\(example.name) under \(policy.rawValue): isolated \(isolated)")
         } else {
             #expect(!outcome.runs, "\(example.name) must not run under \(policy.rawValue)")
             let error = try #require(outcome.error)
             #expect(error.contains(example.because), "\(error)")
             #expect(error.contains("libAboutModule.so"), "the message names the file: \(error)")
-            if policy == .isolateUnsigned, example.because.contains("not signed") || example.because.contains("trust list") {
-                #expect(error.contains("cannot isolate modules yet"), "never in-process, and says why: \(error)")
-            }
         }
+    }
+
+    @Test("isolate-unsigned with workers unsandboxed refuses an untrusted module rather than run it unsandboxed", arguments: [false, true])
+    func isolateUnsignedNeedsTheSandbox(lazily: Bool) throws {
+        let fixture = try SigningFixture()
+        let outcome = fixture.aboutRuns(fixture.runtime(.isolateUnsigned, lazily: lazily, sandbox: false))
+        #expect(!outcome.runs)
+        #expect(outcome.error?.contains("without their sandbox (--no-sandbox)") == true, "\(outcome.error ?? "")")
     }
 
     @Test("the policy decides from the signature's state; a failing or revoked signature is refused under every policy")

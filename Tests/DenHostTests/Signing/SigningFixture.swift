@@ -52,11 +52,14 @@ struct SigningFixture {
         ModuleTrust(policy: policy, trustFiles: [ring.trustFile], cacheDirectory: folder.temp.path("cache"))
     }
 
-    func runtime(_ policy: TrustPolicy, lazily: Bool) -> DenRuntime {
+    func runtime(_ policy: TrustPolicy, lazily: Bool, sandbox: Bool = true) -> DenRuntime {
         var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil,
                                               cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
         configuration.loadsLazily = lazily
         configuration.trust = trust(policy)
+        // isolate-unsigned runs an untrusted module in a worker: den itself (docs/ISOLATION.md).
+        configuration.workerExecutable = BuildProducts.den.path
+        configuration.hosting.sandbox = sandbox
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins()
         return runtime
