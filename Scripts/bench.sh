@@ -13,6 +13,9 @@
 #   9. den render about with 1, 10 and 100 modules installed, lazy vs --eager, beside hello
 #  10. den serve with Login + Jogs vs jogs-monolith (Hummingbird + GRDB, no plugins), with wrk:
 #      the jogs list of a logged-in user with 50 jogs, and the add-jog form post (--only monolith)
+#  11. isolated modules vs the same module in-process (--only isolation): an event round trip on a
+#      small and a 4 KiB screen (p50, p99), a worker's first screen, crash to restored screen (p99),
+#      the worker's private memory (docs/ISOLATION.md)
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -26,6 +29,7 @@
 #   Scripts/bench.sh --only startup --module-counts 1,10,100 --runs 20
 #   Scripts/bench.sh --only monolith --monolith-rounds 7 --monolith-seconds 5 --connections 16
 #   Scripts/bench.sh --only monolith --monolith-data /dev/shm   (SQLite on tmpfs: no fdatasync cost)
+#   Scripts/bench.sh --only isolation --isolation-events 2000 --isolation-crashes 50 --isolation-starts 20
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -173,7 +173,11 @@ package final class ModuleWorker: @unchecked Sendable {
     /// thread, so they belong to the caller's UI session) and keeping `state` frames meanwhile.
     func request(_ frame: Frame, deadline: ContinuousClock.Instant, serve: (Frame) -> Frame,
                  state: (Frame) -> Void = { _ in }) throws(WorkerFault) -> Frame {
-        callLock.lock()
+        // Bounded: two isolated modules calling each other's exports from two sessions at once
+        // would otherwise wait for each other's lock for ever.
+        guard callLock.lock(before: deadline) else {
+            throw WorkerFault(message: "its worker stayed busy with other calls until the call limit")
+        }
         defer { callLock.unlock() }
         if let end { throw WorkerFault(message: end.description) }
         do {
@@ -208,7 +212,9 @@ package final class ModuleWorker: @unchecked Sendable {
 
     /// Sends a frame that has no reply (`destroy`); a broken socket is noticed by the next request.
     func post(_ frame: Frame) {
-        callLock.lock()
+        // A destroy never waits long behind another session's call: at worst the instance is
+        // left in the worker until it ends.
+        guard callLock.lock(before: .now + .seconds(1)) else { return }
         defer { callLock.unlock() }
         guard end == nil else { return }
         try? channel.send(frame, deadline: .now + .seconds(1))
@@ -251,4 +257,17 @@ final class RecursiveLock: @unchecked Sendable {
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Takes the lock unless `deadline` passes first; false then.
+    func lock(before deadline: ContinuousClock.Instant) -> Bool {
+        let left = deadline - .now
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let (seconds, attoseconds) = max(left, .zero).components
+        var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        var wholeSeconds = Int(now.tv_sec) + Int(seconds)
+        if nanoseconds >= 1_000_000_000 { nanoseconds -= 1_000_000_000; wholeSeconds += 1 }
+        var until = timespec(tv_sec: wholeSeconds, tv_nsec: nanoseconds)
+        return pthread_mutex_timedlock(mutex, &until) == 0
+    }
 }

@@ -14,7 +14,7 @@ final class SwapTestApp: @unchecked Sendable {
 
     /// `others`: more plugin files to install first, by name (e.g. a second module to clash with).
     init(_ flags: [String] = [], others: [String: [String]] = [:], policy: HotSwapPolicy = HotSwapPolicy(),
-         extraLibraries: [String] = []) throws {
+         extraLibraries: [String] = [], isolated: Bool = false) throws {
         temp = try TemporaryDirectory("den-hotswap")
         plugins = try temp.folder("plugins")
         try Self.fixture.install(flags, into: plugins)
@@ -22,9 +22,15 @@ final class SwapTestApp: @unchecked Sendable {
         for library in extraLibraries {
             try temp.copy(try BuildProducts.require(BuildProducts.library(library)), into: plugins)
         }
-        runtime = DenRuntime(configuration: HostConfiguration(
+        var configuration = HostConfiguration(
             pluginDirectories: [plugins], bundledDirectory: nil, selectedModules: nil,
-            cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data")))
+            cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data"))
+        if isolated {
+            // The fixture has no manifest: its file name isolates it (docs/ISOLATION.md).
+            configuration.hosting.isolated = ["libSwapModule.so"]
+            configuration.workerExecutable = BuildProducts.den.path
+        }
+        runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins()
         swapper = HotSwapper(runtime: runtime, policy: policy)
     }

@@ -185,3 +185,24 @@ struct IsolationSpec {
         #expect(try faults(runtime).status.restarts == 1)
     }
 }
+
+@Suite("Hot swap of an isolated module")
+struct IsolatedHotSwapSpec {
+    @Test("the new version starts in a new worker, the screens keep their state and show the new behaviour")
+    func swapIntoNewWorker() throws {
+        let app = try SwapTestApp(isolated: true)
+        let session = app.runtime.makeSession()
+        session.open("swap")
+        for _ in 0..<3 { session.add() }
+        #expect(session.current?.count == 3)
+        let before = try #require(app.runtime.worker(ofModule: "swap")?.pid)
+        let report = try app.swap(to: ["-DSWAP_VERSION=2"])
+        #expect(report.outcome == .swapped, "\(report)")
+        #expect(report.statesKept == 1)
+        #expect(session.current?.text.contains("swap v2") == true)
+        #expect(session.current?.count == 3)
+        let after = try #require(app.runtime.worker(ofModule: "swap")?.pid)
+        #expect(after != before)
+        #expect(session.add().count == 5, "v2 adds 2")
+    }
+}

@@ -95,7 +95,10 @@ static int32_t handle(void *self, den_bytes event, den_owned *reply) {
              "{\"v\":1,\"screen\":{\"v\":1,\"title\":\"Faults\",\"elements\":["
              "{\"type\":\"text\",\"text\":\"count %ld\"},{\"type\":\"text\",\"text\":\"probe: %s\"},"
              "{\"type\":\"text\",\"text\":\"%s\"},"
-             "{\"type\":\"button\",\"id\":\"count\"},{\"type\":\"button\",\"id\":\"segv\"}]}}",
+             "{\"type\":\"button\",\"id\":\"count\"},{\"type\":\"button\",\"id\":\"segv\"},{\"type\":\"button\",\"id\":\"abort\"},"
+             "{\"type\":\"button\",\"id\":\"loop\"},{\"type\":\"button\",\"id\":\"oom\"},{\"type\":\"button\",\"id\":\"garbage\"},"
+             "{\"type\":\"button\",\"id\":\"close\"},{\"type\":\"button\",\"id\":\"fork\"},{\"type\":\"button\",\"id\":\"probe\"},"
+             "{\"type\":\"button\",\"id\":\"log\"}]}}",
              me->count, me->probe[0] ? me->probe : "none", padding);
     *reply = text(screen);
     return DEN_OK;
