@@ -81,6 +81,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         // `den new-module` renders its templates (Sources/DenCommands/Templates) with Mustache.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // The PostgreSQL storage engine (`den serve --database postgres://…`): its client pool.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -119,6 +121,12 @@ let package = Package(
         ]),
         // The `storage` service's SQLite engine and its maintenance (`den data`, `den users`), on GRDB.
         .target(name: "DenSQLiteEngine", dependencies: ["DenLibraryContracts", "DenKit", .product(name: "GRDB", package: "GRDB.swift", condition: host)]),
+        // The `storage` service's PostgreSQL engine (schema, migrations, copying a SQLite folder in),
+        // on postgres-nio. Linked into `den-commands`, which already carries SwiftNIO for `den serve`
+        // (docs/DEPLOY.md, "Why the engine is linked in").
+        .target(name: "DenPostgresEngine", dependencies: ["DenLibraryContracts", "DenKit",
+                                                          .product(name: "PostgresNIO", package: "postgres-nio", condition: host),
+                                                          .product(name: "Logging", package: "swift-log", condition: host)]),
         // `libDenSQLiteStorage.so`: DenSQLiteEngine behind the C functions of den_libraries.h.
         // Exports only those, bound to itself; it links the contract, never DenHost.
         .target(name: "DenSQLiteStorage", dependencies: ["DenSQLiteEngine", "DenLibraryContracts", "CDenLibraries", "DenKit", "CDenABI"],
@@ -169,7 +177,7 @@ let package = Package(
         .executableTarget(name: "den", dependencies: ["DenCommandLine", "DenHost", "DenWorker"], swiftSettings: startPathSwift),
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
-            "DenCommandLine", "DenHost", "DenSQLiteEngine", "DenTerminal", "DenWeb", "DenKit",
+            "DenCommandLine", "DenHost", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
             .product(name: "Mustache", package: "swift-mustache", condition: host),
@@ -181,7 +189,7 @@ let package = Package(
         .target(name: "DenTestSupport", dependencies: ["DenHost", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
         .testTarget(name: "DenRoutingTests", dependencies: ["DenRouting"]),
-        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteEngine", "DenKit", "DenTestSupport",
+        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log", condition: host)]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenTerminalText", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenKit", "DenTestSupport",

@@ -26,6 +26,12 @@ command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 for package in chromium chromium-driver fonts-dejavu-core; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
+# The PostgreSQL tests start their own throwaway cluster (initdb, pg_ctl: the server binaries under
+# /usr/lib/postgresql/<version>/bin) and the deployment tests put nginx in front of three hosts;
+# neither service is enabled or started by the tests' set-up, only its binaries are used.
+for package in postgresql nginx; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2

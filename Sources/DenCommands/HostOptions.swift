@@ -1,7 +1,9 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenPostgresEngine
 import DenSQLiteEngine
+import Foundation
 
 /// Options every command that loads plugins shares.
 struct HostOptions: ParsableArguments {
@@ -33,6 +35,11 @@ struct HostOptions: ParsableArguments {
         "Seconds a module's builder or event handler may run before den gives up on it and closes its screen; den render ends with the error instead (default 30; also DEN_CALL_TIMEOUT).",
         valueName: "seconds"))
     var callTimeout: String?
+
+    @Option(name: .customLong("database"), help: ArgumentHelp(
+        "Keep modules' data and browser sessions in PostgreSQL instead of the SQLite file in the data folder: postgres://user:password@host:5432/db?sslmode=require (also DEN_DATABASE_URL, or the first line of <data dir>/database-url). docs/DEPLOY.md.",
+        valueName: "url"))
+    var database: String?
 
     @Flag(help: ArgumentHelp(
         "Load every module at start. By default a module whose file carries a manifest is loaded only when one of its routes is first opened (also DEN_EAGER=1)."))
@@ -69,6 +76,14 @@ struct HostOptions: ParsableArguments {
 
     func validate() throws {
         if let problem = settings.problem { throw ValidationError(problem) }
+        do { _ = try databaseLocation() } catch { throw ValidationError(error.message) }
+    }
+
+    /// The PostgreSQL database named by --database, DEN_DATABASE_URL or `<data dir>/database-url`
+    /// (first found); nil: SQLite in the data folder.
+    func databaseLocation() throws(ServiceFailure) -> PostgresLocation? {
+        guard let (url, origin) = DatabaseSetting.resolve(option: database, dataDirectory: dataDirectory) else { return nil }
+        do { return try PostgresLocation(url: url) } catch { throw .invalid("\(origin): \(error.message)") }
     }
 
     var selectedModules: Set<String>? { settings.selectedModules }
@@ -76,8 +91,22 @@ struct HostOptions: ParsableArguments {
     /// Builds the host and loads its plugins; a broken plugin is reported, never fatal.
     /// `defaultTrustPolicy`: the policy when no option, variable or file names one (`den dev`: allow).
     func makeRuntime(eager forced: Bool = false, defaultTrustPolicy: TrustPolicy? = nil) throws -> DenRuntime {
-        var settings = settings
+        var settings = self.settings
         settings.defaultTrustPolicy = defaultTrustPolicy
+        if let location = try? databaseLocation() {
+            let engine = PostgresStorageEngine(location: location)
+            settings.makeStorageEngine = { _ in engine }
+            // Connect and migrate now: a den older than the database's schema must not start; a
+            // database that is down only delays storage (den connects again on each call).
+            switch engine.prepare() {
+            case .ready: break
+            case .unavailable(let message):
+                StandardStream.error.write("Warning: \(message)\n")
+            case .refused(let message):
+                StandardStream.error.write("Error: \(message)\n")
+                throw ExitCode(ExitStatus.failure)
+            }
+        }
         let runtime = settings.makeRuntime(eager: forced)
         if let problem = SelectedModulesCheck(runtime: runtime).problem() {
             StandardStream.error.write("Error: \(problem)\n")

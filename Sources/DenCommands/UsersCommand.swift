@@ -7,7 +7,8 @@ import DenTerminal
 import Foundation
 
 /// `den users list | add | unlock | delete | reset-token`: the administrator's view of the
-/// accounts behind the `auth` service, in the data folder's storage.sqlite. No plugin is loaded.
+/// accounts behind the `auth` service, in the data folder's storage.sqlite (or the PostgreSQL
+/// database of --database / DEN_DATABASE_URL). No plugin is loaded.
 struct UsersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
@@ -22,8 +23,8 @@ struct UsersCommand: ParsableCommand {
         subcommands: [List.self, Add.self, Unlock.self, Delete.self, ResetToken.self])
 
     /// The accounts of the data folder named by `location`.
-    static func accounts(_ location: DataCommand.Location) throws -> (AccountBook, SQLiteStorageEngine) {
-        let engine = try location.engine()
+    static func accounts(_ location: DataCommand.Location) throws -> (AccountBook, any ClosableStorageEngine) {
+        let engine = try location.storage()
         // The login rules an administrator set (`den config set den.auth …`) apply here too.
         let book = AccountBook(engine: engine) {
             let (settings, problems) = AuthSettingDefinitions.apply(to: .default, engine: engine)

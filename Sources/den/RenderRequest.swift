@@ -1,5 +1,8 @@
 import DenCommandLine
 import DenHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `den render <route> [--json] [host options]`, read by hand: the arguments `den-commands`'s
 /// `RenderCommand` would accept, in any order, each at most once (`--plugin-dir` any number of
@@ -54,6 +57,10 @@ struct RenderRequest {
             }
         }
         guard let route, settings.problem == nil else { return nil }
+        // PostgreSQL storage is linked into den-commands only (docs/DEPLOY.md).
+        if let database = settings.environment["DEN_DATABASE_URL"], !database.isEmpty { return nil }
+        let folder = settings.dataDirectory ?? HostConfiguration.defaultDataDirectory(environment: settings.environment).path
+        if access(folder + "/database-url", F_OK) == 0 { return nil }
         self.route = route
     }
 

@@ -1,17 +1,20 @@
 import DenHost
 @testable import DenSQLiteEngine
 import DenKit
+import DenPostgresEngine
 import DenTestSupport
 import Foundation
 import Testing
 
 /// The engines every storage behaviour is checked against: `library` is the SQLite engine as den
-/// reaches it, through the built libDenSQLiteStorage.so and one JSON document each way.
+/// reaches it, through the built libDenSQLiteStorage.so and one JSON document each way;
+/// `postgres` a fresh database on the test process's PostgreSQL cluster (`PostgresCluster`).
 enum StorageEngineKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inMemory, sqlite, library
     /// The library with every call as a JSON document (den_storage_library_call), as a library
     /// without the direct functions is reached.
     case libraryDocuments
+    case postgres
 
     var testDescription: String { rawValue }
 
@@ -31,6 +34,9 @@ enum StorageEngineKind: String, CaseIterable, CustomTestStringConvertible, Senda
             let folder = try ServiceTestSupport.temporaryDirectory("den-storage")
             let library = try BuildProducts.require(BuildProducts.library("DenSQLiteStorage"))
             return (LibraryStorageEngine(directory: folder.appendingPathComponent("data"), library: library, documentsOnly: true), folder)
+        case .postgres:
+            let cluster = try PostgresCluster.shared()
+            return (try PostgresStorageEngine(url: cluster.url(database: try cluster.makeDatabase("storage"))), nil)
         }
     }
 }

@@ -1,0 +1,58 @@
+import DenLibraryContracts
+import Logging
+import PostgresNIO
+
+/// den's tables in PostgreSQL and their version. `den_schema` holds one row per migration
+/// applied; the highest is the database's version. A den finding a version above `current`
+/// refuses the database (a newer den migrated it; this one would misread it), so a rolling
+/// upgrade migrates with the first new host and the old hosts stop writing (docs/DEPLOY.md).
+enum PostgresSchema {
+    /// The version this den creates and understands.
+    static let current = 1
+
+    /// Each version's statements, applied in order in one transaction.
+    static let migrations: [(version: Int, statements: [String])] = [
+        (1, ["""
+            CREATE TABLE den_entries (
+                namespace text COLLATE "C" NOT NULL,
+                key bytea NOT NULL CHECK (octet_length(key) > 0),
+                value bytea NOT NULL,
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (namespace, key)
+            )
+            """]),
+    ]
+
+    /// Words every too-new refusal carries (`PostgresStorageEngine.prepare` tells it apart).
+    static let tooNewMarker = "is newer than this den"
+
+    /// Brings the database to `current` under an advisory lock (hosts starting together migrate
+    /// once), or throws the refusal when it is newer.
+    static func migrate(_ connection: PostgresConnection, at location: PostgresLocation, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Int64(0x6465_6E5F_7363_6865)))", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS den_schema (
+                    version integer PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """, logger: logger)
+            let found = try await version(connection, logger: logger)
+            if found > current {
+                throw ServiceFailure.unavailable("storage: the database \(location) has den schema version \(found), which \(tooNewMarker) (it knows versions up to \(current)): a newer den has upgraded it. Nothing was written. Upgrade this den to the version the other hosts run, or start it on another database.")
+            }
+            for migration in migrations where migration.version > found {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO den_schema (version) VALUES (\(migration.version))", logger: logger)
+            }
+        }
+    }
+
+    static func version(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let rows = try await connection.query("SELECT coalesce(max(version), 0) FROM den_schema", logger: logger)
+        for try await version in rows.decode(Int.self) { return version }
+        return 0
+    }
+}
