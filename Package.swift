@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(name: "den", dependencies: ["DenCommandLine", "DenHost", "DenWorker"], swiftSettings: startPathSwift),
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
-            "DenCommandLine", "DenHost", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenWeb", "DenKit",
+            "DenCommandLine", "DenHost", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
             .product(name: "Mustache", package: "swift-mustache", condition: host),

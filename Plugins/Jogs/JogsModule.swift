@@ -13,4 +13,5 @@ public let jogsModule = ModuleDefinition(
         RouteDefinition(JogsRoutes.report, requiresLogin: true, builder: JogsBuilder.self),
         RouteDefinition(JogsRoutes.detail, requiresLogin: true, builder: JogsBuilder.self),
     ],
-    exports: JogsExportFunctions.all)
+    exports: JogsExportFunctions.all,
+    navigation: [NavigationEntry(title: "Jogs", route: JogsRoutes.list, order: 20, requiresLogin: true)])

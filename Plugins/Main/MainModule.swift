@@ -10,4 +10,5 @@ public let mainModule = ModuleDefinition(
         RouteDefinition(MainRoutes.convert, builder: MainBuilder.self),
     ],
     settings: MainSettings.all,
-    exports: MainExportFunctions.all)
+    exports: MainExportFunctions.all,
+    navigation: [NavigationEntry(title: "Converter", route: MainRoutes.main, order: 10)])

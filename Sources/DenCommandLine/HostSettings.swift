@@ -1,8 +1,12 @@
 import DenLibraryContracts
 import DenHost
 import DenKit
+import DenTerminalText
 import FoundationEssentials
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The options every command that loads plugins shares (`--plugin-dir`, `--plugins`, …) and the
 /// environment variables behind them: checked, then turned into a loaded `DenRuntime`. The full
@@ -134,7 +138,45 @@ package enum LogSetup {
     package static func bootstrapOnce() {
         guard !done else { return }
         done = true
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        LoggingSystem.bootstrap { label in TerminalLogHandler(label: label) }
+    }
+}
+
+/// Log lines on standard error, as swift-log's stream handler writes them, but wrapped at word
+/// boundaries when a terminal (or `COLUMNS`) gives a width.
+package struct TerminalLogHandler: LogHandler {
+    let label: String
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    package func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
+        let fields = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let line = "\(Self.timestamp()) \(event.level) \(label) :\(fields) [\(event.source)] \(event.message)"
+        var text = TerminalText.messageLines(line, width: TerminalWidth.stated(descriptor: STDERR_FILENO)) + "\n"
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { break }
+                offset += written
+            }
+        }
+    }
+
+    /// As swift-log's stream handler writes it: 2026-01-02T10:11:12+0000.
+    private static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [Int8](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

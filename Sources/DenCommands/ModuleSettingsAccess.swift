@@ -20,10 +20,11 @@ struct ModuleSettingsAccess {
     func declared(_ id: String) throws -> [SettingDefinition] {
         if id == AuthSettingDefinitions.settingsID { return AuthSettingDefinitions.all }
         if id == HostingSettings.settingsID { return HostingSettings.definitions(for: active.compactMap(\.id)) }
+        if id == AppSettingDefinitions.settingsID { return AppSettingDefinitions.all }
         if let record = active.first(where: { $0.id == id }) { return record.settings }
         let ids = active.compactMap(\.id).sorted()
         let known = ids.isEmpty ? "no module is loaded (see `den plugins`)" : "loaded modules: \(ids.joined(separator: ", "))"
-        throw ConfigError(ModuleText.singleLine("no module '\(id)' is loaded; \(known); the host's login rules are '\(AuthSettingDefinitions.settingsID)'"))
+        throw ConfigError(ModuleText.singleLine("no module '\(id)' is loaded; \(known); the host's login rules are '\(AuthSettingDefinitions.settingsID)', the app's name is in '\(AppSettingDefinitions.settingsID)'"))
     }
 
     /// The declared setting, or an error listing the module's settings (with a suggestion).
@@ -40,7 +41,8 @@ struct ModuleSettingsAccess {
     func storage(_ module: String) -> any SettingsStorage {
         if module == HostingSettings.settingsID { return HostingSettingsStorage(dataDirectory: runtime.configuration.dataDirectory) }
         // The host's settings live in its own namespace, reached as if it were a module's.
-        let namespace = module == AuthSettingDefinitions.settingsID ? AuthSettingDefinitions.namespace : module
+        let namespace = module == AuthSettingDefinitions.settingsID ? AuthSettingDefinitions.namespace
+            : module == AppSettingDefinitions.settingsID ? AppSettingDefinitions.namespace : module
         return HostStorage(hub: runtime.services, caller: ServiceCaller(moduleID: namespace))
     }
 
@@ -51,10 +53,11 @@ struct ModuleSettingsAccess {
             let names = record.settings.map(\.name)
             return names.isEmpty ? "\(id): no settings" : "\(id): \(names.joined(separator: ", "))"
         }
-        let host = "\(AuthSettingDefinitions.settingsID): \(AuthSettingDefinitions.all.map(\.name).joined(separator: ", ")) (the host's login rules)\n"
-            + "\(HostingSettings.settingsID): one per module (in-process or isolated; docs/ISOLATION.md)"
-        guard !lines.isEmpty else { return "No module is loaded (see `den plugins`).\n\(host)" }
-        return (lines + [host] + ["", "Show one module's with `den config show <module>`."]).map { ModuleText.singleLine($0) }
+        let host = "\(AuthSettingDefinitions.settingsID): \(AuthSettingDefinitions.all.map(\.name).joined(separator: ", ")) (the host's login rules)"
+        let hosting = "\(HostingSettings.settingsID): one per module (in-process or isolated; docs/ISOLATION.md)"
+        let app = "\(AppSettingDefinitions.settingsID): \(AppSettingDefinitions.all.map(\.name).joined(separator: ", ")) (the app's name in every page's header)"
+        guard !lines.isEmpty else { return "No module is loaded (see `den plugins`).\n\(host)\n\(hosting)\n\(app)" }
+        return (lines + [host, hosting, app] + ["", "Show one module's with `den config show <module>`."]).map { ModuleText.singleLine($0) }
             .joined(separator: "\n")
     }
 

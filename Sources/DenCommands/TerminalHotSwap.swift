@@ -1,5 +1,6 @@
 import DenHost
 import DenTerminal
+import DenTerminalText
 import Foundation
 
 /// `den run --watch`: swaps changed plugins in and redraws the screen; a refused version's
@@ -17,7 +18,7 @@ enum TerminalHotSwap {
             if report.succeeded {
                 text = drawing.withLock { box.terminal.redraw(after: "hot swap: \(report.description)").text }
             } else {
-                text = "Error: \(report.description)"
+                text = TerminalText.messageLines("Error: \(report.description)", width: TerminalWidth.stated(descriptor: STDOUT_FILENO))
             }
             print("\n" + text)
             if let prompt { print("\n" + prompt, terminator: "") }

@@ -22,6 +22,20 @@ public final class DenRuntime: Sendable {
     /// start a hash per module, for a list only `--plugins` messages read).
     private let foundModulesStore = Mutex<[String]>([])
 
+    /// The app's name (`den config set den.app name …`), read from storage the first time a
+    /// shell is drawn: a start that draws none (`den render`) never opens storage for it.
+    private let appNameStore = Mutex<String?>(nil)
+    private let appNameEngine: any StorageEngine
+
+    /// The app's name for the shell; "Den" unless an administrator set another.
+    public var appName: String {
+        if let name = appNameStore.withLock({ $0 }) { return name }
+        let (name, problems) = AppSettingDefinitions.appName(engine: appNameEngine)
+        for problem in problems { logger.warning("\(problem)") }
+        appNameStore.withLock { $0 = name }
+        return name
+    }
+
     /// Named plugin folders that could not be read during `loadPlugins`.
     package var folderProblems: [DiscoveryError] { folderProblemsStore.withLock { $0 } }
 
@@ -47,6 +61,7 @@ public final class DenRuntime: Sendable {
         // A save waiting for another process's lock is told in the host's log within half a second.
         storage.reportWaitNotices { [logger] wait in logger.warning("\(wait)") }
         services.register(StorageService(engine: storage))
+        appNameEngine = storage
         services.register(HTTPService())
         var auth = configuration.auth
         // Checked like a module's settings: a bad value is reported and the default used instead.
@@ -170,7 +185,7 @@ public final class DenRuntime: Sendable {
     public func makeSession(placement: CallPlacement = .ownThread, interruption: CallInterruption = CallInterruption(),
                             onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) -> NavigationSession {
         NavigationSession(registry: registry, policy: configuration.callPolicy, placement: placement, logger: logger, interruption: interruption,
-                          onSlowCall: onSlowCall, sessions: sessions)
+                          onSlowCall: onSlowCall, sessions: sessions, appName: { [weak self] in self?.appName ?? "Den" })
     }
 }
 

@@ -34,6 +34,9 @@ public enum MalformedRouteReason: Error, Sendable, Hashable, CustomStringConvert
     /// A path segment that is `.` or `..` once decoded (so `%2E%2E` too): routes name things,
     /// they are not file paths, and a `..` would let a catch-all value climb out of its folder.
     case dotSegment(String, in: RoutePart)
+    /// An encoded separator (`%2F`) in a catch-all's segment that leaves an empty part in its
+    /// value, e.g. `f/a%2F%2Fb` or `f/a%2F`.
+    case encodedEmptyPart(in: RoutePart)
 
     public var description: String {
         switch self {
@@ -57,6 +60,9 @@ public enum MalformedRouteReason: Error, Sendable, Hashable, CustomStringConvert
         case .dotSegment(let segment, let part):
             "segment '\(segment)' is not allowed (\(part)): routes have no relative segments ('.' and '..', "
                 + "even percent-encoded as %2E); remove it"
+        case .encodedEmptyPart(let part):
+            "\(part) holds an encoded '/' (%2F) that leaves an empty part in the route's path value; "
+                + "remove the extra %2F"
         }
     }
 }

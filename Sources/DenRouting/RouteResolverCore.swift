@@ -68,6 +68,7 @@ struct RouteResolverCore: Sendable {
                         let path = UnsafeBufferPointer(output)
                         let segments = UnsafeBufferPointer(rebasing: ranges[0..<count])
                         guard let index = trie.match(path, segments) else { return .success(nil) }
+                        if let reason = catchAllProblem(of: index, path, segments) { return .failure(reason) }
                         return .success((index, parameters(of: index, path, segments)))
                     }
                 }
@@ -90,6 +91,29 @@ struct RouteResolverCore: Sendable {
         case .success(let found?):
             return .success(ResolvedRoute(index: found.index, parameters: found.parameters, queryValues: queryValues))
         }
+    }
+
+    /// A catch-all value is split at '/' by whoever reads it, and the route's segments were
+    /// checked before decoding: an encoded separator (`%2F`) inside a segment would bring back
+    /// the empty and dot parts the segment checks keep out (`f/a%2F..%2Fb`). Nil when every
+    /// part of each catch-all value is a non-empty, non-dot part (docs: the `<path:>` guarantee).
+    private func catchAllProblem(
+        of route: Int, _ path: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<RouteSegmentRange>
+    ) -> MalformedRouteReason? {
+        for capture in captures[route] where capture.isCatchAll {
+            for number in capture.segmentIndex..<segments.count {
+                let range = segments[number]
+                let segment = UnsafeBufferPointer(rebasing: path[range.start..<range.end])
+                guard segment.contains(UInt8(ascii: "/")) else { continue }
+                for part in segment.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                    if part.isEmpty { return .encodedEmptyPart(in: .segment(number + 1)) }
+                    if RouteSegmentMatcher.isDotSegment(UnsafeBufferPointer(rebasing: part)) {
+                        return .dotSegment(String(decoding: part, as: UTF8.self), in: .segment(number + 1))
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     private func parameters(

@@ -51,6 +51,12 @@ extension SQLiteStorageEngine {
         let (source, _) = try handle()
         do {
             defer { try? FileManager.default.removeItem(at: partial) }
+            // The copy holds password hashes: owner-only like storage.sqlite, from its first
+            // byte (SQLite gives its journal the file's mode too), whatever the umask.
+            guard FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw ServiceFailure.invalid("could not create \(partial.path); check that you may write to \(folder.path).")
+            }
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: partial.path)
             let copy = try DatabaseQueue(path: partial.path)
             let counts: (entries: Int, modules: Int)
             do {

@@ -14,6 +14,9 @@ enum TerminalCommand: Equatable {
     case go(String)
     case back
     case help
+    /// `menu` lists the app's navigation; `menu <number|title>` opens an entry of it.
+    case menu(String)
+    case logout
     case quit
     case redraw
     /// `press <id|label>`: a button, whatever its label is.
@@ -22,7 +25,7 @@ enum TerminalCommand: Equatable {
     case named(String)
 
     /// The first words that are commands; a button label starting with one needs `press` or its number.
-    static let commandWords: Set<String> = ["q", "quit", "exit", "h", "help", "?", "b", "back", "go", "set", "press"]
+    static let commandWords: Set<String> = ["q", "quit", "exit", "h", "help", "?", "b", "back", "go", "set", "press", "m", "menu", "logout"]
 
     init(_ line: String) {
         let trimmed = line.trimmingWhitespace()
@@ -34,6 +37,8 @@ enum TerminalCommand: Equatable {
         case "q", "quit", "exit": self = .quit
         case "h", "help", "?": self = .help
         case "b", "back": self = .back
+        case "m", "menu": self = .menu(rest)
+        case "logout": self = .logout
         case "go": self = .go(rest)
         case "press": self = .press(rest)
         case "set":
@@ -68,6 +73,9 @@ enum TerminalCommand: Equatable {
       set <field> <value>  fill in a field (also <field>=<value>); may be empty
       set <password>       type a password field's value without it being shown
       go <route>           open a route, e.g. go about
+      menu                 list the app's menu (modules' screens, account)
+      menu <entry>         open a menu entry by its number or title, e.g. menu 1
+      logout               log out
       back                 go back one screen
       help                 show this list
       quit                 leave (end of input and Ctrl-D do too)

@@ -48,7 +48,19 @@ package final class TerminalSession {
         pendingSecret = nil
         switch TerminalCommand(line) {
         case .quit: return Output(text: "Bye.", quit: true)
-        case .help: return Output(text: helpText(), quit: false)
+        case .help: return Output(text: helpText() + "\n\n" + menuText(), quit: false)
+        case .menu(let choice):
+            guard !choice.isEmpty else { return Output(text: menuText(), quit: false) }
+            let items = menuItems()
+            let wanted = choice.lowercased()
+            let item = Int(choice).flatMap { items.indices.contains($0 - 1) ? items[$0 - 1] : nil }
+                ?? items.first { $0.title.lowercased() == wanted }
+            guard let item else { return message("There is no menu entry '\(TerminalText.sanitize(choice))'.\n\n" + menuText()) }
+            switch item.target {
+            case .route(let route): return show(session.open(route))
+            case .logOut: return show(session.logOut())
+            }
+        case .logout: return show(session.logOut())
         case .redraw: return Output(text: draw(), quit: false)
         case .back: return show(session.back())
         case .go(let route):
@@ -120,7 +132,7 @@ package final class TerminalSession {
     /// A number, a command, or a button or link of this screen: never secret.
     private func isPlainCommand(_ line: String) -> Bool {
         switch TerminalCommand(line) {
-        case .choose, .go, .back, .help, .quit, .redraw: true
+        case .choose, .go, .back, .help, .quit, .redraw, .menu, .logout: true
         case .press(let name), .named(let name): button(named: name) != nil
         case .set: mayRemember(line)
         }
@@ -168,7 +180,7 @@ package final class TerminalSession {
         case .button(let id, _):
             return show(session.send(action: id, fields: currentFields()))
         case .route(let route, _):
-            return show(session.open(route))
+            return show(session.follow(route))
         }
     }
 
@@ -220,9 +232,48 @@ package final class TerminalSession {
         }
         var footer = "— \(TerminalText.sanitize(view.route))"
         if let module = view.moduleID { footer += " · module \(module)" }
-        footer += view.canGoBack ? " · back: \(TerminalText.sanitize(view.backStack.last!))" : ""
-        footer += " · type a number, `press <button>`, `set <field> <value>`, `go <route>`, `back`, `help` or `quit`"
+        // Back says where it goes by that screen's title (its route only when it has none).
+        if view.canGoBack {
+            let below = view.backTitle.flatMap { $0.isEmpty ? nil : $0 } ?? view.backStack.last!
+            footer += " · back: \(TerminalText.sanitize(below))"
+        }
+        footer += " · type a number, `press <button>`, `set <field> <value>`, `go <route>`, `menu`, `back`, `help` or `quit`"
         return text + "\n\n" + wrap(footer).map(style.quiet).joined(separator: "\n")
+    }
+
+    private struct MenuItem {
+        enum Target { case route(String), logOut }
+        var title: String
+        var target: Target
+        var note: String?
+    }
+
+    /// The shell's entries as the terminal's menu: the modules' screens, then the account.
+    private func menuItems() -> [MenuItem] {
+        let shell = session.shell()
+        var items = shell.entries.map { MenuItem(title: $0.title, target: .route($0.route), note: $0.needsLogin ? "log in first" : nil) }
+        if shell.user != nil {
+            if let route = shell.passwordRoute { items.append(MenuItem(title: "Change password", target: .route(route))) }
+            items.append(MenuItem(title: "Log out", target: .logOut))
+        } else if let route = shell.loginRoute {
+            items.append(MenuItem(title: "Log in", target: .route(route)))
+        }
+        return items
+    }
+
+    /// `menu`: the app's name, who is logged in, and the numbered entries.
+    private func menuText() -> String {
+        if let columns { renderer.width = columns() }
+        let shell = session.shell()
+        let items = menuItems()
+        var lines = wrap(TerminalText.sanitize(shell.appName) + " — menu" + (shell.user.map { " · logged in as \(TerminalText.sanitize($0))" } ?? ""))
+        guard !items.isEmpty else { return (lines + wrap("The loaded modules add nothing to the menu.")).joined(separator: "\n") }
+        for (index, item) in items.enumerated() {
+            let text = "[\(index + 1)] \(TerminalText.sanitize(item.title))" + (item.note.map { " (\($0))" } ?? "")
+            lines += TerminalText.wrap(text, width: renderer.width, indent: "      ", firstIndent: "  ")
+        }
+        lines += wrap("Open one with `menu <number>` or `menu <title>`, e.g. `menu 1`.").map(style.quiet)
+        return lines.joined(separator: "\n")
     }
 
     /// The command list at the terminal's width: a description that does not fit continues

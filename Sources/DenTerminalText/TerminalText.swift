@@ -7,6 +7,14 @@ package enum TerminalText {
         ModuleText.sanitize(text)
     }
 
+    /// A log or error line for a terminal `width` columns wide: wrapped at word boundaries, as
+    /// screens are (the terminal itself would cut words), later lines indented so that one
+    /// message still reads as one. Without a width the line is kept whole.
+    package static func messageLines(_ line: String, width: Int?) -> String {
+        guard let width, width >= 20 else { return line }
+        return wrap(line, width: width, indent: "    ").joined(separator: "\n")
+    }
+
     /// Wraps `text` at word boundaries so that no line (indent included) passes `width` columns
     /// unless one word is longer; keeps explicit line breaks. The first line of each paragraph
     /// starts with `firstIndent` (default: `indent`), the others with `indent`.

@@ -17,6 +17,14 @@ package enum TerminalWidth {
         resolve(windowColumns: windowColumns(descriptor), columnsVariable: environment["COLUMNS"])
     }
 
+    /// The width when something says it (a terminal on `descriptor`, or `COLUMNS`); nil for a
+    /// pipe nobody sized, whose reader (a log file, a script) wants whole lines.
+    package static func stated(descriptor: Int32, environment: [String: String] = ProcessEnvironment.current()) -> Int? {
+        if let columns = windowColumns(descriptor) { return columns }
+        if let text = environment["COLUMNS"], let columns = Int(text.trimmingWhitespace()), columns > 0 { return columns }
+        return nil
+    }
+
     /// The rule, apart from the system calls: a real window size wins over `COLUMNS` (which a
     /// shell may have exported before the window was resized).
     static func resolve(windowColumns: Int?, columnsVariable: String?) -> Int {

@@ -44,8 +44,13 @@ struct DenWebResponder: HTTPResponder {
             return WebResponses.asset(PageAssets.stylesheet, contentType: "text/css; charset=utf-8")
         case (.get, PageAssets.scriptPath):
             return WebResponses.asset(PageAssets.script, contentType: "text/javascript; charset=utf-8")
-        case (.post, FormNames.actionPath), (.post, FormNames.backPath), (.post, FormNames.changePath):
-            let kind: FormRequests.Kind = path == FormNames.actionPath ? .action : path == FormNames.backPath ? .back : .change
+        case (.post, FormNames.actionPath), (.post, FormNames.backPath), (.post, FormNames.changePath), (.post, FormNames.logoutPath):
+            let kind: FormRequests.Kind = switch path {
+            case FormNames.actionPath: .action
+            case FormNames.backPath: .back
+            case FormNames.logoutPath: .logout
+            default: .change
+            }
             if let origin = OriginCheck.foreignOrigin(of: request) { return OriginCheck.refusal(origin) }
             // A form can only be for a live session (its token is the session's): without one
             // the answer is 403 at once, and no session is made for it.
@@ -68,7 +73,7 @@ struct DenWebResponder: HTTPResponder {
             }
         default:
             var response = WebResponses.error(.methodNotAllowed, title: "Method not allowed",
-                message: "den serve answers GET for pages and POST for its forms (\(FormNames.actionPath), \(FormNames.backPath), \(FormNames.changePath)); this was \(request.method.rawValue) \(FormBody.shown(path)).",
+                message: "den serve answers GET for pages and POST for its forms (\(FormNames.actionPath), \(FormNames.backPath), \(FormNames.changePath), \(FormNames.logoutPath)); this was \(request.method.rawValue) \(FormBody.shown(path)).",
                 hint: "Open the page in a browser and use its buttons.")
             response.headers[.allow] = path.hasPrefix("/_") && path != "/_health" ? "POST" : "GET"
             return response

@@ -3,13 +3,14 @@ import DenKit
 import DenWebPages
 import Hummingbird
 
-/// The three form posts: `/_action` (a button), `/_back` and `/_change` (a live field). Each is
+/// The form posts: `/_action` (a button), `/_back`, `/_change` (a live field) and `/_logout`
+/// (the app bar's Log out). Each is
 /// checked in this order — a form body within the limits, the session's CSRF token, the route
 /// the form was drawn for — before anything reaches a module. Actions and back answer 303 to the
 /// session's route afterwards (post-redirect-get); a change answers the new `<main>` for the
 /// page's script to put in place.
 struct FormRequests {
-    enum Kind { case action, back, change }
+    enum Kind { case action, back, change, logout }
 
     let runtime: DenRuntime
     let limits: WebLimits
@@ -55,6 +56,9 @@ struct FormRequests {
                 guard let current = navigation.current, RouteLocation.same(current.route, route) else { return .stale(navigation.current) }
                 return .done(navigation.back())
             }
+        case .logout:
+            // From any screen: the app bar is on every page, and the session is the same.
+            step = { navigation in .done(navigation.logOut()) }
         case .change:
             guard let field = form[FormNames.field], !field.isEmpty else {
                 return Self.badForm("the form names no changed field (field '\(FormNames.field)')")
@@ -92,7 +96,7 @@ struct FormRequests {
         guard kind == .change else { return WebResponses.redirect(toRoute: view.route) }
         let input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errorsNotOn(view.screen),
                               openURLs: flash.openURLs, backRoute: view.backStack.last, csrfToken: session.csrfToken,
-                              moduleID: view.moduleID)
+                              moduleID: view.moduleID, backTitle: view.backTitle)
         return WebResponses.html(PageRenderer.main(input))
     }
 

@@ -60,16 +60,40 @@ struct PageRequests {
     }
 
     private func render(_ view: SessionView, flash: BrowserSession.Flash, session: BrowserSession, asJSON: Bool) -> Response {
-        let status: HTTPResponse.Status = !view.isHostScreen ? .ok : view.moduleID == nil ? .notFound : .internalServerError
+        let status = Self.status(of: view)
         if asJSON {
             let json = (try? WireFormat.encode(view.screen)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             return WebResponses.json(json, status: status)
         }
         var input = PageInput(route: view.route, screen: view.screen, notices: flash.notices, errors: flash.errorsNotOn(view.screen),
                               openURLs: flash.openURLs, backRoute: view.backStack.last, csrfToken: session.csrfToken,
-                              moduleID: view.moduleID)
+                              moduleID: view.moduleID, backTitle: view.backTitle,
+                              appBar: Self.appBar(session.navigation.shell(), route: view.route))
         input.devScript = devScript
         return WebResponses.html(utf8: PageRenderer.pageUTF8(input), status: status)
+    }
+
+    /// The host's shell as the page header draws it, the entry of `route` marked current.
+    static func appBar(_ shell: AppShell, route: String) -> AppBar {
+        let current = shell.currentEntry(for: route)
+        return AppBar(appName: shell.appName, items: shell.entries.map { entry in
+            AppBar.Item(title: entry.title, route: entry.route, needsLogin: entry.needsLogin,
+                        isCurrent: entry.route == current?.route && entry.moduleID == current?.moduleID)
+        }, user: shell.user, loginRoute: shell.loginRoute, passwordRoute: shell.passwordRoute)
+    }
+
+    /// A module's screen is 200; no module for the route is 404. When the module could not build
+    /// it, a refusal of the request (a bad deep-link value) is the client's error, a 4xx, and
+    /// only a failure of the module or the host is a 500.
+    static func status(of view: SessionView) -> HTTPResponse.Status {
+        guard view.isHostScreen else { return .ok }
+        guard view.moduleID != nil else { return .notFound }
+        switch view.failure?.refusal {
+        case .invalidInput?, .unsupported?: return .badRequest
+        case .notFound?: return .notFound
+        case .conflict?: return .conflict
+        case nil: return .internalServerError
+        }
     }
 
     /// The 404 for a route no module serves (or a malformed one), answered without a session;

@@ -6,6 +6,8 @@ import DenKit
 /// - `number` is a text input with `inputmode="decimal"`, not `type="number"`: the module
 ///   validates the text itself ("12,5" must reach it as typed), and den.js needs the caret
 ///   position, which number inputs do not expose.
+/// - `date` is `type="date"`: the browser's date picker, posting YYYY-MM-DD.
+/// - `autocomplete` is passed on when it is a plain token list (letters, digits, '-', spaces).
 /// - `password` never carries a value, whatever the Screen says.
 /// - `choice` is a `<select>`; with no options there is nothing to choose, so it is a text input.
 /// - `changes` marks the control `data-den-change="<field id>"` for den.js.
@@ -40,6 +42,10 @@ enum FieldMarkup {
         if field.changes {
             attributes.append(HTMLAttribute(.dataDenChange, field.id))
         }
+        if let autocomplete = field.autocomplete, !autocomplete.isEmpty, autocomplete.count <= 64,
+           autocomplete.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || $0 == "-" || $0 == " " }) {
+            attributes.append(HTMLAttribute(.autocomplete, autocomplete))
+        }
 
         if field.kind == .choice, !field.options.isEmpty {
             page.element(.select, attributes) { options(field, into: &$0) }
@@ -51,6 +57,8 @@ enum FieldMarkup {
             attributes.append(HTMLAttribute(.type, "password"))
         case .number:
             attributes += [HTMLAttribute(.type, "text"), HTMLAttribute(.inputmode, "decimal"), HTMLAttribute(.value, field.value)]
+        case .date:
+            attributes += [HTMLAttribute(.type, "date"), HTMLAttribute(.value, field.value)]
         case .text, .choice:
             attributes += [HTMLAttribute(.type, "text"), HTMLAttribute(.value, field.value)]
         }

@@ -30,4 +30,6 @@ public enum FormNames {
     public static let changePath = "/_change"
     /// POST: `_csrf`, `_route`.
     public static let backPath = "/_back"
+    /// POST: `_csrf`, `_route` (the page to show again afterwards): logs the session's user out.
+    public static let logoutPath = "/_logout"
 }

@@ -134,7 +134,7 @@ struct HTMLWriter {
 /// The elements pages use; a name not listed here cannot be written.
 enum HTMLTag {
     case html, head, meta, title, link, script, body, header, main, footer
-    case h1, h2, h3, p, span, strong, em, small, code, div, a
+    case h1, h2, h3, p, span, strong, em, small, code, div, a, nav
     case form, label, input, select, option, button
     case ul, li, table, thead, tbody, tr, th, td
 
@@ -161,6 +161,7 @@ enum HTMLTag {
         case .code: "code"
         case .div: "div"
         case .a: "a"
+        case .nav: "nav"
         case .form: "form"
         case .label: "label"
         case .input: "input"
@@ -186,6 +187,7 @@ struct HTMLAttribute {
         case id, `class`, name, value, type, method, action, role, `for`, href, rel, target
         case src, `defer`, lang, charset, content, scope, selected, placeholder, inputmode
         case ariaInvalid, ariaDescribedBy, dataDenChange, dataDenModule, dataLabel
+        case ariaLabel, ariaCurrent, ariaControls, title, autocomplete
 
         var name: StaticString {
             switch self {
@@ -215,6 +217,11 @@ struct HTMLAttribute {
             case .dataDenChange: "data-den-change"
             case .dataDenModule: "data-den-module"
             case .dataLabel: "data-label"
+            case .ariaLabel: "aria-label"
+            case .ariaCurrent: "aria-current"
+            case .ariaControls: "aria-controls"
+            case .title: "title"
+            case .autocomplete: "autocomplete"
             }
         }
     }

@@ -19,9 +19,16 @@ public struct PageInput: Sendable {
     public var moduleID: String?
     /// Development (`den serve --watch`, `den dev`): the page loads den-dev.js (`DevScript`).
     public var devScript = false
+    /// The title of the screen Back returns to: what the Back control names.
+    public var backTitle: String?
+    /// The header around the screen: the app's name, navigation, the account.
+    public var appBar: AppBar = .plain
 
     public init(route: String, screen: Screen, notices: [String] = [], errors: [String] = [], openURLs: [String] = [],
-                backRoute: String? = nil, csrfToken: String, moduleID: String? = nil) {
+                backRoute: String? = nil, csrfToken: String, moduleID: String? = nil, backTitle: String? = nil,
+                appBar: AppBar = .plain) {
+        self.backTitle = backTitle
+        self.appBar = appBar
         self.route = route
         self.screen = screen
         self.notices = notices

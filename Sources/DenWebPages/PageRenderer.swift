@@ -20,7 +20,7 @@ public enum PageRenderer {
 
     private static func document(_ input: PageInput) -> HTMLWriter {
         PageShell.document(title: input.screen.title, script: true, devModule: input.devScript ? input.moduleID ?? "" : nil,
-                           main: { writeMain(input, into: &$0) }, footer: { writeFooter(input, into: &$0) })
+                           bar: input.appBar, csrfToken: input.csrfToken, route: input.route, main: { writeMain(input, into: &$0) }, footer: { writeFooter(input, into: &$0) })
     }
 
     /// Only the `<main id="den-main">` element (what the live-field script swaps in).
@@ -65,7 +65,8 @@ public enum PageRenderer {
     }
 
     /// Back is a POST (it pops the session's navigation stack), so it is a small form of its
-    /// own; the route it returns to is named beside it, as the terminal's footer does.
+    /// own; it says where it goes by that screen's title (the route only when it has none), as
+    /// the terminal's footer does.
     private static func backForm(_ input: PageInput, backRoute: String, into page: inout HTMLWriter) {
         page.element(.form, HTMLAttribute(.method, "post"), HTMLAttribute(.action, FormNames.backPath),
                      .classes("den-back")) { page in
@@ -74,7 +75,11 @@ public enum PageRenderer {
             page.ownText(" ")
             page.element(.span, .classes("den-back-to")) { page in
                 page.ownText("to ")
-                page.element(.code, text: backRoute)
+                if let title = input.backTitle, !title.isEmpty {
+                    page.text(title)
+                } else {
+                    page.element(.code, text: backRoute)
+                }
             }
         }
     }

@@ -1,8 +1,9 @@
 /// The document around a page's `<main>`: head (charset, viewport, title, the stylesheet and
 /// the script, both from `/_assets`, nothing inline, nothing external), the header with the way
-/// home, and the footer.
+/// home and the app bar (`AppBarMarkup`), and the footer.
 enum PageShell {
-    static func document(title: String, script: Bool, devModule: String? = nil, main: (inout HTMLWriter) -> Void,
+    static func document(title: String, script: Bool, devModule: String? = nil, bar: AppBar = .plain, csrfToken: String? = nil,
+                         route: String? = nil, main: (inout HTMLWriter) -> Void,
                          footer: (inout HTMLWriter) -> Void) -> HTMLWriter {
         let page = HTMLWriter()
         page.doctype()
@@ -16,7 +17,7 @@ enum PageShell {
                         page.text(title)
                         page.ownText(" · ")
                     }
-                    page.ownText("Den")
+                    page.text(bar.appName)
                 }
                 page.void(.link, HTMLAttribute(.rel, "stylesheet"), HTMLAttribute(.href, PageAssets.stylesheetPath))
                 // `defer`: runs after the document is parsed, so it finds #den-main.
@@ -30,9 +31,7 @@ enum PageShell {
                 }
             }
             page.element(.body) { page in
-                page.element(.header, .classes("den-header")) { page in
-                    page.element(.a, .classes("den-home"), HTMLAttribute(.href, "/"), text: "Den")
-                }
+                AppBarMarkup.write(bar, csrfToken: csrfToken, route: route, into: &page)
                 main(&page)
                 footer(&page)
             }

@@ -55,6 +55,20 @@ enum PageStylesheet {
     .den-header, main, .den-footer { max-width: 44rem; margin: 0 auto; padding: 0 1rem; }
     .den-header { padding-top: 0.75rem; padding-bottom: 0.75rem; border-bottom: 1px solid var(--den-line); }
     .den-home { font-weight: 700; text-decoration: none; color: var(--den-text); }
+    /* The app bar: entries in a row; below 32rem a "Menu" toggle (a checkbox, no script) opens them. */
+    .den-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 1rem; }
+    .den-nav { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 1rem; flex: 1 1 auto; }
+    .den-nav-items { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; list-style: none; margin: 0; padding: 0; }
+    .den-nav a { display: inline-block; padding: 0.375rem 0.125rem; }
+    .den-nav a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px; }
+    .den-nav-login { color: var(--den-quiet); font-size: 0.875rem; }
+    .den-account { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; margin-left: auto; }
+    .den-user { font-weight: 600; }
+    .den-logout { margin: 0; }
+    .den-logout .den-button { min-height: 2.25rem; padding: 0.25rem 0.75rem; font-weight: 500; }
+    .den-menu-toggle { position: absolute; opacity: 0; width: 1px; height: 1px; }
+    .den-menu-button { display: none; }
+    .den-menu-toggle:focus-visible + .den-menu-button { outline: 3px solid var(--den-focus); outline-offset: 2px; }
     main { padding-top: 1rem; padding-bottom: 2rem; }
     .den-footer { padding-bottom: 1.5rem; color: var(--den-quiet); font-size: 0.875rem; }
 
@@ -149,6 +163,19 @@ enum PageStylesheet {
     /* Phones: each table row becomes a block of "column: value" lines. */
     @media (max-width: 32rem) {
       h1 { font-size: 1.4rem; }
+      .den-bar { justify-content: space-between; }
+      .den-menu-button {
+        display: inline-block; min-height: 2.75rem; padding: 0.5rem 1rem; font-weight: 600; cursor: pointer;
+        border: 1px solid var(--den-line); border-radius: 6px; background: var(--den-panel);
+      }
+      .den-menu-button::after { content: " ▾"; }
+      .den-menu-toggle:checked + .den-menu-button::after { content: " ▴"; }
+      .den-nav { display: none; flex-basis: 100%; flex-direction: column; align-items: stretch; gap: 0; }
+      .den-menu-toggle:checked ~ .den-nav { display: flex; }
+      .den-nav-items { flex-direction: column; gap: 0; }
+      .den-nav-items li, .den-account { border-top: 1px solid var(--den-line); }
+      .den-nav a { display: block; padding: 0.625rem 0.25rem; }
+      .den-account { margin-left: 0; padding: 0.5rem 0.25rem; }
       .den-field input, .den-field select { max-width: none; }
       .den-actions .den-button { flex: 1 1 auto; }
       .den-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }

@@ -94,7 +94,7 @@ struct NewModuleTemplateRestatementSpec {
     /// The values ModuleGenerator gives for `den new-module TrailMap --route trails --route trails/<string:name>`.
     static let values: [String: Mustache.Value] = [
         "name": .text("TrailMap"), "id": .text("trail-map"), "moduleVar": .text("trailMapModule"),
-        "summary": .text("The TrailMap module"),
+        "summary": .text("The TrailMap module"), "firstRouteSample": .text("trails"),
         "routes": .list([["pattern": .text("trails"), "last": .flag(false)],
                          ["pattern": .text("trails/<string:name>"), "last": .flag(true)]]),
     ]
@@ -110,6 +110,7 @@ struct NewModuleTemplateRestatementSpec {
                                                           settings: try Self.rendered("Settings.swift.mustache"))
         #expect(definition.routes.map(\.pattern) == ["trails", "trails/<string:name>"], "the Swift file declares every route")
         #expect(!definition.settings.isEmpty, "the Swift files declare the template's setting")
+        #expect(definition.navigation == [NavigationEntry(title: "TrailMap", route: "trails", order: 50)], "one entry for the first route")
         #expect(manifest.restatementDifferences(of: definition) == [])
     }
 }
@@ -199,8 +200,14 @@ enum SwiftDeclarations {
         guard try Regex(#"settings:\s*\w+Settings\.all"#).firstMatch(in: module) != nil else {
             throw Unreadable(description: "Module.swift does not declare its settings as <Name>Settings.all")
         }
+        let navigation = try module.matches(of: Regex(#"NavigationEntry\(title:\s*"# + stringLiteral + #",\s*route:\s*"# + stringLiteral
+                                                     + #"(?:,\s*order:\s*(-?\d+))?(\s*,\s*requiresLogin:\s*true)?\)"#))
+            .map { match in
+                NavigationEntry(title: unescaped(match.output[1].substring ?? ""), route: unescaped(match.output[2].substring ?? ""),
+                                order: match.output[3].substring.flatMap { Int($0) } ?? 0, requiresLogin: match.output[4].substring != nil)
+            }
         return ModuleDefinition(id: try field("id"), version: try field("version"), summary: try field("summary"),
-                                routes: routes, settings: try self.settings(settings))
+                                routes: routes, settings: try self.settings(settings), navigation: navigation)
     }
 
     /// The `SettingDefinition(…)`s of a Settings.swift, in the order `all` lists them.

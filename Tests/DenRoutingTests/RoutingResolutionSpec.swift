@@ -187,6 +187,12 @@ struct RoutingResolutionSpec {
             let suffix = Bool.random(using: &generator) ? "?q=1#f" : ""
             let route = prefix + segments.joined(separator: "/") + suffix
             let expected = try segments.map { try #require($0.removingPercentEncoding) }.joined(separator: "/")
+            // A decoded %2F that leaves an empty or dot part is refused (RoutingDotSegmentSpec).
+            let parts = expected.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+                #expect(RoutingTestSupport.match(router, route) == nil, "\(route)")
+                continue
+            }
             #expect(RoutingTestSupport.match(router, route)?.parameters == ["rest": expected], "\(route)")
         }
     }

@@ -64,6 +64,7 @@ struct TerminalCommandTests {
         ("b", TerminalCommand.back), ("back", .back), ("BACK", .back),
         ("h", .help), ("help", .help), ("?", .help),
         ("q", .quit), ("quit", .quit), ("exit", .quit), ("  Quit ", .quit),
+        ("menu", .menu("")), ("m", .menu("")), ("menu 2", .menu("2")), ("MENU Jogs", .menu("Jogs")), ("logout", .logout),
     ])
     func synonyms(line: String, expected: TerminalCommand) {
         #expect(TerminalCommand(line) == expected)
@@ -83,7 +84,8 @@ struct TerminalCommandTests {
 
     @Test("the help text lists every command")
     func helpText() {
-        for word in ["<number>", "press <button>", "set <field> <value>", "set <password>", "go <route>", "back", "help", "quit", "Ctrl-C"] {
+        for word in ["<number>", "press <button>", "set <field> <value>", "set <password>", "go <route>", "menu", "menu <entry>", "logout",
+                     "back", "help", "quit", "Ctrl-C"] {
             #expect(TerminalCommand.helpText.contains(word), "missing \(word)")
         }
     }

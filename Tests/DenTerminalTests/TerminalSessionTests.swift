@@ -106,7 +106,8 @@ struct TerminalSessionTests {
         #expect(lines.first == "Not found")
         #expect(lines.contains { $0.hasPrefix("[ERROR]") && $0.contains("\"nowhere\"") })
         #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces) == "[1] about — module about" }, "the available screens are offered by number")
-        #expect(output.text.contains("— nowhere · back: about"))
+        #expect(output.text.replacingOccurrences(of: "\n", with: " ").contains("— nowhere · back: About Den"),
+                "Back is named by the screen's title: \(output.text)")
     }
 
     @Test("from Not found, the numbered route leads to About, and Not found is not kept to go back to")
@@ -131,7 +132,7 @@ struct TerminalSessionTests {
 
         _ = terminal.handle(line: "go nowhere")
         let opened = terminal.handle(line: "go about").text
-        #expect(opened.contains("· back: about"))
+        #expect(opened.replacingOccurrences(of: "\n", with: " ").contains("· back: About Den"), "\(opened)")
         #expect(!opened.contains("back: nowhere"))
         #expect(terminal.handle(line: "close").text.hasPrefix("About Den"))
     }
@@ -183,8 +184,25 @@ struct TerminalSessionTests {
         let terminal = about.terminal()
         let first = terminal.start(at: "about")
 
-        #expect(terminal.handle(line: "help").text == TerminalCommand.helpText)
+        let help = terminal.handle(line: "help").text
+        #expect(help.hasPrefix(TerminalCommand.helpText))
+        #expect(help.contains("Den — menu\n  [1] About"), "help ends with the app's menu: \(help)")
         #expect(terminal.handle(line: "").text == first.text)
+    }
+
+    @Test("menu lists the loaded modules' entries; menu <number> or <title> opens one")
+    func menu() {
+        let terminal = about.terminal()
+        _ = terminal.start(at: "nowhere")
+        let menu = terminal.handle(line: "menu").text
+        #expect(menu.hasPrefix("Den — menu\n  [1] About\n"), "\(menu)")
+        #expect(!menu.contains("Log in"), "no loaded module serves the login route")
+        #expect(terminal.handle(line: "menu 1").text.hasPrefix("About Den"))
+        _ = terminal.handle(line: "go nowhere")
+        #expect(terminal.handle(line: "m about").text.hasPrefix("About Den"))
+        let unknown = terminal.handle(line: "menu 7").text
+        #expect(unknown.hasPrefix("There is no menu entry '7'."), "\(unknown)")
+        #expect(unknown.contains("[1] About"))
     }
 
     @Test("quit ends the session", arguments: ["quit", "q", "exit"])

@@ -65,3 +65,24 @@ struct TerminalTextWrapSpec {
         #expect(TerminalText.wrap("unbreakableword x", width: 5) == ["unbreakableword", "x"])
     }
 }
+
+/// Log and error lines in a terminal: wrapped at words like screens, never cut inside one.
+@Suite("Log and error lines in a terminal")
+struct TerminalMessageLinesSpec {
+    static let line = "2026-11-26T20:00:00+0000 error den : module=swap [DenHost] hot swap refused, the old version keeps serving: libSwapModule.so: its entry point returned DEN_ERR_INTERNAL"
+
+    @Test("a width wraps the line at word boundaries, continuation lines indented", arguments: [30, 44, 60, 80])
+    func wrapsAtWords(width: Int) {
+        let lines = TerminalText.messageLines(Self.line, width: width).split(separator: "\n")
+        #expect(lines.count > 1)
+        #expect(lines.allSatisfy { $0.count <= width }, "\(lines)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("    ") })
+        let words = lines.flatMap { $0.split(separator: " ") }
+        #expect(words == Self.line.split(separator: " "), "no word was cut or lost")
+    }
+
+    @Test("without a width (a pipe nobody sized) the line stays whole")
+    func wholeWithoutWidth() {
+        #expect(TerminalText.messageLines(Self.line, width: nil) == Self.line)
+    }
+}

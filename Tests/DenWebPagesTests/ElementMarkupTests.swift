@@ -42,6 +42,28 @@ struct ElementMarkupTests {
         #expect(input[attribute: "value"] == "12,5")
     }
 
+    @Test("A date field is type=date, so a browser offers its date picker and posts YYYY-MM-DD")
+    func dateField() throws {
+        let tree = try Screens.main([.field(Field(id: "day", label: "Day", value: "2026-03-15", kind: .date))])
+        let input = try #require(try tree.element("//input[@name='f.day']"))
+        #expect(input[attribute: "type"] == "date")
+        #expect(input[attribute: "value"] == "2026-03-15")
+    }
+
+    @Test("autocomplete reaches the input when it is a plain token list, and only then")
+    func autocomplete() throws {
+        let tree = try Screens.main([
+            .field(Field(id: "user", label: "User", autocomplete: "username")),
+            .field(Field(id: "pw", label: "Password", kind: .password, autocomplete: "new-password")),
+            .field(Field(id: "odd", label: "Odd", autocomplete: "x\" onfocus=\"alert(1)")),
+        ])
+        #expect(try tree.element("//input[@name='f.user']")?[attribute: "autocomplete"] == "username")
+        #expect(try tree.element("//input[@name='f.pw']")?[attribute: "autocomplete"] == "new-password")
+        let odd = try #require(try tree.element("//input[@name='f.odd']"))
+        #expect(odd[attribute: "autocomplete"] == nil)
+        #expect(odd[attribute: "onfocus"] == nil)
+    }
+
     @Test("A choice field is a select with the current value selected")
     func choiceField() throws {
         let tree = try Screens.main([.field(Field(id: "from", label: "From", value: "EUR", kind: .choice,

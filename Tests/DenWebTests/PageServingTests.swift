@@ -42,6 +42,23 @@ struct PageServingTests {
         }
     }
 
+    @Test("a builder's refusal of bad input is a 4xx with the module's own message; only a failure is a 500")
+    func refusalsAreClientErrors() async throws {
+        let harness = try WebHarness()
+        try await harness.test { client in
+            let browser = Browser(client, harness.server)
+            let input = try await browser.get("/refuse/input")
+            #expect(input.status == .badRequest)
+            #expect(input.body.contains("is not a value this page takes"))
+            let unsupported = try await browser.get("/refuse/unsupported")
+            #expect(unsupported.status == .badRequest)
+            #expect(unsupported.body.contains("this page does not do that"))
+            #expect(try await browser.get("/_screen/refuse/input").status == .badRequest)
+            #expect(try await browser.get("/refuse/broken").status == .internalServerError)
+            #expect(try await browser.get("/refuse/fine").status == .ok)
+        }
+    }
+
     @Test("reloading the page on top does not build it again; the route below is the browser's Back")
     func reloadAndBrowserBack() async throws {
         let harness = try WebHarness()

@@ -69,7 +69,8 @@ final class Probe: Sendable {
 /// - `pages`: `main` (field `name` with change events, field `note` without; buttons `go`
 ///   navigate to `other`, `swap` replace with `other`, `echo` shows the fields, `links` asks to
 ///   open one allowed and one refused URL, `boom` fails), `other` (button `leave`: the `back` effect),
-///   `odd/<place>` (`odd` navigates to `odd/café`, a route a URL must escape);
+///   `odd/<place>` (`odd` navigates to `odd/café`, a route a URL must escape), `refuse/<how>`
+///   (the builder refuses `input` and `unsupported`, fails on `broken`);
 /// - `slowpoke`: `slow`, whose builder hangs until the probe releases it; `nap`, whose button
 ///   `hang` hangs until the probe releases it.
 enum TestModules {
@@ -119,6 +120,14 @@ enum TestModules {
             RouteDefinition("odd/<string:place>") { _ in
                 ScriptedInstance { _ in ModuleReply(screen: Screen(title: "Odd place", elements: [])) }
             },
+            RouteDefinition("refuse/<string:how>") { context in
+                switch try context.string("how") {
+                case "input": throw ModuleError.invalidParameter("'input' is not a value this page takes")
+                case "unsupported": throw ModuleError.unsupported("this page does not do that")
+                case "broken": throw ModuleError.failed("the builder is broken")
+                default: return ScriptedInstance { _ in ModuleReply(screen: Screen(title: "Accepted", elements: [])) }
+                }
+            },
         ])
     }
 
@@ -146,8 +155,10 @@ struct WebHarness {
     let server: WebServer
     let probe = Probe()
 
+    /// - Parameter testModules: installs `pages` and `slowpoke` too (`pages` serves `main`, so a
+    ///   harness with the real Main module leaves them out).
     init(plugins: [String] = [], web: WebConfiguration = WebConfiguration(), callTimeout: Duration? = nil,
-         auth: AuthSettings? = nil) throws {
+         auth: AuthSettings? = nil, testModules: Bool = true) throws {
         temp = try TemporaryDirectory("den-web")
         let folder = try temp.folder("plugins")
         for plugin in plugins { _ = try temp.copy(try BuildProducts.require(BuildProducts.library(plugin)), into: folder) }
@@ -159,8 +170,10 @@ struct WebHarness {
         configuration.auth = settings
         runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins()
-        try #require(runtime.installInProcess(TestModules.pages(probe)).error == nil)
-        try #require(runtime.installInProcess(TestModules.slowpoke(probe)).error == nil)
+        if testModules {
+            try #require(runtime.installInProcess(TestModules.pages(probe)).error == nil)
+            try #require(runtime.installInProcess(TestModules.slowpoke(probe)).error == nil)
+        }
         server = WebServer(runtime: runtime, configuration: web)
     }
 

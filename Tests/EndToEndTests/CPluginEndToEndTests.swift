@@ -27,6 +27,22 @@ struct CPluginEndToEndTests {
         #expect(result.stdout.contains("\n41\n"), "\(result.stdout)")
     }
 
+    @Test("the compile and link command docs/WRITING_MODULES.md gives builds a module den loads")
+    func documentedCommand() throws {
+        let den = try DenCommand()
+        let doc = try String(contentsOf: Self.packageRoot.appendingPathComponent("docs/WRITING_MODULES.md"), encoding: .utf8)
+        let command = try #require(doc.split(separator: "\n").first { $0.hasPrefix("cc ") && $0.contains("counter_module.c") },
+                                   "the doc gives no cc command")
+        let folder = try den.temp.folder("documented")
+        // Run as written, from the checkout, writing into a folder of its own.
+        let run = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"),
+                                        ["-c", "cd '\(Self.packageRoot.path)' && \(command.replacingOccurrences(of: "-o libCounterModule.so", with: "-o '\(folder.path)/libCounterModule.so'"))"])
+        #expect(run.status == 0, "\(command)\n\(run.stdout)\(run.stderr)")
+        let result = try den.run(["render", "counter/41", "--plugin-dir", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\n41\n"), "\(result.stdout)")
+    }
+
     @Test("its manifest is read from the file: den plugins --inspect lists its routes")
     func manifest() throws {
         let den = try DenCommand()

@@ -68,7 +68,7 @@ struct HotSwapEndToEndTests {
         let fixture = try SwapFixture()
         try fixture.install([], into: plugins)
         let environment = ["DEN_CACHE_DIR": den.temp.path("cache").path, "DEN_DATA_DIR": den.temp.path("data").path,
-                           "DEN_PLUGIN_PATH": "", "NO_COLOR": "1"]
+                           "DEN_PLUGIN_PATH": "", "NO_COLOR": "1", "COLUMNS": "60"]
         let live = try LiveDen(["run", "swap/5", "--watch", "--no-default-modules", "--plugin-dir", plugins.path], environment: environment)
         defer { if live.process.isRunning { live.process.terminate() } }
         #expect(live.wait(for: "Watching plugin folders (inotify)"), "\(live.text)")
@@ -93,10 +93,17 @@ struct HotSwapEndToEndTests {
 
         from = live.text.count
         try fixture.install(["-DSWAP_VERSION=3", "-DENTRY_FAILS"], into: plugins)
-        #expect(live.wait(for: "Error: hot swap refused, the old version keeps serving", after: from), "\(live.text)")
-        #expect(live.text.dropFirst(from).contains("libSwapModule.so: its entry point returned DEN_ERR_"))
+        #expect(live.wait(for: "Error: hot swap refused, the old", after: from), "\(live.text)")
         live.type("add")
         #expect(live.wait(for: "COUNT 10", after: from), "v2 still serves: \(live.text)")
+        // Reported once, wrapped at word boundaries to the 60 columns COLUMNS gives: every line
+        // fits, and read as one text (continuation lines are indented) no word was cut.
+        let refusal = String(live.text.dropFirst(from))
+        let lines = refusal.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(refusal)")
+        let joined = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(joined.contains("libSwapModule.so: its entry point returned DEN_ERR_"), "\(refusal)")
+        #expect(joined.components(separatedBy: "its entry point returned").count == 2, "reported once: \(refusal)")
         let refused = try den.run(["plugins", "--no-default-modules", "--plugin-dir", plugins.path])
         #expect(refused.stdout.contains("last swap refused:"), "\(refused.stdout)")
 
@@ -171,13 +178,66 @@ struct HotSwapEndToEndTests {
         #expect(try page("swap/5").contains("swap v2"), "the last good version keeps serving")
     }
 
-    @Test("den dev outside a Den checkout says what to do instead")
+    @Test("den dev in a module package (den new-module's layout): builds it, serves it, rebuilds and swaps it when a source is saved")
+    func devInModulePackage() throws {
+        let den = try DenCommand()
+        // The layout den new-module writes: Package.swift, Sources/<Name>Module and <Name>ModuleEntry.
+        let package = try den.temp.folder("SwapPackage")
+        try Data("// stand-in\n".utf8).write(to: package.appendingPathComponent("Package.swift"))
+        for folder in ["Sources/SwapModule", "Sources/SwapModuleEntry"] {
+            try FileManager.default.createDirectory(at: package.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let source = package.appendingPathComponent("Sources/SwapModule/SwapView.swift")
+        try Data("// v1\n".utf8).write(to: source)
+        let fixture = try SwapFixture()
+        let first = try fixture.library([]), next = try fixture.library(["-DSWAP_VERSION=2"])
+        // `swift` on PATH stands in for the toolchain: the first build writes v1 where SwiftPM
+        // puts a debug product, the next ones v2.
+        let bin = try den.temp.folder("bin")
+        let log = den.temp.path("builds.log"), built = den.temp.path("built-once")
+        let output = package.appendingPathComponent(".build/debug")
+        let stub = bin.appendingPathComponent("swift")
+        try Data("""
+            #!/bin/sh
+            echo "$@" >> "\(log.path)"
+            mkdir -p "\(output.path)"
+            if [ -e "\(built.path)" ]; then lib="\(next.path)"; else lib="\(first.path)"; touch "\(built.path)"; fi
+            cp "$lib" "\(output.path)/.libSwapModule.so.part" && mv "\(output.path)/.libSwapModule.so.part" "\(output.path)/libSwapModule.so"
+            echo "Build of product 'SwapModule' complete!"
+
+            """.utf8).write(to: stub)
+        #expect(chmod(stub.path, 0o755) == 0)
+        let environment = ["DEN_CACHE_DIR": den.temp.path("cache").path, "DEN_DATA_DIR": den.temp.path("data").path,
+                           "DEN_PLUGIN_PATH": "", "NO_COLOR": "1",
+                           "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+        let live = try LiveDen(["dev", "--package-path", package.path, "--port", "0", "--no-default-modules"], environment: environment)
+        defer { if live.process.isRunning { live.process.terminate(); live.process.waitUntilExit() } }
+        #expect(live.wait(for: "a saved file rebuilds its module"), "\(live.text)")
+        #expect(live.text.contains("den dev: building SwapModule first"), "\(live.text)")
+        let address = live.text.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression).map { String(live.text[$0]) }
+        let base = try #require(address, "\(live.text)")
+        let cookies = den.temp.path("cookies").path
+        func page(_ route: String) throws -> String {
+            try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", "-L", "-b", cookies, "-c", cookies, "\(base)/\(route)"]).stdout
+        }
+        #expect(try page("swap/5").contains("swap v1"), "the package's own build is served")
+
+        let from = live.text.count
+        try Data("// v2\n".utf8).write(to: source)
+        #expect(live.wait(for: "changed; rebuilding SwapModule", after: from), "\(live.text)")
+        #expect(live.wait(for: "swapped to generation 2", after: from), "\(live.text)")
+        #expect(try page("swap/5").contains("swap v2"))
+        let builds = try String(contentsOf: log, encoding: .utf8)
+        #expect(builds.contains("build --product SwapModule --package-path \(package.path) -c debug"), "\(builds)")
+    }
+
+    @Test("den dev outside a Den checkout or a module package says what to do instead")
     func devOutsideCheckout() throws {
         let den = try DenCommand()
         let empty = try den.temp.folder("not-a-checkout")
         let result = try den.run(["dev", "--package-path", empty.path, "--port", "0"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("no Package.swift and Plugins/ folder"), "\(result.stderr)")
+        #expect(result.stderr.contains("is neither the Den checkout (Package.swift and Plugins/) nor a module package"), "\(result.stderr)")
         #expect(result.stderr.contains("den serve --watch"))
     }
 

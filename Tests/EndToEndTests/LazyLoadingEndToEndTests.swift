@@ -16,7 +16,7 @@ struct LazyLoadingEndToEndTests {
         // A second start takes the manifests from the registry cache, and still runs nothing.
         let again = try den.run(["render", "about", "--no-default-modules", "--plugin-dir", folder.path])
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(FileManager.default.fileExists(atPath: den.temp.path("cache/manifests-v4.tsv").path))
+        #expect(FileManager.default.fileExists(atPath: den.temp.path("cache/manifests-v5.tsv").path))
     }
 
     @Test("opening the module's route loads it (and here, its constructor kills den): the fixture does abort")

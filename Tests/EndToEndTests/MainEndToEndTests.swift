@@ -33,7 +33,7 @@ struct MainEndToEndTests {
     func renderMain() throws {
         let result = try DenCommand().run(["render", "main"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("1 USD = 0.8909 EUR · ECB 2026-10-02"))
+        #expect(result.stdout.contains("1 USD = 0.890868 EUR · ECB 2026-10-02"))
         #expect(result.stdout.contains("100 USD = \(try Self.expected(100, "USD", "EUR")) EUR"))
         #expect(result.stdout.contains("bundled ECB snapshot"))
     }
@@ -129,7 +129,7 @@ struct MainEndToEndTests {
         let result = try den.run(["run", "main"], input: "reload\nquit\n")
         let after = try #require(result.stdout.components(separatedBy: "> reload").last)
         #expect(after.contains("Could not load rates from"))
-        #expect(after.contains("1 USD = 0.8909 EUR · ECB 2026-10-02"), "still the full bundled snapshot")
+        #expect(after.contains("1 USD = 0.890868 EUR · ECB 2026-10-02"), "still the full bundled snapshot")
     }
 
     @Test("den config shows, sets and removes a module's settings")

@@ -37,7 +37,7 @@ struct PluginCacheEndToEndTests {
         #expect(show.stdout.contains("\(bundled) copies"))
         // A lazy start writes the module registry cache (lazy loading's manifests) beside the copies.
         #expect(try den.run(["render", "about"]).status == 0)
-        let registryCache = den.temp.path("cache").appendingPathComponent("manifests-v4.tsv").path
+        let registryCache = den.temp.path("cache").appendingPathComponent("manifests-v5.tsv").path
         #expect(FileManager.default.fileExists(atPath: registryCache))
         let clean = try den.run(["cache", "clean"])
         #expect(clean.status == 0)

@@ -66,7 +66,7 @@ struct JogDetailPresenterTests {
         #expect(router.closed == 0)
     }
 
-    @Test("Delete, then Delete again: the jog is gone and the screen goes back")
+    @Test("Delete, then Delete again: the jog is gone, the list is told which, and the screen goes to the list")
     func confirm() throws {
         presenter.didTrigger(.delete, form: JogsFormInput())
         presenter.didTrigger(.confirmDelete, form: JogsFormInput())
@@ -75,6 +75,7 @@ struct JogDetailPresenterTests {
         guard case .message(let message) = presenter.shown else { Issue.record("\(presenter.shown)"); return }
         #expect(message.title == "Jog deleted")
         #expect(message.notices.map(\.text) == ["Deleted the jog of 2026-01-05 (5.25 km)."])
+        #expect(interactor.notice == "Deleted the jog of 2026-01-05 (5.25 km).", "the list says it next")
         // Coming back to it does not bring it back or say "not found".
         presenter.viewDidAppear()
         guard case .message(let again) = presenter.shown else { Issue.record("\(presenter.shown)"); return }

@@ -52,6 +52,19 @@ struct JogListPresenterTests {
         #expect(list.jogs.count == 3)
         #expect(list.from.text == "")
         #expect(list.to.text == "")
+        // An open end says so: no date that would look like a filter in force.
+        #expect(list.from.placeholder == "any day" && list.to.placeholder == "any day")
+    }
+
+    @Test("the notice a deleted jog left is shown once, on the list's next appearance")
+    func deletedNotice() throws {
+        let presenter = JogListPresenter(interactor: interactor)
+        presenter.view = view
+        interactor.notice = "Deleted the jog of 2026-01-05 (5.25 km)."
+        presenter.viewDidAppear()
+        #expect(try shown(presenter).notices.map(\.text) == ["Deleted the jog of 2026-01-05 (5.25 km)."])
+        presenter.viewDidAppear()
+        #expect(try shown(presenter).notices.isEmpty)
     }
 
     @Test("a refused filter keeps the filter in force and says what is wrong on the field")

@@ -92,7 +92,7 @@ struct JogsBuilderTests {
         #expect(asking.screen.title == "Delete jog?")
         #expect(asking.effects.isEmpty)
         let done = try detail.handle(.action(id: "confirm-delete", fields: [:]))
-        #expect(done.effects == [.back])
+        #expect(done.effects == [.replace("jogs")], "to the list, whatever was below")
         #expect(try open("jogs").handle(.appear).screen.listItems.map(\.route) == ["jogs/2"])
     }
 

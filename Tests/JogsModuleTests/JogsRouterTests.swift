@@ -11,11 +11,11 @@ struct JogsRouterTests {
         #expect(navigation.drain() == [.replace("jogs/42")])
     }
 
-    @Test("a deleted jog's screen goes back")
+    @Test("a deleted jog's screen goes to the list, not to whatever screen is below")
     func closeDeletedJog() {
         let navigation = Navigation()
         JogsRouter(navigation: navigation).closeDeletedJog()
-        #expect(navigation.drain() == [.back])
+        #expect(navigation.drain() == [.replace("jogs")])
     }
 
     @Test("the login route carries the way back, percent-encoded")

@@ -37,6 +37,8 @@ struct JogsViewTests {
         #expect(screen.fields.map(\.id) == ["date", "distance", "duration"])
         #expect(screen.fields.filter { !$0.changes }.isEmpty, "every field sends its changes")
         #expect(screen.field("distance")?.error == "too short")
+        // A browser shows its date picker for the day and a decimal keypad for the distance.
+        #expect(screen.fields.map(\.kind) == [.date, .number, .text])
         #expect(screen.banners == [Banner(.error, "Not saved.")])
         #expect(screen.buttons == [Button(id: "save", label: "Save", role: .primary)])
         #expect(screen.links == [Link(label: "All jogs", route: "jogs")])

@@ -14,6 +14,15 @@ final class MockJogsInteractor: JogsInteractorInput {
     private(set) var updated: [(id: Int, draft: JogDraft)] = []
     private(set) var deleted: [Int] = []
     private(set) var listed: [DayRange] = []
+    /// What `leaveNotice` was given and `takeNotice` hands out once.
+    var notice: String?
+
+    func leaveNotice(_ text: String) { notice = text }
+
+    func takeNotice() -> String? {
+        defer { notice = nil }
+        return notice
+    }
 
     func currentUser() throws(JogsProblem) -> String {
         guard let user else { throw .notLoggedIn }

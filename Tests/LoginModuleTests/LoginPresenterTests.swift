@@ -35,6 +35,24 @@ struct LoginPresenterTests {
         #expect(view.errors.isEmpty)
     }
 
+    @Test("each form's fields tell a password manager what they hold", arguments: [
+        (LoginPage.logIn, ["username", "current-password"]),
+        (.register, ["username", "new-password", "new-password"]),
+        (.reset, ["one-time-code", "new-password", "new-password"]),
+    ])
+    func autocomplete(page: LoginPage, expected: [String]) throws {
+        _ = makePresenter(page)
+        let shown = try #require(view.displayed.last)
+        #expect(shown.fields.map { $0.autocomplete ?? "(none)" } == expected)
+    }
+
+    @Test("changing the password: the current one, then the new one twice")
+    func changePasswordAutocomplete() throws {
+        _ = makePresenter(.changePassword, user: "alice")
+        let shown = try #require(view.displayed.last)
+        #expect(shown.fields.map { $0.autocomplete ?? "(none)" } == ["current-password", "new-password", "new-password"])
+    }
+
     @Test("with next, the form says where the login goes on to")
     func formNamesNext() throws {
         _ = makePresenter(next: nextRoute("jogs/42"))

@@ -50,6 +50,20 @@ struct AmountFormatterTests {
         #expect(AmountFormatter.rate(dec(numerator) / dec(denominator)) == expected)
     }
 
+    @Test("the rate beside a result: 6 digits rounded down, so amount × rate never rounds past the result", arguments: [
+        ("1", "1.1225", "0.890868"),
+        ("176.99", "1.1225", "157.674832"),
+        ("1", "176.99", "0.00565003"),
+        ("1", "1", "1.000000"),
+    ])
+    func conversionRate(numerator: String, denominator: String, expected: String) {
+        let rate = dec(numerator) / dec(denominator)
+        let shown = AmountFormatter.conversionRate(rate)
+        #expect(shown == expected)
+        // The newcomer's check: 100 × the rate shown, rounded down, is the result shown.
+        #expect(AmountFormatter.money(100 * dec(shown)) == AmountFormatter.money(100 * rate))
+    }
+
     @Test("plain: the amount as a number, without a dangling separator")
     func plain() {
         #expect(AmountFormatter.plain(dec("12.5")) == "12.5")

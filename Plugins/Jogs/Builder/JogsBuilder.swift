@@ -21,7 +21,8 @@ enum JogsBuilder: ModuleBuilder {
     static func assemble(_ context: BuildContext, dependencies: JogsDependencies) -> Stack {
         let interactor = JogsInteractor(repository: StorageJogRepository(dependencies.store, log: dependencies.log),
                                         users: SessionCurrentUser(session: dependencies.session),
-                                        clock: dependencies.clock, log: dependencies.log)
+                                        clock: dependencies.clock, log: dependencies.log,
+                                        notices: SessionNoticeBoard(session: dependencies.session))
         let navigation = Navigation()
         let router = JogsRouter(navigation: navigation)
         let presenter = presenter(for: context, interactor: interactor, router: router)

@@ -11,9 +11,11 @@ final class JogsInteractor: JogsInteractorInput, ModuleInteractor {
     private let users: any CurrentUserProviding
     private let clock: any JogsClock
     private let log: (any ModuleLog)?
+    private let notices: (any JogsNoticeBoard)?
 
     init(repository: any JogRepository, users: any CurrentUserProviding, clock: any JogsClock,
-         log: (any ModuleLog)? = nil) {
+         log: (any ModuleLog)? = nil, notices: (any JogsNoticeBoard)? = nil) {
+        self.notices = notices
         self.repository = repository
         self.users = users
         self.clock = clock
@@ -74,6 +76,17 @@ final class JogsInteractor: JogsInteractorInput, ModuleInteractor {
     func delete(id: Int) throws(JogsProblem) {
         let user = try currentUser()
         guard try write("delete the jog", { try repository.delete(id, of: user) }) else { throw .notFound(id: id) }
+    }
+
+    func leaveNotice(_ text: String) {
+        do { try notices?.leave(text) } catch { log?.log(.warning, "could not keep a notice for the list: \(error)") }
+    }
+
+    func takeNotice() -> String? {
+        do { return try notices?.take() } catch {
+            log?.log(.warning, "could not read the notice left for the list: \(error)")
+            return nil
+        }
     }
 
     func weeklyReport() throws(JogsProblem) -> JogReport {

@@ -27,6 +27,10 @@ protocol JogsInteractorInput: AnyObject {
     func weeklyReport() throws(JogsProblem) -> JogReport
     /// Reads a date filter from the list's fields or the route's query.
     func filter(from: String, to: String) -> Result<DayRange, DayRangeErrors>
+    /// Leaves a message for the list's next appearance in this session (best effort).
+    func leaveNotice(_ text: String)
+    /// The message left for the list, once; nil when there is none.
+    func takeNotice() -> String?
 }
 
 /// The list screen's data.

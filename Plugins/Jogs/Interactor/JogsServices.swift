@@ -33,3 +33,12 @@ struct JogCollection: Equatable, Sendable {
     var jogs: [Jog]
     var unreadableKeys: [String] = []
 }
+
+/// One message kept from one Jogs screen to the next of the same session: the list says which
+/// jog the detail screen just deleted. Kept in the session's own values, so no other browser or
+/// terminal session sees it, and a link cannot make the list say it.
+protocol JogsNoticeBoard {
+    func leave(_ text: String) throws
+    /// The message left, once: taking it removes it.
+    func take() throws -> String?
+}

@@ -204,6 +204,7 @@ final class JogDetailPresenter: JogsPresenterInput {
             let shown = JogFormatter.viewObject(jog)
             forget(nil)
             mode = .deleted(date: shown.date, distance: shown.distance)
+            interactor.leaveNotice("Deleted the jog of \(shown.date) (\(shown.distance)).")
             router.closeDeletedJog()
         } catch .unavailable(let message) {
             mode = .showing

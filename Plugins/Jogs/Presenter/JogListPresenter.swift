@@ -40,6 +40,8 @@ final class JogListPresenter: JogsPresenterInput {
     func viewDidAppear() {
         defer { show() }
         notices = []
+        // Said once, on the list the user comes to after deleting a jog.
+        if let left = interactor.takeNotice() { notices.append(.init(kind: .success, text: left)) }
         if linkFilterPending {
             linkFilterPending = false
             applyFilter(failure: "The date filter in the link was not applied, so all your jogs are shown; "
@@ -124,10 +126,11 @@ final class JogListPresenter: JogsPresenterInput {
         return .list(Object.List(
             title: "Jogs of \(listing.user)",
             notices: shown,
+            // An empty end of the range is open: its placeholder must not look like a date in force.
             from: Object.Field(id: Object.FieldID.from, label: "From (YYYY-MM-DD)", text: fromText,
-                               placeholder: "2026-01-01", error: filterErrors.from),
+                               placeholder: "any day", error: filterErrors.from),
             to: Object.Field(id: Object.FieldID.to, label: "To (YYYY-MM-DD)", text: toText,
-                             placeholder: "2026-01-31", error: filterErrors.to),
+                             placeholder: "any day", error: filterErrors.to),
             actions: [Object.Action(id: Object.ActionID.filter, label: "Filter", role: .primary),
                       Object.Action(id: Object.ActionID.clearFilter, label: "Clear filter", role: .secondary)],
             jogs: listing.jogs[shownPage.items].map(JogFormatter.viewObject),

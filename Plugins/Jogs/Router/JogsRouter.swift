@@ -6,7 +6,8 @@ protocol JogsRouterInput: AnyObject {
     /// After a new jog is saved: its detail screen takes the place of the form, so Back leads
     /// to where the user was before the form.
     func showSavedJog(id: Int)
-    /// After a jog is deleted: back to the screen below (the list reloads as it appears).
+    /// After a jog is deleted: to the list (the host returns to it when it is below, and it
+    /// reloads as it appears), never to whatever screen happened to be below.
     func closeDeletedJog()
 }
 
@@ -24,6 +25,6 @@ final class JogsRouter: JogsRouterInput, ModuleRouter {
     }
 
     func closeDeletedJog() {
-        navigation.back()
+        navigation.replace(with: JogsRoutes.list)
     }
 }

@@ -12,6 +12,22 @@ struct SessionCurrentUser: CurrentUserProviding {
     }
 }
 
+/// `JogsNoticeBoard` over the host's `session` service.
+struct SessionNoticeBoard: JogsNoticeBoard {
+    static let key = "jogs.notice"
+    let session: any SessionValues
+
+    func leave(_ text: String) throws {
+        try session.set(text, forKey: Self.key)
+    }
+
+    func take() throws -> String? {
+        guard let text = try session.get(Self.key) else { return nil }
+        try session.delete(Self.key)
+        return text
+    }
+}
+
 /// Today in the machine's time zone: a run at 23:30 belongs to that evening's date.
 struct SystemJogsClock: JogsClock {
     var now: @Sendable () -> Date = { Date() }

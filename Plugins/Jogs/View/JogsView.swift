@@ -103,8 +103,17 @@ final class JogsView: JogsViewInput, PassiveModuleView {
     // MARK: - Elements
 
     private static func field(_ field: Object.Field) -> Element {
-        .field(Field(id: field.id, label: field.label, value: field.text, kind: .text,
+        .field(Field(id: field.id, label: field.label, value: field.text, kind: kind(of: field.id),
                      placeholder: field.placeholder, error: field.error, changes: true))
+    }
+
+    /// Days are dates (a browser's date picker), the distance a number (a decimal keypad).
+    static func kind(of id: String) -> Field.Kind {
+        switch id {
+        case Object.FieldID.date, Object.FieldID.from, Object.FieldID.to: .date
+        case Object.FieldID.distance: .number
+        default: .text
+        }
     }
 
     private static func button(_ action: Object.Action) -> Element {

@@ -187,7 +187,9 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput, ModulePr
         let goesOn = next?.route ?? NextRoute.fallback
         // A button label stays short; the route itself is in the page's text.
         let continueLabel = goesOn.count <= 40 ? "Continue to \(goesOn)" : "Continue"
-        let newPassword = [Field.secret(ID.password, "New password"), Field.secret(ID.repeatPassword, "Repeat new password")]
+        let newPassword = [Field.secret(ID.password, "New password", autocomplete: "new-password"),
+                           Field.secret(ID.repeatPassword, "Repeat new password", autocomplete: "new-password")]
+        let usernameField = Field.text(ID.username, "Username", value: username, autocomplete: "username")
         let logInInstead = Action(id: Act.showLogIn, label: "Log in instead", isPrimary: false)
         let onlyLogIn = [Action(id: Act.showLogIn, label: "Log in", isPrimary: true)]
 
@@ -197,7 +199,7 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput, ModulePr
                 title: "Log in",
                 texts: [next.map { "Log in to go on to \($0.route)." } ?? "Log in with your Den account."],
                 notices: shown,
-                fields: [.text(ID.username, "Username", value: username), .secret(ID.password, "Password")],
+                fields: [usernameField, .secret(ID.password, "Password", autocomplete: "current-password")],
                 actions: [Action(id: Act.logIn, label: "Log in", isPrimary: true),
                           Action(id: Act.createAccount, label: "Create account", isPrimary: false),
                           Action(id: Act.forgotPassword, label: "Forgot password", isPrimary: false)])
@@ -213,8 +215,8 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput, ModulePr
             if let user { texts.append("You are logged in as \(user); a new account logs you in as the new user.") }
             return LoginViewObject(
                 title: "Create account", texts: texts, notices: shown,
-                fields: awaitingLogIn ? [] : [.text(ID.username, "Username", value: username), .secret(ID.password, "Password"),
-                                              .secret(ID.repeatPassword, "Repeat password")],
+                fields: awaitingLogIn ? [] : [usernameField, .secret(ID.password, "Password", autocomplete: "new-password"),
+                                              .secret(ID.repeatPassword, "Repeat password", autocomplete: "new-password")],
                 actions: awaitingLogIn ? onlyLogIn : [Action(id: Act.register, label: "Create account", isPrimary: true), logInInstead])
         case (.reset, _):
             return LoginViewObject(
@@ -222,7 +224,7 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput, ModulePr
                 texts: ["An administrator makes a reset token for you with `den users reset-token <username>`; it works "
                     + "once, for a limited time (30 minutes unless the administrator set another). Paste it here and choose a new password (\(AuthRules.passwordRule))."],
                 notices: shown,
-                fields: awaitingLogIn || resetDone ? [] : [.secret(ID.token, "Reset token")] + newPassword,
+                fields: awaitingLogIn || resetDone ? [] : [.secret(ID.token, "Reset token", autocomplete: "one-time-code")] + newPassword,
                 actions: resetDone ? [Action(id: Act.goOn, label: continueLabel, isPrimary: true)]
                     : awaitingLogIn ? onlyLogIn : [Action(id: Act.reset, label: "Set new password", isPrimary: true), logInInstead])
         case (.changePassword, nil):
@@ -232,7 +234,7 @@ final class LoginPresenter: LoginPresenterInput, LoginInteractorOutput, ModulePr
         case (.changePassword, let user?):
             return LoginViewObject(
                 title: "Change password", texts: ["Logged in as \(user)."], notices: shown,
-                fields: [.secret(ID.currentPassword, "Current password")] + newPassword,
+                fields: [.secret(ID.currentPassword, "Current password", autocomplete: "current-password")] + newPassword,
                 actions: [Action(id: Act.change, label: "Change password", isPrimary: true),
                           Action(id: Act.showAccount, label: passwordChanged ? "Done" : "Cancel", isPrimary: false)])
         }

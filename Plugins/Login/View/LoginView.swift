@@ -69,7 +69,7 @@ final class LoginView: LoginViewInput, PassiveModuleView {
         elements += object.fields.map { field in
             .field(Field(id: field.id, label: field.label, value: field.isSecret ? "" : field.value,
                          kind: field.isSecret ? .password : .text, placeholder: field.placeholder,
-                         error: error?.fieldErrors[field.id]))
+                         error: error?.fieldErrors[field.id], autocomplete: field.autocomplete))
         }
         elements += object.actions.map {
             .button(Button(id: $0.id, label: $0.label, role: $0.isPrimary ? .primary : .secondary))

@@ -33,13 +33,16 @@ struct LoginViewObject: Equatable, Sendable {
         /// A password or token: drawn as a password field, always empty.
         var isSecret: Bool
         var placeholder: String?
+        /// What a browser's password manager should fill in ("username", "current-password",
+        /// "new-password", "one-time-code").
+        var autocomplete: String?
 
-        static func text(_ id: String, _ label: String, value: String, placeholder: String? = nil) -> Field {
-            Field(id: id, label: label, value: value, isSecret: false, placeholder: placeholder)
+        static func text(_ id: String, _ label: String, value: String, placeholder: String? = nil, autocomplete: String? = nil) -> Field {
+            Field(id: id, label: label, value: value, isSecret: false, placeholder: placeholder, autocomplete: autocomplete)
         }
 
-        static func secret(_ id: String, _ label: String) -> Field {
-            Field(id: id, label: label, value: "", isSecret: true)
+        static func secret(_ id: String, _ label: String, autocomplete: String) -> Field {
+            Field(id: id, label: label, value: "", isSecret: true, autocomplete: autocomplete)
         }
     }
 

@@ -19,16 +19,27 @@ enum AmountFormatter {
     /// An exchange rate: rounded half-up to 4 fraction digits ("0.8909", "157.6748"); a rate
     /// below 0.1 gets 4 significant digits instead ("0.005650", "0.00004963").
     static func rate(_ value: Decimal) -> String {
+        rate(value, digits: 4, mode: .plain)
+    }
+
+    /// The rate beside a converted amount: 6 digits, rounded down like the amount, so that the
+    /// amount times the rate shown never seems to round past the result ("1 USD = 0.890868 EUR"
+    /// beside "100 USD = 89.08 EUR", where 0.8909 read like an arithmetic error).
+    static func conversionRate(_ value: Decimal) -> String {
+        rate(value, digits: 6, mode: .down)
+    }
+
+    private static func rate(_ value: Decimal, digits: Int, mode: NSDecimalNumber.RoundingMode) -> String {
         guard !value.isNaN, value > 0 else { return "—" }
-        var scale = 4
+        var scale = digits
         var probe = value
-        while probe < Decimal(string: "0.1")!, scale < 16 {
+        while probe < Decimal(string: "0.1")!, scale < 16 + digits - 4 {
             probe *= 10
             scale += 1
         }
         var source = value
         var rounded = Decimal()
-        NSDecimalRound(&rounded, &source, scale, .plain)
+        NSDecimalRound(&rounded, &source, scale, mode)
         return fixed(rounded, fractionDigits: scale)
     }
 

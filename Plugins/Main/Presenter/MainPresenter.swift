@@ -141,7 +141,7 @@ final class MainPresenter: MainPresenterInput, MainInteractorOutput, ModulePrese
         do {
             let conversion = try interactor.convert(amount.value, from: from, to: to)
             result = "\(AmountFormatter.plain(amount.value)) \(from) = \(AmountFormatter.money(conversion.result)) \(to)"
-            rateLine = "1 \(from) = \(AmountFormatter.rate(conversion.rate)) \(to) · ECB \(conversion.date)"
+            rateLine = "1 \(from) = \(AmountFormatter.conversionRate(conversion.rate)) \(to) · ECB \(conversion.date) · results rounded down to the cent"
         } catch {
             result = "\(AmountFormatter.plain(amount.value)) \(from) = — \(to)"
             rateLine = "No rate for \(from) → \(to)"

@@ -388,7 +388,11 @@ typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar
  *     {"v": 1, "id": "counter", "version": "1.0.0", "summary": "Counts",
  *      "routes": [{"pattern": "counter/<int:start>"}, {"pattern": "vault", "requiresLogin": true}],
  *      "settings": [...as in settings.declare...],
- *      "exports": [{"name": "add", "signature": "(i64 value, i64 step) -> i64"}]}
+ *      "exports": [{"name": "add", "signature": "(i64 value, i64 step) -> i64"}],
+ *      "navigation": [{"title": "Counter", "route": "counter/0", "order": 50}]}
+ *
+ * "navigation" (optional) puts the module in the app's navigation (the browser's app bar, the
+ * terminal's menu); it is read from the manifest only, never registered through this header.
  *
  * The host reads it with den_abi_version and den_toolchain from the dynamic symbol table. With a
  * manifest, a module is loaded lazily: den builds its route table from manifests (cached by path,

@@ -3,23 +3,27 @@ import DenHost
 import DenWeb
 import Foundation
 
-/// `den dev`: `den serve --watch` plus rebuilding a bundled module when its sources change, so
-/// the loop is "save a file → see it in the browser" (docs/HOT_SWAP.md).
+/// `den dev`: `den serve --watch` plus rebuilding a module when its sources change, so the loop
+/// is "save a file → see it in the browser" (docs/HOT_SWAP.md). In the Den checkout it watches
+/// the bundled modules (`Plugins/<Name>/`); in a package made by `den new-module` it watches
+/// `Sources/` and serves that package's own `.build/debug` beside the usual modules.
 struct DevCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
-        abstract: "Develop modules: serve with hot swap, and rebuild a bundled module when a file under Plugins/<Name>/ is saved.",
+        abstract: "Develop modules: serve with hot swap, and rebuild a module when one of its sources is saved.",
         discussion: """
-        Run it in the Den checkout (or name it with --package-path). A saved file under Plugins/<Name>/ \
-        runs `swift build --product <Name>Module`; the new library is swapped in while den serves, \
-        each open page of that module reloads with its state kept. A build or swap error is printed \
-        here and shown on every open page; the old version keeps serving. docs/HOT_SWAP.md.
+        Run it in the Den checkout or in a package made by `den new-module` (or name either with \
+        --package-path). In the checkout a saved file under Plugins/<Name>/ runs `swift build \
+        --product <Name>Module`; in a module package a saved file under Sources/ builds its module, \
+        and den also loads that package's .build/debug. The new library is swapped in while den \
+        serves, each open page of that module reloads with its state kept. A build or swap error is \
+        printed here and shown on every open page; the old version keeps serving. docs/HOT_SWAP.md.
         """)
 
     @OptionGroup var serve: ServeCommand
 
     @Option(name: .customLong("package-path"), help: ArgumentHelp(
-        "The Den checkout whose Plugins/ sources to watch (default: the current folder).", valueName: "dir"))
+        "The Den checkout, or the module package, whose sources to watch (default: the current folder).", valueName: "dir"))
     var packagePath: String?
 
     var packageRoot: URL {
@@ -27,10 +31,8 @@ struct DevCommand: ParsableCommand {
     }
 
     func validate() throws {
-        let plugins = packageRoot.appendingPathComponent("Plugins").path
-        let manifest = packageRoot.appendingPathComponent("Package.swift").path
-        guard FileManager.default.fileExists(atPath: manifest), FileManager.default.fileExists(atPath: plugins) else {
-            throw ValidationError("den dev rebuilds the bundled modules' sources, but \(packageRoot.path) has no Package.swift and Plugins/ folder: run it in the Den checkout or pass --package-path (to only swap plugin files, use den serve --watch)")
+        guard ModuleRebuilder.Layout.find(packageRoot) != nil else {
+            throw ValidationError("den dev rebuilds modules from their sources, but \(packageRoot.path) is neither the Den checkout (Package.swift and Plugins/) nor a module package made by den new-module (Package.swift and Sources/<Name>ModuleEntry/): run it in one of them or pass --package-path (to only swap plugin files, use den serve --watch)")
         }
     }
 
@@ -40,12 +42,29 @@ struct DevCommand: ParsableCommand {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let binFolder = URL(fileURLWithPath: executable).deletingLastPathComponent()
         let configuration = binFolder.lastPathComponent == "release" ? "release" : "debug"
-        let rebuilder = ModuleRebuilder(packageRoot: packageRoot, configuration: configuration, events: events)
-        // swift build puts the libraries in <checkout>/.build/<configuration>; only a den from that
-        // folder loads its bundled modules from there (an installed den loads <prefix>/lib/den/modules).
-        let buildFolder = packageRoot.appendingPathComponent(".build").appendingPathComponent(configuration).resolvingSymlinksInPath()
-        if binFolder.resolvingSymlinksInPath().standardizedFileURL.path != buildFolder.standardizedFileURL.path {
-            print("Warning: this den runs from \(binFolder.path), but rebuilt modules land in \(buildFolder.path), which it does not load from; run \(buildFolder.path)/den dev to see them swapped in")
+        guard let layout = ModuleRebuilder.Layout.find(packageRoot) else { return }
+        var serve = self.serve
+        let rebuilder: ModuleRebuilder
+        switch layout {
+        case .checkout:
+            rebuilder = ModuleRebuilder(packageRoot: packageRoot, layout: layout, configuration: configuration, events: events)
+            // swift build puts the libraries in <checkout>/.build/<configuration>; only a den from that
+            // folder loads its bundled modules from there (an installed den loads <prefix>/lib/den/modules).
+            let buildFolder = packageRoot.appendingPathComponent(".build").appendingPathComponent(configuration).resolvingSymlinksInPath()
+            if binFolder.resolvingSymlinksInPath().standardizedFileURL.path != buildFolder.standardizedFileURL.path {
+                print("Warning: this den runs from \(binFolder.path), but rebuilt modules land in \(buildFolder.path), which it does not load from; run \(buildFolder.path)/den dev to see them swapped in")
+            }
+        case .modulePackage(let name):
+            // A module package is built in debug, as its README says; den loads and watches its output.
+            rebuilder = ModuleRebuilder(packageRoot: packageRoot, layout: layout, configuration: "debug", events: events)
+            let output = packageRoot.appendingPathComponent(".build/debug", isDirectory: true)
+            if !FileManager.default.fileExists(atPath: output.appendingPathComponent("lib\(name)Module.so").path) {
+                print("den dev: building \(name)Module first")
+                fflush(nil)
+                rebuilder.buildNow(name)
+            }
+            try? FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+            serve.options.pluginDirectories.append(output.path)
         }
         let mode = FileChangeWatcher.Mode(rawValue: serve.watching.watchMode) ?? .automatic
         // It rebuilds the modules it runs, unsigned: allow unless something names a policy.

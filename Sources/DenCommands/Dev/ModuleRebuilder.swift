@@ -7,7 +7,25 @@ import Foundation
 /// goes to the terminal; a failed build's errors also go to every open page as a banner. The
 /// plugin-folder watch then sees the new `lib<Name>Module.so` and swaps it in.
 final class ModuleRebuilder: @unchecked Sendable {
+    /// What kind of package den dev runs in, which says where sources are and what to build.
+    enum Layout: Equatable {
+        /// The Den checkout: `Plugins/<Name>/…` builds `<Name>Module`.
+        case checkout
+        /// A package made by `den new-module`: anything under `Sources/` builds `<Name>Module`.
+        case modulePackage(String)
+
+        static func find(_ root: URL) -> Layout? {
+            let files = FileManager.default
+            guard files.fileExists(atPath: root.appendingPathComponent("Package.swift").path) else { return nil }
+            if files.fileExists(atPath: root.appendingPathComponent("Plugins").path) { return .checkout }
+            let sources = (try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? []
+            let entries = sources.filter { $0.hasSuffix("ModuleEntry") && $0.count > "ModuleEntry".count }.sorted()
+            return entries.first.map { .modulePackage(String($0.dropLast("ModuleEntry".count))) }
+        }
+    }
+
     let packageRoot: URL
+    let layout: Layout
     let configuration: String
     private let events: DevEvents
     private var watcher: FileChangeWatcher?
@@ -16,13 +34,19 @@ final class ModuleRebuilder: @unchecked Sendable {
     private let lock = NSLock()
     private var waiting: [String] = []
 
-    init(packageRoot: URL, configuration: String, events: DevEvents) {
+    init(packageRoot: URL, layout: Layout = .checkout, configuration: String, events: DevEvents) {
         self.packageRoot = packageRoot
+        self.layout = layout
         self.configuration = configuration
         self.events = events
     }
 
-    var pluginsFolder: URL { packageRoot.appendingPathComponent("Plugins", isDirectory: true) }
+    var pluginsFolder: URL {
+        packageRoot.appendingPathComponent(layout == .checkout ? "Plugins" : "Sources", isDirectory: true)
+    }
+
+    /// Builds `name`'s module at once, on the calling thread (before serving starts).
+    func buildNow(_ name: String) { build(name) }
 
     /// The module a changed source belongs to: `Plugins/<Name>/…` → `Name`.
     static func moduleName(of file: URL, pluginsFolder: URL) -> String? {
@@ -35,12 +59,21 @@ final class ModuleRebuilder: @unchecked Sendable {
 
     func start(mode: FileChangeWatcher.Mode) {
         let plugins = pluginsFolder
+        let layout = layout
+        let owner: @Sendable (URL) -> String? = { file in
+            switch layout {
+            case .checkout: Self.moduleName(of: file, pluginsFolder: plugins)
+            case .modulePackage(let name):
+                Array(file.standardizedFileURL.pathComponents.prefix(plugins.standardizedFileURL.pathComponents.count))
+                    == plugins.standardizedFileURL.pathComponents ? name : nil
+            }
+        }
         let watcher = FileChangeWatcher(folders: [plugins], options: FileChangeWatcher.Options(mode: mode, recursive: true), accept: { file in
             let name = file.lastPathComponent
-            return !name.hasPrefix(".") && Self.moduleName(of: file, pluginsFolder: plugins) != nil
+            return !name.hasPrefix(".") && owner(file) != nil
                 && [".swift", ".c", ".h", ".xml", ".json"].contains { name.hasSuffix($0) }
         }, onStable: { [weak self] file in
-            guard let self, let name = Self.moduleName(of: file, pluginsFolder: plugins) else { return }
+            guard let self, let name = owner(file) else { return }
             print("den dev: \(file.path.replacingOccurrences(of: self.packageRoot.path + "/", with: "")) changed; rebuilding \(name)Module")
             fflush(nil)
             self.enqueue(name)

@@ -141,7 +141,9 @@ public final class HotSwapper: @unchecked Sendable {
         if let stamp { loadedStamps[Self.key(file)] = stamp }
         let error = HotSwapError(file: file.path, cause: cause)
         report.outcome = .refused(error)
-        logger?.error("\(error.description)", metadata: ["module": "\(moduleID ?? "?")"])
+        // The report carries the refusal to the front-end, which tells the user; an error log
+        // line as well made every refusal appear twice.
+        logger?.debug("\(error.description)", metadata: ["module": "\(moduleID ?? "?")"])
         registry.transact { _, records in
             if let index = records.lastIndex(where: { Self.key($0.file) == Self.key(file) && $0.isActive }) {
                 records[index].swapError = error.description
@@ -200,6 +202,7 @@ public final class HotSwapper: @unchecked Sendable {
                     record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
                     record.settings = plugin.settings
                     record.signature = plugin.signature
+                    record.navigation = plugin.manifest?.navigation ?? []
                     record.generation += 1
                     record.loadedAt = Date()
                     record.retainedImages += 1

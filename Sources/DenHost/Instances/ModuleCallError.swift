@@ -26,6 +26,23 @@ package struct ModuleCallError: Error, Sendable, Equatable, CustomStringConverti
         return "module '\(moduleID)' \(ModuleCallError.statusText(status)): \(message.isEmpty ? "no details given" : message)"
     }
 
+    /// How the module refused what it was asked, when it did so on purpose: the input was wrong,
+    /// not the module. Nil for a failure (a crash, a service down, a stall, a host finding).
+    package enum Refusal: Sendable, Equatable {
+        case invalidInput, notFound, unsupported, conflict
+    }
+
+    package var refusal: Refusal? {
+        if isStall || isHostFinding { return nil }
+        switch UInt32(bitPattern: status) {
+        case DEN_ERR_INVALID_ARGUMENT.rawValue: return .invalidInput
+        case DEN_ERR_NOT_FOUND.rawValue: return .notFound
+        case DEN_ERR_UNSUPPORTED.rawValue: return .unsupported
+        case DEN_ERR_CONFLICT.rawValue: return .conflict
+        default: return nil
+        }
+    }
+
     /// "DEN_ERR_NOT_FOUND", or "status 42" for a code den_module.h does not define.
     static func statusName(_ status: Int32) -> String {
         let names = ["DEN_OK", "DEN_ERR_INVALID_ARGUMENT", "DEN_ERR_NOT_FOUND", "DEN_ERR_UNSUPPORTED", "DEN_ERR_CONFLICT",

@@ -34,9 +34,12 @@ extension DenRuntime {
         if let problem = recorder.problems.first ?? endpoint.settings.problem { return refuse(.invalidRegistration(problem)) }
         // The process's own image stands in for the plugin's: nothing is ever looked up in it.
         guard let process = dlopen(nil, RTLD_NOW) else { return refuse(.openFailed("dlopen(NULL) failed")) }
-        return registry.install(LoadedPlugin(
+        var plugin = LoadedPlugin(
             filePath: file.filePath, loadedCopyPath: file.filePath, id: id, version: version, summary: recorder.summary ?? "",
             routes: recorder.routes, settings: endpoint.settings.settings, exports: recorder.exports, host: endpoint.host,
-            endpoint: endpoint, library: DynamicLibrary(handle: process), fileName: file.fileName))
+            endpoint: endpoint, library: DynamicLibrary(handle: process), fileName: file.fileName)
+        // What its manifest would say, as a plugin file carries it (its navigation entries).
+        plugin.manifest = ModuleManifest(definition)
+        return registry.install(plugin)
     }
 }

@@ -67,6 +67,25 @@ enum ManifestDecoding {
             // A signature outside the notation (a C declaration, as the first manifests were
             // told to write) is documentation: compared by name only (ModuleManifest.differences).
         }
+        return navigationProblem(in: manifest)
+    }
+
+    /// An entry the shell could not draw or follow: too many, a bad title, or a route that none
+    /// of the module's own patterns serves (an entry never leads into another module).
+    static func navigationProblem(in manifest: ModuleManifest) -> String? {
+        guard !manifest.navigation.isEmpty else { return nil }
+        if manifest.navigation.count > NavigationEntry.maximumCount {
+            return "it lists \(manifest.navigation.count) navigation entries; a module may contribute at most \(NavigationEntry.maximumCount)"
+        }
+        var table = RouteTable<Int>()
+        for (index, route) in manifest.routes.enumerated() { try? table.add(route.pattern, owner: manifest.id, value: index) }
+        let router = table.compile()
+        for entry in manifest.navigation {
+            if let problem = entry.problem { return ModuleText.singleLine(problem, limit: 300) }
+            guard case .success = router.resolve(entry.route) else {
+                return "navigation entry '\(ModuleText.singleLine(entry.title, limit: 60))' opens '\(ModuleText.singleLine(entry.route, limit: 200))', which none of the module's own routes serves; name one of its routes"
+            }
+        }
         return nil
     }
 }

@@ -66,13 +66,15 @@ struct ManifestIndex {
         }
     }
 
-    /// Version 4 keeps most manifests as plain fields; version 3 kept every manifest as JSON,
+    /// Version 5 keeps a manifest with navigation entries as JSON (version 4, written before
+    /// they existed, may hold such a manifest as plain fields without them). Version 4 keeps
+    /// most manifests as plain fields; version 3 kept every manifest as JSON,
     /// decoded at every start (≈ 27,000 instructions a module); version 2 was all JSON, which
     /// cost a start ≈ 15 µs per remembered file; version 1 also wrote `"exports": []` for every
     /// manifest, which a manifest without the key must not be confused with.
-    static let fileName = "manifests-v4.tsv"
+    static let fileName = "manifests-v5.tsv"
     /// Files of earlier formats: never read, removed by the next save and by `den cache clean`.
-    static let olderFileNames = ["manifests-v1.json", "manifests-v2.json", "manifests-v3.tsv"]
+    static let olderFileNames = ["manifests-v1.json", "manifests-v2.json", "manifests-v3.tsv", "manifests-v4.tsv"]
     /// Enough for any real set of module folders, small enough to read in a millisecond or two.
     static let maximumEntries = 2048
 

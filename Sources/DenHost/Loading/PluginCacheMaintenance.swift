@@ -41,7 +41,7 @@ package struct PluginCacheReport: Sendable, Equatable {
     package var removed = 0
     package var bytes: Int64 = 0
     package var failures: [String] = []
-    /// `clean` also removed the module registry cache (lazy loading's manifests, `manifests-v4.tsv`).
+    /// `clean` also removed the module registry cache (lazy loading's manifests, `manifests-v5.tsv`).
     package var removedRegistryCache = false
 }
 

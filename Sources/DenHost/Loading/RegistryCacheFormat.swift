@@ -17,7 +17,7 @@ import Glibc
 /// only when its file is installed, a plain one costs its few strings. A line that does not
 /// parse is dropped (its file is read again).
 enum RegistryCacheFormat {
-    static let header = "den-module-registry 4"
+    static let header = "den-module-registry 5"
 
     /// The cache file cut into lines by path, each read into an entry only when asked for: the
     /// file keeps a line per module file any run has seen, and a start needs only its own.
@@ -230,6 +230,7 @@ enum RegistryCacheFormat {
     /// that the routes field can hold (a line each).
     static func isPlain(_ manifest: ModuleManifest) -> Bool {
         manifest.v == ModuleManifest.formatVersion && manifest.settings.isEmpty && manifest.exports.isEmpty
+            && manifest.navigation.isEmpty
             && !manifest.id.isEmpty && !manifest.version.isEmpty
             && manifest.routes.allSatisfy { !$0.pattern.utf8.contains(UInt8(ascii: "\n")) }
     }

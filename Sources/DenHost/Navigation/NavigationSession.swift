@@ -28,6 +28,8 @@ public final class NavigationSession: @unchecked Sendable {
         var screen: Screen
         /// For a guarded route's instance: the user it was built for (never nil then).
         var guardedFor: String?
+        /// For a host screen drawn because the module's builder failed: what it reported.
+        var failure: ModuleCallError?
     }
 
     /// What one step works on: a copy of the committed state, changed without any lock while
@@ -80,6 +82,8 @@ public final class NavigationSession: @unchecked Sendable {
     package let id: UISessionID
     /// Where this session's values live; they are forgotten when the session ends.
     private let sessions: SessionStore?
+    /// The app's name for the shell (`AppSettingDefinitions`), asked when a shell is drawn.
+    private let appName: @Sendable () -> String
     /// Guards `committed` alone, and is never held across a module call: reading the screen on
     /// top never waits for a module.
     private let lock = Lock()
@@ -101,8 +105,10 @@ public final class NavigationSession: @unchecked Sendable {
     ///   - interruption: how a front-end interrupts calls (default: only through `interrupt()`).
     package init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, placement: CallPlacement = .ownThread, logger: Logger? = nil,
                 interruption: CallInterruption = CallInterruption(),
-                onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil, sessions: SessionStore? = nil) {
+                onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil, sessions: SessionStore? = nil,
+                appName: @escaping @Sendable () -> String = { AppSettingDefinitions.name.defaultValue }) {
         self.registry = registry
+        self.appName = appName
         self.logger = logger
         self.interruption = interruption
         self.sessions = sessions
@@ -252,6 +258,49 @@ public final class NavigationSession: @unchecked Sendable {
         step { pop(&$0) }
     }
 
+    /// Follows a link: to the screen just below when that is where the link leads ("All jogs"
+    /// from a jog opened from the list goes back to it), else opens the route. The browser
+    /// does the same for a page request of the route below (its Back button).
+    package func follow(_ route: String) -> SessionView {
+        if let view = current, view.backStack.last == route, !view.isHostScreen { return back() }
+        return open(route)
+    }
+
+    /// The shell around this session's screens: the app's name, the loaded modules' navigation
+    /// entries, the logged-in user and where they log in or change their password. Reads the
+    /// registry and the session's user; calls no module.
+    public func shell() -> AppShell {
+        // As recorded: the step that drew the screen has just checked the account (a deleted
+        // one is logged out then), so the shell adds no storage read to every page.
+        let user = sessions?.recordedUser(of: id)
+        let entries = registry.navigation.map { item in
+            AppShell.Entry(title: item.entry.title, route: item.entry.route, moduleID: item.moduleID,
+                           needsLogin: item.entry.requiresLogin && user == nil)
+        }
+        func served(_ route: String) -> String? {
+            if case .success = registry.resolve(route) { return route }
+            return nil
+        }
+        return AppShell(appName: appName(), entries: entries, user: user,
+                        loginRoute: user == nil ? served(RouteGuard.loginRoute) : nil,
+                        passwordRoute: user == nil ? nil : served(RouteGuard.passwordRoute))
+    }
+
+    /// Logs the session's user out (the shell's Log out, in any front-end): the guarded
+    /// screen on top reopens through the route guard, any other screen is shown again so it
+    /// can tell that nobody is logged in.
+    package func logOut() -> SessionView {
+        step { state in
+            guard let user = currentUser else {
+                state.notices.append("Nobody is logged in.")
+                return
+            }
+            sessions?.setUser(nil, of: id)
+            state.notices.append("\(user) is logged out.")
+            if let top = state.stack.last, !isStale(top) { dispatch(.appear, &state) }
+        }
+    }
+
     /// Sends an action (a button's id and the form's values) to the top screen's module.
     public func send(action: String, fields: [String: String]) -> SessionView {
         step { dispatch(.action(id: action, fields: fields), &$0) }
@@ -320,7 +369,8 @@ public final class NavigationSession: @unchecked Sendable {
         }
         return SessionView(route: top.route, screen: top.screen, moduleID: top.moduleID,
                            backStack: state.stack.dropLast().map(\.route), openURLs: state.openedURLs, notices: state.notices,
-                           errors: state.errors, isHostScreen: top.instance == nil)
+                           errors: state.errors, isHostScreen: top.instance == nil, failure: top.failure,
+                           backTitle: state.stack.dropLast().last?.screen.title)
     }
 
     private func push(_ route: String, _ state: inout StepState) -> Bool {
@@ -335,6 +385,16 @@ public final class NavigationSession: @unchecked Sendable {
     /// the builder, the user stays on the screen they were on (nothing is replaced), and the
     /// banner says what happened.
     private func show(_ route: String, replacingTop: Bool, _ state: inout StepState) -> Bool {
+        // A module replacing its screen with a route already open below returns to that screen,
+        // the screens above it closing, rather than stacking a second copy: a deleted jog's
+        // screen gives way to the list it was opened from. It appears again, so it shows what
+        // changed meanwhile. (A host screen on top is never kept: the route takes its place.)
+        if replacingTop, let top = state.stack.last, top.instance != nil, top.route != route,
+           let index = state.stack.dropLast().lastIndex(where: { $0.route == route && $0.instance != nil }) {
+            state.stack.removeSubrange((index + 1)...)
+            dispatch(.appear, &state)
+            return true
+        }
         let (entry, stall) = makeEntry(route, &state)
         if let stall {
             return recoverFromBuildStall(stall, route: entry.route, moduleID: entry.moduleID ?? "", &state)
@@ -355,7 +415,8 @@ public final class NavigationSession: @unchecked Sendable {
             reportStall(error, &state)
             return false
         }
-        state.stack.append(Entry(route: route, moduleID: moduleID, instance: nil, screen: HostScreens.failed(route, error)))
+        state.stack.append(Entry(route: route, moduleID: moduleID, instance: nil, screen: HostScreens.failed(route, error),
+                                 failure: error))
         reportStall(error, &state)
         return true
     }
@@ -370,7 +431,7 @@ public final class NavigationSession: @unchecked Sendable {
             dispatch(.appear, &state)
         } else if isAppear {
             state.stack.append(Entry(route: top.route, moduleID: top.moduleID, instance: nil,
-                                     screen: HostScreens.failed(top.route, error)))
+                                     screen: HostScreens.failed(top.route, error), failure: error))
         } else {
             _ = show(top.route, replacingTop: false, &state)
         }
@@ -453,7 +514,7 @@ public final class NavigationSession: @unchecked Sendable {
                 return (Entry(route: route, moduleID: match.value.moduleID, instance: nil, screen: Screen(title: route, elements: [])), nil)
             }
             return (Entry(route: route, moduleID: match.value.moduleID, instance: nil,
-                          screen: HostScreens.failed(route, error)), error.isStall ? error : nil)
+                          screen: HostScreens.failed(route, error), failure: error), error.isStall ? error : nil)
         }
     }
 

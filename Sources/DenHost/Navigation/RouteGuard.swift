@@ -8,6 +8,9 @@ package enum RouteGuard {
     /// The route a logged-out user is sent to. A module that serves it reads `next`, logs the
     /// user in, then navigates to (or replaces itself with) `next`, or `main` when it is missing.
     package static let loginRoute = "login"
+    /// Where the logged-in user changes their password: the shell links it when a loaded module
+    /// serves it (the Login module does).
+    package static let passwordRoute = "login/password"
     /// The query parameter of `loginRoute` that carries the guarded route.
     package static let nextParameter = "next"
 

@@ -19,6 +19,12 @@ public struct SessionView: Sendable, Equatable {
     /// True when no module instance backs the screen: the host drew it because no module serves
     /// the route or the module could not build it.
     package var isHostScreen: Bool
+    /// Why the module could not build the screen, when that is why the host drew it: a
+    /// front-end tells the module's refusal of bad input from its failure by the status.
+    package var failure: ModuleCallError? = nil
+    /// The title of the screen Back returns to, so a Back control says where it goes in words
+    /// (nil with nothing below, or when that screen has no title).
+    package var backTitle: String? = nil
 
     package var canGoBack: Bool { !backStack.isEmpty }
 }

@@ -74,6 +74,21 @@ public final class ModuleRegistry: @unchecked Sendable {
         }
     }
 
+    /// The navigation entries of the active modules (a module that failed to load, or was
+    /// not selected, has no active record): by order, then title, then module id.
+    package var navigation: [(moduleID: String, entry: NavigationEntry)] {
+        let all: [(moduleID: String, entry: NavigationEntry)] = lock.withLock {
+            records.filter(\.isActive).flatMap { record in
+                record.navigation.map { (moduleID: record.id ?? "?", entry: $0) }
+            }
+        }
+        return all.sorted { (a: (moduleID: String, entry: NavigationEntry), b: (moduleID: String, entry: NavigationEntry)) -> Bool in
+            if a.entry.order != b.entry.order { return a.entry.order < b.entry.order }
+            if a.entry.title != b.entry.title { return a.entry.title < b.entry.title }
+            return a.moduleID < b.moduleID
+        }
+    }
+
     /// Room for `count` more modules of about one route each, before a start installs them: a
     /// dictionary that grows rehashes every key it holds at each doubling (≈ a hash of every id
     /// again per module), and a list that grows copies itself into fresh memory.
@@ -105,6 +120,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             record.loginRoutes = plugin.routes.filter(\.requiresLogin).map(\.pattern)
             record.isolated = plugin.isolated
             record.signature = plugin.signature
+            record.navigation = plugin.manifest?.navigation ?? []
             // One look-up for the duplicate check and the index both: each costs a start with a
             // hundred modules a hash of the id per module. Undone below when the module is refused.
             if let index = activeRecordIndex.updateValue(records.count, forKey: plugin.id) {

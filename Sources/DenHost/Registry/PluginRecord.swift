@@ -29,6 +29,8 @@ public struct PluginRecord: Sendable {
     package var loginRoutes: [String] = []
     /// The settings the module declared (empty when it declares none, or failed to load).
     package var settings: [SettingDefinition] = []
+    /// The module's entries in the app's navigation, from its manifest (none without one).
+    package var navigation: [NavigationEntry] = []
     package var status: Status
     /// 1 for the version loaded at start; each hot swap of the module adds one.
     package var generation = 1

@@ -26,6 +26,9 @@ extension ModuleManifest {
         if names != definedNames, Set(names) == Set(definedNames) {
             found.append("the manifest lists the settings in another order: \(names), the definition \(definedNames)")
         }
+        if navigation != stated.navigation {
+            found.append("the manifest's navigation \(navigation.map { "\($0.title) → \($0.route)" }) differs from the definition's \(stated.navigation.map { "\($0.title) → \($0.route)" }) (title, route, order and requiresLogin, in order)")
+        }
         if !declaresExports {
             found.append("the manifest has no \"exports\" list, so den would not check them; write \"exports\": \(definition.exports.isEmpty ? "[]" : "[…]")")
         } else {

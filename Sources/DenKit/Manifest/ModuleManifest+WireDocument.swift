@@ -14,8 +14,15 @@ extension ModuleManifest: WireDocument {
             let fields = try export.object()
             return Export(name: try fields.string("name"), signature: try fields.optionalString("signature"))
         }
+        let navigation = try (object.optionalArray("navigation") ?? []).map { (entry) throws(JSONMiss) in
+            let fields = try entry.object()
+            return NavigationEntry(title: try fields.string("title"), route: try fields.string("route"),
+                                   order: try fields.optionalInt("order") ?? 0,
+                                   requiresLogin: try fields.optionalBool("requiresLogin") ?? false)
+        }
         self.init(id: try object.string("id"), version: try object.string("version"),
-                  summary: try object.optionalString("summary") ?? "", routes: routes, settings: settings, exports: exports)
+                  summary: try object.optionalString("summary") ?? "", routes: routes, settings: settings, exports: exports,
+                  navigation: navigation)
         v = try object.int("v")
     }
 
@@ -30,6 +37,16 @@ extension ModuleManifest: WireDocument {
             }
         }
         writer.member("id", id)
+        if !navigation.isEmpty {
+            writer.member("navigation", each: navigation) { entry, writer in
+                writer.beginObject()
+                writer.member("order", entry.order)
+                if entry.requiresLogin { writer.member("requiresLogin", true) }
+                writer.member("route", entry.route)
+                writer.member("title", entry.title)
+                writer.endObject()
+            }
+        }
         writer.member("routes", each: routes) { route, writer in
             writer.beginObject()
             writer.member("pattern", route.pattern)

@@ -71,9 +71,12 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
     /// Whether the manifest lists its exports (an `exports` key, even an empty one). A manifest
     /// without the key says nothing about exports, and they are not checked.
     public var declaresExports: Bool
+    /// The module's entries in the app's navigation (`NavigationEntry`); none when left out,
+    /// as in every manifest written before they existed.
+    public var navigation: [NavigationEntry]
 
     public init(id: String, version: String, summary: String = "", routes: [Route], settings: [SettingDefinition] = [],
-                exports: [Export]? = nil) {
+                exports: [Export]? = nil, navigation: [NavigationEntry] = []) {
         self.v = ModuleManifest.formatVersion
         self.id = id
         self.version = version
@@ -82,6 +85,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         self.settings = settings
         self.exports = exports ?? []
         declaresExports = exports != nil
+        self.navigation = navigation
     }
 
     public init(from decoder: any Decoder) throws {
@@ -95,6 +99,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         let exports = try container.decodeIfPresent([Export].self, forKey: .exports)
         self.exports = exports ?? []
         declaresExports = exports != nil
+        navigation = try container.decodeIfPresent([NavigationEntry].self, forKey: .navigation) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -106,16 +111,18 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         try container.encode(routes, forKey: .routes)
         try container.encode(settings, forKey: .settings)
         if declaresExports { try container.encode(exports, forKey: .exports) }
+        if !navigation.isEmpty { try container.encode(navigation, forKey: .navigation) }
     }
 
-    private enum CodingKeys: String, CodingKey { case v, id, version, summary, routes, settings, exports }
+    private enum CodingKeys: String, CodingKey { case v, id, version, summary, routes, settings, exports, navigation }
 
     /// The manifest of a Swift module definition: what its `den_manifest` must say.
     public init(_ definition: ModuleDefinition) {
         self.init(id: definition.id, version: definition.version, summary: definition.summary,
                   routes: definition.routes.map { Route($0.pattern, requiresLogin: $0.requiresLogin) },
                   settings: definition.settings,
-                  exports: definition.exports.isEmpty ? nil : definition.exports.map { Export(name: $0.name, signature: $0.signature) })
+                  exports: definition.exports.isEmpty ? nil : definition.exports.map { Export(name: $0.name, signature: $0.signature) },
+                  navigation: definition.navigation)
     }
 
     /// Pretty, key-sorted JSON, as `den plugins --inspect --json` prints it and a module's

@@ -8,15 +8,19 @@ public struct ModuleDefinition: Sendable {
     public var settings: [SettingDefinition]
     /// Functions other modules and `den call` may call (ABI revision 2; `ExportDefinition`).
     public var exports: [ExportDefinition]
+    /// Where the module appears in the app's navigation (the browser's app bar, the terminal's
+    /// `menu`); none by default. The manifest lists the same entries (`"navigation"`).
+    public var navigation: [NavigationEntry]
 
     public init(id: String, version: String, summary: String, routes: [RouteDefinition],
-                settings: [SettingDefinition] = [], exports: [ExportDefinition] = []) {
+                settings: [SettingDefinition] = [], exports: [ExportDefinition] = [], navigation: [NavigationEntry] = []) {
         self.id = id
         self.version = version
         self.summary = summary
         self.routes = routes
         self.settings = settings
         self.exports = exports
+        self.navigation = navigation
     }
 }
 

@@ -24,7 +24,9 @@ public enum TextStyle: String, Codable, Sendable {
 /// An input. `id` is the key of its value in an action event's `fields`.
 public struct Field: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
-        case text, number, password, choice
+        /// `date` is a day as YYYY-MM-DD (a browser offers its date picker); an older host
+        /// edits it as text.
+        case text, number, password, choice, date
 
         /// An unknown kind is edited as text.
         public init(from decoder: any Decoder) throws {
@@ -43,9 +45,15 @@ public struct Field: Codable, Sendable, Equatable {
     /// Ask the host for a `change` event (`FieldChange`) whenever the user changes the value,
     /// e.g. to recompute as the user types. Encoded only when true.
     public var changes: Bool
+    /// What the value is, in the words of HTML's `autocomplete` ("username", "current-password",
+    /// "new-password", "one-time-code"), so a browser or a password manager fills it in right.
+    /// Encoded only when set; a front-end without such help ignores it.
+    public var autocomplete: String?
 
     public init(id: String, label: String, value: String = "", kind: Kind = .text,
-                options: [String] = [], placeholder: String? = nil, error: String? = nil, changes: Bool = false) {
+                options: [String] = [], placeholder: String? = nil, error: String? = nil, changes: Bool = false,
+                autocomplete: String? = nil) {
+        self.autocomplete = autocomplete
         self.id = id
         self.label = label
         self.value = value
@@ -142,7 +150,7 @@ public struct Banner: Codable, Sendable, Equatable {
 
 // Lenient decoding: a module written in C (or an older DenKit) may leave optional keys out.
 extension Field {
-    private enum CodingKeys: String, CodingKey { case id, label, value, kind, options, placeholder, error, changes }
+    private enum CodingKeys: String, CodingKey { case id, label, value, kind, options, placeholder, error, changes, autocomplete }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -153,7 +161,8 @@ extension Field {
                   options: try container.decodeIfPresent([String].self, forKey: .options) ?? [],
                   placeholder: try container.decodeIfPresent(String.self, forKey: .placeholder),
                   error: try container.decodeIfPresent(String.self, forKey: .error),
-                  changes: try container.decodeIfPresent(Bool.self, forKey: .changes) ?? false)
+                  changes: try container.decodeIfPresent(Bool.self, forKey: .changes) ?? false,
+                  autocomplete: try container.decodeIfPresent(String.self, forKey: .autocomplete))
     }
 
     /// `changes` is written only when true, so screens without it read as before.
@@ -167,6 +176,7 @@ extension Field {
         try container.encodeIfPresent(placeholder, forKey: .placeholder)
         try container.encodeIfPresent(error, forKey: .error)
         if changes { try container.encode(true, forKey: .changes) }
+        try container.encodeIfPresent(autocomplete, forKey: .autocomplete)
     }
 }
 

@@ -34,7 +34,7 @@ extension Element {
                 kind: try object.optionalString("kind").map { Field.Kind(rawValue: $0) ?? .text } ?? .text,
                 options: try object.optionalStrings("options") ?? [],
                 placeholder: try object.optionalString("placeholder"), error: try object.optionalString("error"),
-                changes: try object.optionalBool("changes") ?? false))
+                changes: try object.optionalBool("changes") ?? false, autocomplete: try object.optionalString("autocomplete")))
         case "button":
             let id = try object.string("id")
             self = .button(Button(id: id, label: try object.optionalString("label") ?? id,
@@ -68,6 +68,7 @@ extension Element {
             writer.member("text", text)
             writer.member("type", typeName)
         case .field(let field):
+            writer.member("autocomplete", ifPresent: field.autocomplete)
             if field.changes { writer.member("changes", true) }
             writer.member("error", ifPresent: field.error)
             writer.member("id", field.id)

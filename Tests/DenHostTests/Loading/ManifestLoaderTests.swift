@@ -133,10 +133,36 @@ struct ManifestDecodingTests {
         (#"{"v":1,"id":"x","version":"1.0.0","routes":[],"summary":null}"#, "null"),
         (#"{"v":1,"id":"x""#, "not a valid manifest document"),
         ("", "empty"),
+        // Navigation entries: the shell draws and follows them, so each must make sense.
+        (#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"x"}],"navigation":[{"title":"X","route":"elsewhere"}]}"#,
+         "opens 'elsewhere', which none of the module's own routes serves"),
+        (#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"x/<int:id>"}],"navigation":[{"title":"X","route":"x/<int:id>"}]}"#,
+         "no placeholder"),
+        (#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"x"}],"navigation":[{"title":"Two\nlines","route":"x"}]}"#,
+         "on one line"),
+        (#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"x"}],"navigation":["#
+            + Array(repeating: #"{"title":"X","route":"x"}"#, count: 9).joined(separator: ",") + "]}", "at most 8"),
     ])
     func refused(json: String, expected: String) throws {
         let found = try #require(problem(json), "\(json) was accepted")
         #expect(found.contains(expected), "\(found)")
+    }
+
+    @Test("navigation entries are read with their defaults; a manifest without any reads as before")
+    func navigation() throws {
+        let json = #"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"x"},{"pattern":"x/<int:id>"}],"#
+            + #""navigation":[{"title":"X","route":"x","order":5,"requiresLogin":true},{"title":"First","route":"x/1"}]}"#
+        guard case .success(let manifest) = ManifestDecoding.decode(Array(json.utf8)) else {
+            Issue.record("refused a manifest with navigation entries")
+            return
+        }
+        #expect(manifest.navigation == [NavigationEntry(title: "X", route: "x", order: 5, requiresLogin: true),
+                                         NavigationEntry(title: "First", route: "x/1")])
+        guard case .success(let old) = ManifestDecoding.decode(Array(#"{"v":1,"id":"x","version":"1.0.0","routes":[{"pattern":"x"}]}"#.utf8)) else {
+            Issue.record("refused a manifest without navigation entries")
+            return
+        }
+        #expect(old.navigation.isEmpty)
     }
 
     @Test("bytes that are not UTF-8, and a manifest over 64 KiB, are refused")

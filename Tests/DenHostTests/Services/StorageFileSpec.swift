@@ -77,11 +77,13 @@ struct StorageFileSpec {
         let summary = try engine.backup(to: file)
         #expect(summary.entries == 2 && summary.modules == 2)
         #expect(try Self.files(root) == ["copy.sqlite", "data"])
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)
+        #expect(mode.intValue & 0o777 == 0o600, "the backup holds password hashes: owner-only, like storage.sqlite, under the usual umask")
         let queue = try DatabaseQueue(path: file.path)
-        let (mode, keys) = try queue.read { db in
+        let (journal, keys) = try queue.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try String.fetchAll(db, sql: "SELECT key FROM entries ORDER BY key"))
         }
-        #expect(mode == "delete")
+        #expect(journal == "delete")
         #expect(keys == ["a", "b"])
         try queue.close()
 
