@@ -273,4 +273,49 @@ struct DeploymentEndToEndTests {
             #expect(missing.isEmpty, "\(user): acknowledged but not stored: \(missing.sorted())")
         }
     }
+
+    @Test("five wrong passwords spread over three hosts lock the account on every host")
+    func lockoutAcrossHosts() throws {
+        let deployment = try Deployment(users: ["alice"])
+        defer { deployment.stop() }
+        let browser = ProxiedBrowser(port: deployment.proxy.port)
+        try browser.get("/login")
+        for _ in 0..<5 {
+            let wrong = try browser.post([("_route", "login"), ("_action", "log-in"), ("f.username", "alice"), ("f.password", "not-the-password")])
+            #expect(wrong.status == 303)
+            try browser.get("/login")
+        }
+        let hosts = Set(deployment.proxy.accessLog.filter { $0.hasSuffix("/_action") }.compactMap { $0.split(separator: " ").first })
+        #expect(hosts.count == 3, "the failures reached \(hosts.sorted())")
+        // Now even the right password is refused, whichever host answers.
+        for _ in 0..<3 {
+            let right = try browser.post([("_route", "login"), ("_action", "log-in"), ("f.username", "alice"), ("f.password", Self.password)])
+            #expect(ProxiedBrowser.location(right) != "/jogs")
+            #expect(try browser.get("/login").body.contains("Too many failed logins"))
+        }
+    }
+}
+
+/// One den serve on SQLite, restarted: its browser sessions come back from storage.sqlite.
+@Suite("den serve restarted on SQLite")
+struct RestartOnSQLiteEndToEndTests {
+    @Test("a restart of den serve logs nobody out: the same cookie is still logged in, on its screen")
+    func restart() throws {
+        let den = try DenCommand()
+        #expect(try den.run(["users", "add", "alice"], input: DeploymentEndToEndTests.password + "\n").status == 0)
+        let port = try PostgresCluster.freePort()
+        let environment = ["DEN_DATA_DIR": den.temp.path("data").path, "DEN_CACHE_DIR": den.temp.path("cache").path,
+                           "XDG_DATA_HOME": den.temp.path("xdg").path, "DEN_PLUGIN_PATH": ""]
+        var host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        let browser = DeploymentEndToEndTests.ProxiedBrowser(port: port)
+        try browser.logIn("alice")
+        try browser.get("/jogs/new")
+        host.stop()
+        host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        defer { host.stop() }
+        let again = try browser.get("/jogs/new")
+        #expect(again.status == 200, "\(again.head)")
+        #expect(again.body.contains("Log out") || again.body.contains("alice") || !again.body.contains("f.password"), "still logged in")
+        #expect(try browser.get("/jogs").status == 200, "the guarded list opens without a login")
+    }
 }

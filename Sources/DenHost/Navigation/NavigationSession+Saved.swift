@@ -11,6 +11,9 @@ package struct SavedNavigation: Codable, Sendable, Equatable {
         package var guardedFor: String?
         /// The instance's snapshot, base64; nil for a host screen or a module that keeps no state.
         package var snapshot: String?
+        /// The screen as last shown, for the top one only: a restored session shows exactly
+        /// it (with the last step's messages) instead of asking the module again.
+        package var shown: DenKit.Screen?
     }
 
     package var stack: [Screen]
@@ -27,26 +30,37 @@ extension NavigationSession {
     package func saved() -> SavedNavigation {
         let turn = takeTurn()
         defer { releaseTurn(turn) }
-        return SavedNavigation(stack: committedState().stack.map { entry in
+        let stack = committedState().stack
+        return SavedNavigation(stack: stack.indices.map { index in
+            let entry = stack[index]
             let snapshot = (try? entry.instance?.snapshot()) ?? nil
             return SavedNavigation.Screen(route: entry.route, moduleID: entry.moduleID, guardedFor: entry.guardedFor,
-                                          snapshot: snapshot.map { $0.base64EncodedString() })
+                                          snapshot: snapshot.map { $0.base64EncodedString() },
+                                          shown: index == stack.count - 1 ? entry.screen : nil)
         })
     }
 
     /// Rebuilds a saved stack in this (fresh) session: each route is opened again through the
     /// route guard, as the session's user now sees it, and given its snapshot back; the top
-    /// screen then gets `appear`. A screen whose module or route is gone, or whose snapshot the
+    /// screen shows what it showed when saved when its module took the snapshot back, else it
+    /// gets `appear`. A screen whose module or route is gone, or whose snapshot the
     /// module refuses, starts fresh (the module's version may differ from the one that saved it).
     /// A guarded screen saved for another user than the session's is opened through the guard.
     @discardableResult
     package func restore(_ saved: SavedNavigation) -> SessionView {
         step { state in
+            var topRestored = false
             for screen in saved.stack {
                 var (entry, _) = makeEntry(screen.route, &state)
+                topRestored = false
                 if let instance = entry.instance, entry.route == screen.route, entry.moduleID == screen.moduleID,
                    entry.guardedFor == screen.guardedFor, let text = screen.snapshot, let data = Data(base64Encoded: text) {
-                    if case .refused(let status) = instance.restoreOutcome(data) {
+                    switch instance.restoreOutcome(data) {
+                    case .restored:
+                        topRestored = true
+                    case .keepsNoState:
+                        break
+                    case .refused(let status):
                         logger?.notice("\(screen.route) starts fresh: its module refused the saved state (status \(status))",
                                        metadata: ["module": "\(screen.moduleID ?? "?")"])
                         (entry, _) = makeEntry(screen.route, &state)
@@ -54,7 +68,11 @@ extension NavigationSession {
                 }
                 state.stack.append(entry)
             }
-            dispatch(.appear, &state)
+            if topRestored, let shown = saved.stack.last?.shown {
+                state.stack[state.stack.count - 1].screen = shown
+            } else {
+                dispatch(.appear, &state)
+            }
         }
     }
 }
