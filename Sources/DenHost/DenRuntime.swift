@@ -14,6 +14,8 @@ public final class DenRuntime: Sendable {
     package let sessions: SessionStore
     /// The user accounts behind the `auth` service.
     package let accounts: AccountBook
+    /// The `storage` service's engine (front-ends keep their own records in namespaces no module reaches).
+    package let storage: any StorageEngine
     let loader: PluginLoader
     /// How isolated modules run; nil when this runtime isolates none (docs/ISOLATION.md).
     package let isolation: IsolationSettings?
@@ -58,6 +60,7 @@ public final class DenRuntime: Sendable {
         services.register(PluginsListService(listing: { fields in registry.plugins.map { $0.summaryDocument(fields) } }))
         services.register(ExportsService(table: registry.exports))
         let storage = configuration.makeStorageEngine(configuration.dataDirectory)
+        self.storage = storage
         // A save waiting for another process's lock is told in the host's log within half a second.
         storage.reportWaitNotices { [logger] wait in logger.warning("\(wait)") }
         services.register(StorageService(engine: storage))

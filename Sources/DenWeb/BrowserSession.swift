@@ -77,16 +77,34 @@ final class BrowserSession: Sendable {
         /// True while a drain runs (or is about to) on `lane`.
         var draining = false
         var running: Job?
+        /// The revision of the saved copy this session matches (`BrowserSessionStore`).
+        var revision: String?
     }
 
     let navigation: NavigationSession
     private let state: Mutex<State>
+    /// Saves the session after each request's step, on its queue, before the request is
+    /// answered (`BrowserSessionTable.persist`).
+    private let afterStep: (@Sendable (BrowserSession) -> Void)?
 
-    /// - Parameter handOff: the one in `navigation`'s placement (`.watched`), if any.
-    init(navigation: NavigationSession, handOff: CallHandOff? = nil, now: ContinuousClock.Instant) {
+    /// - Parameters:
+    ///   - handOff: the one in `navigation`'s placement (`.watched`), if any.
+    ///   - id, csrfToken: a saved session's (`BrowserSessionTable.restore`); new ones otherwise.
+    init(navigation: NavigationSession, handOff: CallHandOff? = nil, now: ContinuousClock.Instant,
+         id: String? = nil, csrfToken: String? = nil, afterStep: (@Sendable (BrowserSession) -> Void)? = nil) {
         self.navigation = navigation
-        state = Mutex(State(id: SessionToken.make(), csrf: SessionToken.make(), lastUsed: now, lane: DispatchQueue(label: "den.web.session")))
+        self.afterStep = afterStep
+        state = Mutex(State(id: id ?? SessionToken.make(), csrf: csrfToken ?? SessionToken.make(), lastUsed: now, lane: DispatchQueue(label: "den.web.session")))
         handOff?.listen { [weak self] call in self?.callGivenUp(call) }
+    }
+
+    /// The kept flash, left in place (for saving the session).
+    var flash: Flash { state.withLock { $0.flash } }
+
+    /// The revision of the saved copy this session matches; nil before its first save.
+    var revision: String? {
+        get { state.withLock { $0.revision } }
+        set { state.withLock { $0.revision = newValue } }
     }
 
     /// The cookie's value. It changes when the logged-in user does (`BrowserSessionTable.rekey`),
@@ -163,6 +181,8 @@ final class BrowserSession: Sendable {
         let result: T = await withCheckedContinuation { continuation in
             enqueue(Job(work: { job in
                 let value = Self.$job.withValue(job) { body(navigation) }
+                // Saved before the answer: a request answered is a request another host can carry on.
+                if let afterStep = self.afterStep, job.unlessAnswered({ true }) == true { afterStep(self) }
                 if job.claim() { continuation.resume(returning: value) }
             }, answerStall: { view in
                 continuation.resume(returning: stalled(view))

@@ -1,12 +1,19 @@
 import DenHost
+import Foundation
 import Synchronization
 
 /// The live browser sessions by cookie id. Memory stays bounded: a session idle past the
 /// timeout is ended when next seen, when a new one is made, or by the sweep that any request
 /// runs at most once a minute; at the cap the longest idle session is ended to make room. An
 /// unknown or expired cookie simply gets a new session.
+///
+/// Each session is also saved in `store` after every request (its login, values, CSRF token and
+/// screens with their modules' snapshots). A cookie this host does not hold, or holds an older
+/// copy of (another host answered the browser since), is restored from there: so a restarted
+/// den, or another host behind the same load balancer, carries the session on.
 final class BrowserSessionTable: Sendable {
     private let runtime: DenRuntime
+    private let store: any BrowserSessionStore
     private let idleTimeout: Duration
     private let capacity: Int
     private let perAccount: Int
@@ -16,6 +23,7 @@ final class BrowserSessionTable: Sendable {
 
     init(runtime: DenRuntime, configuration: WebConfiguration) {
         self.runtime = runtime
+        store = StorageBrowserSessionStore(engine: runtime.storage, logger: runtime.logger)
         idleTimeout = configuration.sessionIdleTimeout
         capacity = max(1, configuration.maxSessions)
         perAccount = max(1, configuration.maxSessionsPerAccount)
@@ -25,7 +33,7 @@ final class BrowserSessionTable: Sendable {
 
     var count: Int { sessions.withLock { $0.count } }
 
-    /// The session a cookie names, if it is live.
+    /// The session a cookie names, if it is live here or saved (`restore`).
     func existing(_ cookie: String?) -> BrowserSession? {
         guard let cookie, SessionToken.isWellFormed(cookie) else { return nil }
         let time = now()
@@ -39,7 +47,57 @@ final class BrowserSessionTable: Sendable {
             return (session, nil)
         }
         if let expired { end(expired) }
-        return found
+        if let found {
+            // Another host answered this browser since this copy was saved: take its copy.
+            guard let saved = store.revision(cookie), saved != found.revision else { return found }
+            let dropped = sessions.withLock { table -> BrowserSession? in
+                guard table[cookie] === found else { return nil }
+                table[cookie] = nil
+                return found
+            }
+            if let dropped { forget(dropped) }
+        }
+        return restore(cookie, at: time)
+    }
+
+    /// A session saved by this host before a restart, or by another host, rebuilt here: the
+    /// login and values first, then its screens on its own queue (building them calls modules),
+    /// ahead of any request it is about to answer.
+    private func restore(_ cookie: String, at time: ContinuousClock.Instant) -> BrowserSession? {
+        guard let saved = store.load(cookie) else { return nil }
+        guard Date().timeIntervalSince1970 - saved.savedAt < Double(idleTimeout.components.seconds) else {
+            store.delete(cookie)
+            return nil
+        }
+        let handOff = CallHandOff()
+        let session = BrowserSession(navigation: runtime.makeSession(placement: .watched(handOff)), handOff: handOff, now: time,
+                                     id: cookie, csrfToken: saved.csrfToken, afterStep: { [weak self] in self?.persist($0) })
+        runtime.sessions.restore(saved.values, into: session.navigation.id)
+        _ = session.noteUser(saved.values.user)
+        session.keepFlash(BrowserSession.Flash(notices: saved.notices, errors: saved.errors, openURLs: saved.openURLs))
+        session.revision = saved.revision
+        let navigation = session.navigation
+        session.afterQueued { navigation.restore(saved.navigation) }
+        let (kept, ended) = sessions.withLock { table -> (BrowserSession, [BrowserSession]) in
+            // Two requests of one browser restoring at once: the first one in wins.
+            if let other = table[cookie] { return (other, []) }
+            let ended = makeRoom(&table, at: time)
+            table[cookie] = session
+            return (session, ended)
+        }
+        for old in ended { end(old) }
+        if kept !== session { forget(session) }
+        return kept
+    }
+
+    /// Saves `session` (on its queue, after a step): its screens' snapshots are module calls.
+    private func persist(_ session: BrowserSession) {
+        let flash = session.flash
+        let saved = SavedBrowserSession(csrfToken: session.csrfToken, values: runtime.sessions.saved(session.navigation.id),
+                                        navigation: session.navigation.saved(), notices: flash.notices, errors: flash.errors,
+                                        openURLs: flash.openURLs, savedAt: Date().timeIntervalSince1970, revision: SessionToken.make())
+        store.save(saved, cookie: session.id)
+        session.revision = saved.revision
     }
 
     /// The cookie's session, or a new one (`isNew`: the response must set the cookie).
@@ -49,18 +107,10 @@ final class BrowserSessionTable: Sendable {
         let time = now()
         // The session's module calls run on its queue, under the watchdog (no thread per call).
         let handOff = CallHandOff()
-        let session = BrowserSession(navigation: runtime.makeSession(placement: .watched(handOff)), handOff: handOff, now: time)
+        let session = BrowserSession(navigation: runtime.makeSession(placement: .watched(handOff)), handOff: handOff, now: time,
+                                     afterStep: { [weak self] in self?.persist($0) })
         let ended = sessions.withLock { table -> [BrowserSession] in
-            var ended = table.values.filter { $0.lastUsed + idleTimeout <= time }
-            for old in ended { table[old.id] = nil }
-            // At the cap, the longest idle session without a login goes first: a flood of new
-            // visitors can then never log out everybody who is logged in.
-            while table.count >= capacity,
-                  let oldest = table.values.filter({ $0.user == nil }).min(by: { $0.lastUsed < $1.lastUsed })
-                    ?? table.values.min(by: { $0.lastUsed < $1.lastUsed }) {
-                table[oldest.id] = nil
-                ended.append(oldest)
-            }
+            let ended = makeRoom(&table, at: time)
             table[session.id] = session
             return ended
         }
@@ -93,14 +143,32 @@ final class BrowserSessionTable: Sendable {
         return self.session(for: nil).session
     }
 
+    /// Takes the expired sessions out, and at the cap the longest idle one; returns them.
+    private func makeRoom(_ table: inout [String: BrowserSession], at time: ContinuousClock.Instant) -> [BrowserSession] {
+        var ended = table.values.filter { $0.lastUsed + idleTimeout <= time }
+        for old in ended { table[old.id] = nil }
+        // At the cap, the longest idle session without a login goes first: a flood of new
+        // visitors can then never log out everybody who is logged in.
+        while table.count >= capacity,
+              let oldest = table.values.filter({ $0.user == nil }).min(by: { $0.lastUsed < $1.lastUsed })
+                ?? table.values.min(by: { $0.lastUsed < $1.lastUsed }) {
+            table[oldest.id] = nil
+            ended.append(oldest)
+        }
+        return ended
+    }
+
     /// Gives `session` a new cookie id (the old one stops working at once) and returns it.
     func rekey(_ session: BrowserSession) -> String {
         let fresh = SessionToken.make()
-        sessions.withLock { table in
-            table[session.id] = nil
+        let old = sessions.withLock { table in
+            let old = session.id
+            table[old] = nil
             session.setID(fresh)
             table[fresh] = session
+            return old
         }
+        store.rename(old, to: fresh)
         return fresh
     }
 
@@ -120,10 +188,20 @@ final class BrowserSessionTable: Sendable {
             return expired
         }
         for old in ended { end(old) }
+        // Sessions saved by any host and unused since: their browsers went away.
+        store.deleteSaved(before: Date().timeIntervalSince1970 - Double(idleTimeout.components.seconds))
     }
 
-    /// Forgets the session's values and login once its queued requests are done.
+    /// Ends a session: forgets its values and login here once its queued requests are done, and
+    /// its saved copy unless another host has used it since (it then lives on there).
     private func end(_ session: BrowserSession) {
+        let cookie = session.id, revision = session.revision
+        if store.revision(cookie) == revision { store.delete(cookie) }
+        forget(session)
+    }
+
+    /// Drops a session from this host only (its saved copy stays for whoever answers next).
+    private func forget(_ session: BrowserSession) {
         let store = runtime.sessions, id = session.navigation.id
         session.afterQueued { store.end(id) }
     }

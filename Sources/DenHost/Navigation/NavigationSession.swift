@@ -315,7 +315,7 @@ public final class NavigationSession: @unchecked Sendable {
 
     /// Runs one user step. A step that chains more navigations than the budget allows (a module
     /// that navigates on every appear) is undone, so the user is never trapped in the loop.
-    private func step(_ body: (inout StepState) -> Void) -> SessionView {
+    func step(_ body: (inout StepState) -> Void) -> SessionView {
         // The step works on a copy; readers see the committed state until it ends.
         let id = takeTurn()
         var state = committedState()
@@ -471,7 +471,7 @@ public final class NavigationSession: @unchecked Sendable {
     /// Builds the instance for a route, or a host screen saying why there is none; a builder the
     /// host gave up on is returned as `stall` too. A guarded route goes through `RouteGuard`
     /// first, so its builder never runs while nobody is logged in.
-    private func makeEntry(_ route: String, _ state: inout StepState) -> (Entry, stall: ModuleCallError?) {
+    func makeEntry(_ route: String, _ state: inout StepState) -> (Entry, stall: ModuleCallError?) {
         switch registry.resolve(route) {
         case .failure(let error):
             logger?.debug("no module serves \(route): \(error)")

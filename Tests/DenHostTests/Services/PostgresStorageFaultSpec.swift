@@ -125,6 +125,26 @@ struct PostgresStorageFaultSpec {
         #expect(try engine.get(namespace: "jogs", key: "b") == nil)
     }
 
+    @Test("a server refusing more connections: the call says so, and works once connections are allowed again")
+    func refusingConnections() throws {
+        let cluster = try PostgresCluster.shared()
+        let role = "den_limited_\(getpid())_\(Int.random(in: 0..<1_000_000))"
+        try cluster.sql("CREATE ROLE \(role) LOGIN PASSWORD 'limited-password'")
+        let database = try cluster.makeDatabase("refusing")
+        try cluster.sql("ALTER DATABASE \(database) OWNER TO \(role)")
+        let engine = try PostgresStorageEngine(url: cluster.url(database: database, user: role, password: "limited-password"), callLimit: .seconds(3))
+        try engine.set(namespace: "jogs", key: "a", value: "1")
+        engine.close()
+        try cluster.sql("ALTER ROLE \(role) CONNECTION LIMIT 0")
+        let failure = #expect(throws: ServiceFailure.self) { try engine.set(namespace: "jogs", key: "a", value: "2") }
+        #expect(failure?.message.contains("accepts no more connections") == true, "\(failure?.message ?? "")")
+        #expect(failure?.message.contains("Nothing was written") == true)
+        try cluster.sql("ALTER ROLE \(role) CONNECTION LIMIT -1")
+        #expect(try engine.get(namespace: "jogs", key: "a") == "1")
+        try engine.set(namespace: "jogs", key: "a", value: "2")
+        #expect(try engine.get(namespace: "jogs", key: "a") == "2")
+    }
+
     @Test("a URL den cannot use is refused with what is wrong, never echoing the password")
     func badURLs() {
         for (url, expected) in [("postgres://den@host", "names no database"),

@@ -122,6 +122,7 @@ public final class AccountBook: Sendable {
                 return AuthAnswer(outcome: .refused, message: "This account no longer exists.")
             }
             record.hash = hash
+            record.passwordChanges = (record.passwordChanges ?? 0) + 1 // every other session's login ends
             try store.apply([try AccountStore.set(record)])
             return AuthAnswer(outcome: .ok, username: record.username)
         }
@@ -145,6 +146,7 @@ public final class AccountBook: Sendable {
             // The token stays usable: the user may try again with a better password.
             if let problem = PasswordPolicy.problem(new, username: record.username) { return AuthAnswer(outcome: .refused, message: problem) }
             record.hash = hash
+            record.passwordChanges = (record.passwordChanges ?? 0) + 1 // every session's login ends
             record.resetTokenHash = nil
             record.failedAttempts = 0
             record.lockedUntil = nil

@@ -9,8 +9,14 @@ struct UserRecord: Codable, Sendable, Equatable {
         return NumberText.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
-    /// What identifies this account across processes.
-    var identity: String { account ?? "created:\(created.timeIntervalSince1970)" }
+    /// What identifies this account, and its current password, across processes: a session
+    /// logged in under another identity is logged out at its next read (`SessionStore`), on
+    /// every host, so a password change or reset ends every other session of the account.
+    var identity: String {
+        let account = account ?? "created:\(created.timeIntervalSince1970)"
+        guard let passwordChanges, passwordChanges > 0 else { return account }
+        return "\(account)/\(passwordChanges)"
+    }
 
     var username: String
     var hash: PasswordHash
@@ -24,6 +30,8 @@ struct UserRecord: Codable, Sendable, Equatable {
     var lockedUntil: Date?
     /// SHA-256 (hex) of the user's current reset token, so a new token retires the old one.
     var resetTokenHash: String?
+    /// Password changes and resets so far (part of `identity`); nil in records written before.
+    var passwordChanges: Int?
 }
 
 /// A reset token's record under `reset/<sha256 hex>`: the token itself is never stored.

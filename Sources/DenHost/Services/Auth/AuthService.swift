@@ -91,6 +91,9 @@ package struct AuthService: HostService {
             }
             let trusted = trustedDevice(sessions.client(of: session), for: user) != nil
             var answer = try accounts.changePassword(username: user, current: request.currentPassword, new: request.newPassword, trusted: trusted)
+            // The account's identity changed with its password: this session logs in under the new
+            // one, and every other session, on any host, is logged out at its next request.
+            if answer.outcome == .ok { sessions.setUser(user, of: session) }
             let ended = answer.outcome == .ok ? sessions.logOutOthers(user, keeping: session) : 0
             if answer.outcome == .ok { answer.message = Self.othersLoggedOut(ended) }
             log(operation, answer, username: user)

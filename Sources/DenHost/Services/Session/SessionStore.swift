@@ -1,8 +1,9 @@
 import DenKit
 import FoundationEssentials
 
-/// The values of every live UI session, in memory: they last as long as the session, never
-/// reach the disk, and a restart forgets them (so a restart logs everybody out).
+/// The values of every live UI session, in memory: they last as long as the session. `den serve`
+/// saves a copy with each browser session (`saved`, `restore`), so another host or a restarted
+/// one carries the session on; the terminal keeps them in memory only.
 ///
 /// Each module's keys are its own (`values[session][moduleID]`); the logged-in user is kept
 /// apart, readable by every module and written only by the `auth` service.
@@ -108,6 +109,26 @@ package final class SessionStore: @unchecked Sendable {
 
     func delete(_ key: String, module: String, session: UISessionID) -> Bool {
         lock.withLock { sessions[session]?.values[module]?.removeValue(forKey: key) != nil }
+    }
+
+    /// A session's login and values as a document.
+    package struct Saved: Codable, Sendable, Equatable {
+        package var user: String?
+        package var account: String?
+        package var values: [String: [String: String]]
+    }
+
+    package func saved(_ session: UISessionID) -> Saved {
+        lock.withLock {
+            let slot = sessions[session] ?? Slot()
+            return Saved(user: slot.user, account: slot.account, values: slot.values)
+        }
+    }
+
+    /// Puts a saved login and values into `session`. The login is checked against the accounts
+    /// on its first read, as every login is (`user(of:)`).
+    package func restore(_ saved: Saved, into session: UISessionID) {
+        lock.withLock { sessions[session] = Slot(user: saved.user, account: saved.account, values: saved.values) }
     }
 
     /// Forgets everything of a session that has ended.

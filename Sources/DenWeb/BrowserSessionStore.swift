@@ -1,0 +1,126 @@
+import DenHost
+import DenKit
+import Foundation
+import Logging
+
+/// One browser session as `den serve` saves it after every request: enough for any host — this
+/// one after a restart, or another one behind the same load balancer — to carry it on, logged
+/// in, on the same screens with the same typed values (each screen's module snapshot).
+struct SavedBrowserSession: Codable, Sendable, Equatable {
+    var csrfToken: String
+    var values: SessionStore.Saved
+    var navigation: SavedNavigation
+    var notices: [String]
+    var errors: [String]
+    var openURLs: [String]
+    /// When it was saved (seconds since 1970): an idle session expires by this, on every host.
+    var savedAt: Double
+    /// A fresh value on every save: a host holding an older copy in memory reloads it.
+    var revision: String
+}
+
+/// Where browser sessions are kept between requests: the seam between `den serve`'s session
+/// table and the database. Every method is safe from any thread; a failure is logged by the
+/// store and never fails the request (the session then lives on in this host's memory alone).
+protocol BrowserSessionStore: Sendable {
+    /// The saved session a cookie names, if any.
+    func load(_ cookie: String) -> SavedBrowserSession?
+    /// The saved session's revision alone (cheap enough for every request).
+    func revision(_ cookie: String) -> String?
+    func save(_ session: SavedBrowserSession, cookie: String)
+    /// Moves a session to its new cookie (after a login or logout), in one step.
+    func rename(_ cookie: String, to fresh: String)
+    func delete(_ cookie: String)
+    /// Deletes every session saved before `cutoff` (seconds since 1970).
+    func deleteSaved(before cutoff: Double)
+}
+
+/// Browser sessions in the `storage` service's engine, in a namespace no module can reach:
+/// SQLite in the data folder by default (a restart of den logs nobody out), PostgreSQL with
+/// `--database` (any host answers any request). Keys are the SHA-256 of the cookie, so someone
+/// who can read the database still cannot present a session's cookie.
+final class StorageBrowserSessionStore: BrowserSessionStore {
+    static let namespace = "@den.web.sessions"
+
+    private let engine: any StorageEngine
+    private let logger: Logger
+
+    init(engine: any StorageEngine, logger: Logger) {
+        self.engine = engine
+        self.logger = logger
+    }
+
+    private func key(_ cookie: String) -> String? {
+        guard let digest = try? CryptoLibrary.shared.sha256(Array(cookie.utf8)) else { return nil }
+        return "session/" + digest.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+
+    private func revisionKey(_ key: String) -> String { "revision/" + key.dropFirst("session/".count) }
+
+    func load(_ cookie: String) -> SavedBrowserSession? {
+        guard let key = key(cookie) else { return nil }
+        do {
+            guard let text = try engine.get(namespace: Self.namespace, key: key) else { return nil }
+            return try JSONDecoder().decode(SavedBrowserSession.self, from: Data(text.utf8))
+        } catch {
+            logger.warning("den serve could not read a saved browser session (\(error)); the browser starts a new session")
+            return nil
+        }
+    }
+
+    func revision(_ cookie: String) -> String? {
+        guard let key = key(cookie) else { return nil }
+        return try? engine.get(namespace: Self.namespace, key: revisionKey(key))
+    }
+
+    func save(_ session: SavedBrowserSession, cookie: String) {
+        guard let key = key(cookie) else { return }
+        do {
+            let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
+            try engine.apply(namespace: Self.namespace, operations: [.set(key: key, value: text),
+                                                                     .set(key: revisionKey(key), value: session.revision)])
+        } catch {
+            logger.warning("den serve could not save a browser session (\(error)); it goes on in this host's memory only, so a restart or another host would start it afresh")
+        }
+    }
+
+    func rename(_ cookie: String, to fresh: String) {
+        guard let old = key(cookie), let new = key(fresh) else { return }
+        do {
+            guard let text = try engine.get(namespace: Self.namespace, key: old) else { return }
+            let revision = try engine.get(namespace: Self.namespace, key: revisionKey(old)) ?? ""
+            try engine.apply(namespace: Self.namespace, operations: [
+                .set(key: new, value: text), .set(key: revisionKey(new), value: revision),
+                .delete(key: old), .delete(key: revisionKey(old)),
+            ])
+        } catch {
+            logger.warning("den serve could not move a saved browser session to its new cookie (\(error))")
+        }
+    }
+
+    func delete(_ cookie: String) {
+        guard let key = key(cookie) else { return }
+        do {
+            try engine.apply(namespace: Self.namespace, operations: [.delete(key: key), .delete(key: revisionKey(key))])
+        } catch {
+            logger.warning("den serve could not delete an ended browser session (\(error)); it expires by itself")
+        }
+    }
+
+    func deleteSaved(before cutoff: Double) {
+        do {
+            var operations: [StorageOperation] = []
+            for entry in try engine.list(namespace: Self.namespace, prefix: "session/") {
+                let saved = try? JSONDecoder().decode(SavedBrowserSession.self, from: Data(entry.value.utf8))
+                guard (saved?.savedAt ?? 0) < cutoff else { continue }
+                operations += [.delete(key: entry.key), .delete(key: revisionKey(entry.key))]
+            }
+            if !operations.isEmpty { try engine.apply(namespace: Self.namespace, operations: operations) }
+        } catch {
+            logger.warning("den serve could not delete expired browser sessions (\(error)); it tries again in a minute")
+        }
+    }
+}

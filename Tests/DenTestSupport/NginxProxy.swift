@@ -1,0 +1,93 @@
+import Foundation
+
+/// nginx on a free loopback port in front of `den serve` hosts, for the deployment tests: round
+/// robin (no stickiness, so requests land on every host), a failed host retried on the next one
+/// (`proxy_next_upstream`), each request's upstream in `access.log`. Its files live in a
+/// temporary folder; `stop()` (or release) ends it. Needs Debian's `nginx` (Scripts/setup.sh).
+package final class NginxProxy: @unchecked Sendable {
+    package let port: Int
+    package let folder: URL
+    private let process = Process()
+
+    package init(upstreams: [Int]) throws {
+        guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw ClusterFailure("nginx is not installed: run Scripts/setup.sh (Debian's nginx package)")
+        }
+        port = try PostgresCluster.freePort()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("den-nginx-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // nginx's workers run as nobody when started by root: they write their temp files here.
+        for name in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o777])
+        }
+        let path = folder.path
+        let servers = upstreams.map { "        server 127.0.0.1:\($0) max_fails=1 fail_timeout=1s;" }.joined(separator: "\n")
+        let configuration = """
+            worker_processes 1;
+            error_log \(path)/error.log warn;
+            pid \(path)/nginx.pid;
+            events { worker_connections 512; }
+            http {
+                log_format upstreams '$upstream_addr $status $request_uri';
+                access_log \(path)/access.log upstreams;
+                client_body_temp_path \(path)/body;
+                proxy_temp_path \(path)/proxy;
+                fastcgi_temp_path \(path)/fastcgi;
+                uwsgi_temp_path \(path)/uwsgi;
+                scgi_temp_path \(path)/scgi;
+                upstream den {
+            \(servers)
+                }
+                server {
+                    listen 127.0.0.1:\(port);
+                    location / {
+                        proxy_pass http://den;
+                        proxy_set_header Host $host;
+                        proxy_connect_timeout 1s;
+                        proxy_next_upstream error timeout http_502 http_503;
+                        proxy_next_upstream_tries 3;
+                    }
+                }
+            }
+            """
+        let file = folder.appendingPathComponent("nginx.conf")
+        try Data(configuration.utf8).write(to: file)
+        process.executableURL = URL(fileURLWithPath: nginx)
+        process.arguments = ["-p", path, "-c", file.path, "-e", "\(path)/error.log", "-g", "daemon off;"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if (try? RawHTTP.connect(port)).map({ close($0) }) != nil { return }
+            guard process.isRunning else { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        stop()
+        throw ClusterFailure("nginx did not start on port \(port): \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
+    }
+
+    /// Each proxied request's upstream address and status, in order (`127.0.0.1:8081 200 /jogs`).
+    package var accessLog: [String] {
+        ((try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// What nginx logged (upstream errors).
+    package var errorLog: String {
+        (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+    }
+
+    package func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

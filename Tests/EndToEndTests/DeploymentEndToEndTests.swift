@@ -1,0 +1,321 @@
+import DenTestSupport
+import Foundation
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real deployment: three `den serve` hosts on one PostgreSQL database (the test process's
+/// cluster), nginx on a loopback port in front, round robin. Browser sessions live in the
+/// database, so any host answers any request; a host killed with SIGKILL costs no session and,
+/// with nginx retrying the next host, no failed page.
+@Suite("Three hosts behind nginx on PostgreSQL", .serialized)
+struct DeploymentEndToEndTests {
+    static let password = "Sesame-Opens-42"
+
+    /// The database, the hosts (each with its own data and cache folder) and nginx.
+    final class Deployment: @unchecked Sendable {
+        let den: DenCommand
+        let url: String
+        let database: String
+        let cluster: PostgresCluster
+        let ports: [Int]
+        private let hosts = Mutex<[Int: ServedDen]>([:])
+        /// Started after the hosts: nginx marks a host it cannot reach as down for a while.
+        private(set) var proxy: NginxProxy!
+
+        init(users: [String]) throws {
+            den = try DenCommand()
+            cluster = try PostgresCluster.shared()
+            database = try cluster.makeDatabase("deploy")
+            url = cluster.url(database: database)
+            for user in users {
+                let added = try den.run(["users", "add", user, "--database", url], input: DeploymentEndToEndTests.password + "\n")
+                guard added.status == 0 else { throw ClusterFailure("den users add: \(added.stderr)") }
+            }
+            ports = try (0..<3).map { _ in try PostgresCluster.freePort() }
+            for port in ports { try start(port) }
+            proxy = try NginxProxy(upstreams: ports)
+        }
+
+        func start(_ port: Int) throws {
+            let host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)", "--database", url], environment: [
+                "DEN_DATA_DIR": den.temp.path("data-\(port)").path, "DEN_CACHE_DIR": den.temp.path("cache-\(port)").path,
+                "XDG_DATA_HOME": den.temp.path("xdg").path, "DEN_PLUGIN_PATH": "",
+            ])
+            guard host.port == port else { throw ClusterFailure("den serve on \(port) did not start: \(host.printed)") }
+            hosts.withLock { $0[port] = host }
+        }
+
+        /// SIGKILL: no goodbye, no flush.
+        func kill(_ port: Int) {
+            guard let host = hosts.withLock({ $0.removeValue(forKey: port) }) else { return }
+            Glibc.kill(host.process.processIdentifier, SIGKILL)
+            host.process.waitUntilExit()
+        }
+
+        /// SIGTERM, waited for, then a new den on the same port.
+        func restart(_ port: Int) throws {
+            hosts.withLock { $0.removeValue(forKey: port) }?.stop()
+            try start(port)
+        }
+
+        func stop() {
+            for host in hosts.withLock({ Array($0.values) }) { host.stop() }
+            proxy?.stop()
+        }
+
+        /// Every jog id stored for `user`.
+        func storedJogs(of user: String) throws -> Set<Int> {
+            let prefix = "user/\(user)/jogs/"
+            let keys = try cluster.sql("SELECT convert_from(key, 'UTF8') FROM den_entries WHERE namespace = 'jogs' AND convert_from(key, 'UTF8') LIKE '\(prefix)%'",
+                                       database: database)
+            return Set(keys.split(separator: "\n").compactMap { Int($0.dropFirst(prefix.count)) })
+        }
+    }
+
+    /// A browser through nginx: keeps its cookie and reads the CSRF token off each page.
+    final class ProxiedBrowser: @unchecked Sendable {
+        let port: Int
+        var cookie: String?
+        var csrf: String?
+
+        init(port: Int) { self.port = port }
+
+        @discardableResult
+        func get(_ path: String) throws -> RawHTTP.Reply {
+            let reply = try RawHTTP.get(port: port, path, cookie: cookie)
+            keep(reply)
+            return reply
+        }
+
+        @discardableResult
+        func post(_ fields: [(String, String)]) throws -> RawHTTP.Reply {
+            let form = ([("_csrf", csrf ?? "")] + fields).map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+            let reply = try RawHTTP.post(port: port, "/_action", form: form, cookie: cookie ?? "")
+            keep(reply)
+            return reply
+        }
+
+        private func keep(_ reply: RawHTTP.Reply) {
+            if let fresh = reply.sessionCookie { cookie = fresh }
+            if let range = reply.body.range(of: #"name="_csrf" value=""#) {
+                csrf = String(reply.body[range.upperBound...].prefix { $0 != "\"" })
+            }
+        }
+
+        static func encode(_ text: String) -> String {
+            text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+        }
+
+        static func location(_ reply: RawHTTP.Reply) -> String? {
+            reply.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location: ") }.map { String($0.dropFirst("location: ".count)) }
+        }
+
+        /// Logs in as `user` and lands on the jogs list.
+        func logIn(_ user: String) throws {
+            try get("/login?next=jogs")
+            let login = try post([("_route", "login?next=jogs"), ("_action", "log-in"), ("f.username", user), ("f.password", DeploymentEndToEndTests.password)])
+            guard Self.location(login) == "/jogs" else { throw ClusterFailure("login of \(user) answered \(login.status): \(login.head)") }
+        }
+
+        /// Adds a jog; returns its id when den acknowledged it (303 to /jogs/<id>).
+        func addJog(km: String) throws -> Int? {
+            let reply = try post([("_route", "jogs/new"), ("_action", "save"), ("f.date", "2026-11-20"), ("f.distance", km), ("f.duration", "30:00")])
+            guard reply.status == 303, let location = Self.location(reply), location.hasPrefix("/jogs/") else { return nil }
+            return Int(location.dropFirst("/jogs/".count))
+        }
+    }
+
+    /// What a load run saw.
+    struct LoadCount: Sendable {
+        var served = 0
+        var failed = 0
+        var lostSessions = 0
+        /// The longest single request (the failover shows here).
+        var longest: Duration = .zero
+    }
+
+    /// `browsers` logged-in browsers reading /jogs until `seconds` pass; `during` runs meanwhile.
+    static func readLoad(_ browsers: [ProxiedBrowser], seconds: Double, during: @Sendable () throws -> Void) throws -> LoadCount {
+        let total = Mutex(LoadCount())
+        let end = Date().addingTimeInterval(seconds)
+        let group = DispatchGroup()
+        for browser in browsers {
+            DispatchQueue.global().async(group: group) {
+                while Date() < end {
+                    let started = ContinuousClock.now
+                    let reply = try? browser.get("/jogs")
+                    let took = ContinuousClock.now - started
+                    total.withLock { count in
+                        count.longest = max(count.longest, took)
+                        switch reply?.status {
+                        case 200?: count.served += 1
+                        case 303? where ProxiedBrowser.location(reply!)?.hasPrefix("/login") == true: count.lostSessions += 1
+                        default: count.failed += 1
+                        }
+                    }
+                }
+            }
+        }
+        try during()
+        group.wait()
+        return total.withLock { $0 }
+    }
+
+    @Test("the walkthrough through nginx: log in, add a jog, list it, with the requests answered by different hosts")
+    func walkthrough() throws {
+        let deployment = try Deployment(users: ["alice"])
+        defer { deployment.stop() }
+        let browser = ProxiedBrowser(port: deployment.proxy.port)
+        do { try browser.logIn("alice") } catch {
+            Issue.record("\(error)\nnginx: \(deployment.proxy.errorLog)\n\(deployment.proxy.accessLog)")
+            return
+        }
+        #expect(try browser.get("/jogs").status == 200)
+        try browser.get("/jogs/new")
+        let id = try browser.addJog(km: "7.25")
+        #expect(id == 1)
+        let detail = try browser.get("/jogs/1")
+        #expect(detail.body.contains("7.25"), "\(detail.body.prefix(400))")
+        let list = try browser.get("/jogs")
+        #expect(list.body.contains("7.25"))
+        let upstreams = Set(deployment.proxy.accessLog.compactMap { $0.split(separator: " ").first })
+        #expect(upstreams.count == 3, "requests landed on \(upstreams.sorted())")
+    }
+
+    @Test("kill -9 of a host under load: nginx retries the others; no request fails and no session is lost")
+    func killUnderLoad() throws {
+        let deployment = try Deployment(users: ["alice", "bob"])
+        defer { deployment.stop() }
+        let browsers = try (0..<4).map { index in
+            let browser = ProxiedBrowser(port: deployment.proxy.port)
+            try browser.logIn(index % 2 == 0 ? "alice" : "bob")
+            return browser
+        }
+        let victim = deployment.ports[0]
+        let count = try Self.readLoad(browsers, seconds: 5) {
+            Thread.sleep(forTimeInterval: 1.5)
+            deployment.kill(victim)
+        }
+        print("deployment: kill -9 under load: \(count.served) served, \(count.failed) failed, \(count.lostSessions) sessions lost, longest request \(count.longest)")
+        #expect(count.served > 0)
+        #expect(count.failed == 0)
+        #expect(count.lostSessions == 0)
+    }
+
+    @Test("a rolling restart of all three hosts under load: no request fails and no session is lost")
+    func rollingRestart() throws {
+        let deployment = try Deployment(users: ["alice"])
+        defer { deployment.stop() }
+        let browsers = try (0..<3).map { _ in
+            let browser = ProxiedBrowser(port: deployment.proxy.port)
+            try browser.logIn("alice")
+            return browser
+        }
+        // As an operator would: the next host only once the last one serves again and nginx's
+        // fail_timeout (1 s) has passed, so nginx never has every host marked down at once.
+        let count = try Self.readLoad(browsers, seconds: 12) {
+            for port in deployment.ports {
+                Thread.sleep(forTimeInterval: 0.5)
+                try deployment.restart(port)
+                Thread.sleep(forTimeInterval: 1.5)
+            }
+        }
+        print("deployment: rolling restart: \(count.served) served, \(count.failed) failed, \(count.lostSessions) sessions lost, longest request \(count.longest)")
+        if count.failed > 0 {
+            let statuses = Dictionary(grouping: deployment.proxy.accessLog.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "?" }, by: { $0 }).mapValues(\.count)
+            print("deployment: nginx statuses \(statuses); errors:\n\(deployment.proxy.errorLog.split(separator: "\n").suffix(8).joined(separator: "\n"))")
+        }
+        #expect(count.served > 0)
+        #expect(count.failed == 0)
+        #expect(count.lostSessions == 0)
+    }
+
+    @Test("concurrent writes from many sessions while a host is killed: every acknowledged jog is in the database")
+    func writesWhileKilled() throws {
+        let users = ["alice", "bob", "carol"]
+        let deployment = try Deployment(users: users)
+        defer { deployment.stop() }
+        let writers = try (0..<6).map { index in
+            let browser = ProxiedBrowser(port: deployment.proxy.port)
+            try browser.logIn(users[index % users.count])
+            try browser.get("/jogs/new")
+            return (users[index % users.count], browser)
+        }
+        let acknowledged = Mutex<[String: Set<Int>]>([:])
+        let failed = Mutex(0)
+        let end = Date().addingTimeInterval(5)
+        let group = DispatchGroup()
+        for (user, browser) in writers {
+            DispatchQueue.global().async(group: group) {
+                while Date() < end {
+                    if let id = try? browser.addJog(km: "5") {
+                        acknowledged.withLock { _ = $0[user, default: []].insert(id) }
+                        _ = try? browser.get("/jogs/new")
+                    } else {
+                        failed.withLock { $0 += 1 }
+                        _ = try? browser.get("/jogs/new")
+                    }
+                }
+            }
+        }
+        Thread.sleep(forTimeInterval: 1.5)
+        deployment.kill(deployment.ports[1])
+        group.wait()
+        let written = acknowledged.withLock { $0 }
+        print("deployment: writes while a host is killed: \(written.values.map(\.count).reduce(0, +)) acknowledged, \(failed.withLock { $0 }) not acknowledged")
+        #expect(written.values.map(\.count).reduce(0, +) > 0)
+        for user in users {
+            let stored = try deployment.storedJogs(of: user)
+            let missing = (written[user] ?? []).subtracting(stored)
+            #expect(missing.isEmpty, "\(user): acknowledged but not stored: \(missing.sorted())")
+        }
+    }
+
+    @Test("five wrong passwords spread over three hosts lock the account on every host")
+    func lockoutAcrossHosts() throws {
+        let deployment = try Deployment(users: ["alice"])
+        defer { deployment.stop() }
+        let browser = ProxiedBrowser(port: deployment.proxy.port)
+        try browser.get("/login")
+        for _ in 0..<5 {
+            let wrong = try browser.post([("_route", "login"), ("_action", "log-in"), ("f.username", "alice"), ("f.password", "not-the-password")])
+            #expect(wrong.status == 303)
+            try browser.get("/login")
+        }
+        let hosts = Set(deployment.proxy.accessLog.filter { $0.hasSuffix("/_action") }.compactMap { $0.split(separator: " ").first })
+        #expect(hosts.count == 3, "the failures reached \(hosts.sorted())")
+        // Now even the right password is refused, whichever host answers.
+        for _ in 0..<3 {
+            let right = try browser.post([("_route", "login"), ("_action", "log-in"), ("f.username", "alice"), ("f.password", Self.password)])
+            #expect(ProxiedBrowser.location(right) != "/jogs")
+            #expect(try browser.get("/login").body.contains("Too many failed logins"))
+        }
+    }
+}
+
+/// One den serve on SQLite, restarted: its browser sessions come back from storage.sqlite.
+@Suite("den serve restarted on SQLite")
+struct RestartOnSQLiteEndToEndTests {
+    @Test("a restart of den serve logs nobody out: the same cookie is still logged in, on its screen")
+    func restart() throws {
+        let den = try DenCommand()
+        #expect(try den.run(["users", "add", "alice"], input: DeploymentEndToEndTests.password + "\n").status == 0)
+        let port = try PostgresCluster.freePort()
+        let environment = ["DEN_DATA_DIR": den.temp.path("data").path, "DEN_CACHE_DIR": den.temp.path("cache").path,
+                           "XDG_DATA_HOME": den.temp.path("xdg").path, "DEN_PLUGIN_PATH": ""]
+        var host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        let browser = DeploymentEndToEndTests.ProxiedBrowser(port: port)
+        try browser.logIn("alice")
+        try browser.get("/jogs/new")
+        host.stop()
+        host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        defer { host.stop() }
+        let again = try browser.get("/jogs/new")
+        #expect(again.status == 200, "\(again.head)")
+        #expect(again.body.contains("Log out") || again.body.contains("alice") || !again.body.contains("f.password"), "still logged in")
+        #expect(try browser.get("/jogs").status == 200, "the guarded list opens without a login")
+    }
+}
