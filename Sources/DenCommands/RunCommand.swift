@@ -34,7 +34,7 @@ struct RunCommand: ParsableCommand {
         let session = NavigationSession(registry: runtime.registry, policy: policy, logger: runtime.logger,
                                         interruption: interrupts.interruption, onSlowCall: { call, elapsed in
             notice.callIsSlow(call, elapsed: elapsed)
-        }, sessions: runtime.sessions)
+        }, sessions: runtime.sessions, appName: { [runtime] in runtime.appName })
         let terminal = TerminalSession(session: session, renderer: TextRenderer(style: style),
                                        columns: { TerminalWidth.current() })
         let editor = LineEditor()

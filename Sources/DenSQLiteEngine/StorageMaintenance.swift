@@ -54,7 +54,7 @@ extension SQLiteStorageEngine {
             // The copy holds password hashes: owner-only like storage.sqlite, from its first
             // byte (SQLite gives its journal the file's mode too), whatever the umask.
             guard FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw ServiceFailure.invalid("could not create \(partial.path); check that you may write to \(folder.path).")
+                throw ServiceFailure.invalid("could not write the backup \(path): its temporary copy \(partial.lastPathComponent) could not be created in \(folder.path); check that you may write files there.")
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: partial.path)
             let copy = try DatabaseQueue(path: partial.path)

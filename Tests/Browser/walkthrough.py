@@ -189,7 +189,7 @@ def walkthrough(width, user):
         s.nav("Jogs")
         s.expect("Log in to go on to jogs", "jogs needs login")
         # Back names the screen below by its title, not by a route.
-        s.expect("Back to Currency converter", "back named by title")
+        s.expect("to Currency converter", "back named by title")
         s.press("Create account")
         s.expect("Repeat password", "register")
         s.fill("username", user)

@@ -113,6 +113,14 @@ struct NewModuleTemplateRestatementSpec {
         #expect(definition.navigation == [NavigationEntry(title: "TrailMap", route: "trails", order: 50)], "one entry for the first route")
         #expect(manifest.restatementDifferences(of: definition) == [])
     }
+
+    @Test("the generated README names the hot-swap commands that work in a third party's package")
+    func readmeHotSwap() throws {
+        let readme = try Self.rendered("README.md.mustache")
+        #expect(readme.contains("```sh\nden dev\n```"), "den dev, run in the package folder")
+        #expect(readme.contains("den run trails --watch --plugin-dir .build/debug"), "the terminal's way, with the package's build folder")
+        #expect(!readme.contains("a den with `den dev`: see `den help dev`"), "not the checkout-only wording")
+    }
 }
 
 /// Just enough Mustache for the two templates: `{{x}}` (HTML-escaped, as Mustache does),

@@ -97,10 +97,11 @@ struct HotSwapEndToEndTests {
         live.type("add")
         #expect(live.wait(for: "COUNT 10", after: from), "v2 still serves: \(live.text)")
         // Reported once, wrapped at word boundaries to the 60 columns COLUMNS gives: every line
-        // fits, and read as one text (continuation lines are indented) no word was cut.
+        // fits (but a single word longer than that, such as the plugin's path), and read as one
+        // text (continuation lines are indented) no word was cut.
         let refusal = String(live.text.dropFirst(from))
         let lines = refusal.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.allSatisfy { $0.count <= 60 }, "\(refusal)")
+        #expect(lines.allSatisfy { $0.count <= 60 || !$0.trimmingCharacters(in: .whitespaces).contains(" ") }, "\(refusal)")
         let joined = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(joined.contains("libSwapModule.so: its entry point returned DEN_ERR_"), "\(refusal)")
         #expect(joined.components(separatedBy: "its entry point returned").count == 2, "reported once: \(refusal)")

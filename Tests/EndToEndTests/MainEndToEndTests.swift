@@ -102,7 +102,7 @@ struct MainEndToEndTests {
         let reload = try den.run(["run", "main"], input: "reload\nquit\n")
         let afterReload = try #require(reload.stdout.components(separatedBy: "> reload").last)
         #expect(afterReload.contains("Rates updated from"))
-        #expect(afterReload.contains("1 USD = 0.8000 EUR · ECB 2026-10-05"))
+        #expect(afterReload.contains("1 USD = 0.800000 EUR · ECB 2026-10-05"))
 
         // No network at start: the cached download is used.
         server.stop()

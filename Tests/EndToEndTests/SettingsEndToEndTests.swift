@@ -73,6 +73,19 @@ struct SettingsEndToEndTests {
         let result = try DenCommand().run(["config", "show"])
         #expect(result.stdout.contains("main: rates_url, fetch_timeout"))
         #expect(result.stdout.contains("about: no settings"))
+        #expect(result.stdout.contains("den.app: name"), "\(result.stdout)")
+    }
+
+    @Test("the app's name is the den.app setting: the terminal's menu starts with it; the bundled modules' entries follow")
+    func appName() throws {
+        let den = try DenCommand()
+        #expect(try den.run(["config", "set", "den.app", "name", "Jog Club"]).status == 0)
+        #expect(try den.run(["config", "show", "den.app"]).stdout.contains("Jog Club"))
+        let session = try den.run(["run", "about"], input: "menu\nmenu 1\nquit\n")
+        let menu = try #require(session.stdout.components(separatedBy: "> menu\n").dropFirst().first)
+        #expect(menu.contains("Jog Club — menu\n  [1] Converter\n  [2] Jogs (log in first)\n  [3] About\n  [4] Log in"), "\(menu)")
+        let opened = try #require(session.stdout.components(separatedBy: "> menu 1").last)
+        #expect(opened.contains("Currency converter"), "menu 1 opens the first entry: \(opened)")
     }
 
     @Test("an empty rates_url means offline; Reload says so and how to undo it")

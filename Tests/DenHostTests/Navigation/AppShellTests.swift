@@ -113,6 +113,20 @@ struct AppShellTests {
         #expect(session.open("a").backStack == ["a", "b"])
     }
 
+    @Test("an older plugin (no manifest, so no entries) loads and serves as before beside modules with entries")
+    func olderPluginLoadsUnchanged() throws {
+        let temp = try TemporaryDirectory("den-shell-old")
+        let plugins = try temp.folder("plugins")
+        for name in ["AboutModule", "DenFixtureGuardedRoute"] { try temp.copy(try BuildProducts.require(BuildProducts.library(name)), into: plugins) }
+        let runtime = DenRuntime(configuration: HostConfiguration(pluginDirectories: [plugins], cacheDirectory: temp.path("cache"),
+                                                                  dataDirectory: temp.path("data")))
+        runtime.loadPlugins()
+        let old = try #require(runtime.registry.plugins.first { $0.fileName == "libDenFixtureGuardedRoute.so" })
+        #expect(old.isActive && old.navigation.isEmpty, "\(String(describing: old.error))")
+        #expect(!old.routes.isEmpty)
+        #expect(runtime.makeSession().shell().entries.map(\.title) == ["About"])
+    }
+
     @Test("the app's name comes from the den.app setting")
     func appName() throws {
         let app = try GuardedApp()
