@@ -10,6 +10,7 @@
  *   RESTORE_FAILS      restore refuses every state
  *   NO_STATE           the instance API has no snapshot/restore
  *   BUILD_FAILS        every builder call fails
+ *   CRASH_ON_ADD       "add" writes through a NULL pointer (an isolated version that crashes)
  * Not a SwiftPM target: Tests/DenHostTests/HotSwap/SwapFixture.swift builds it.
  */
 #include "den_module.h"
@@ -62,6 +63,9 @@ static int32_t handle(void *self, den_bytes event, den_owned *reply) {
     swap_instance *s = self;
     const char *id = find_key((const char *)event.ptr, event.len, "id");
     if (id != NULL && strncmp(id, "\"add\"", 5) == 0) s->count += SWAP_VERSION;
+#ifdef CRASH_ON_ADD
+    if (id != NULL && strncmp(id, "\"add\"", 5) == 0) *(volatile int *)NULL = 1;
+#endif
     char body[1024];
     snprintf(body, sizeof body,
              "{\"v\":1,\"effects\":[],\"screen\":{\"v\":1,\"title\":\"Swap\",\"elements\":["

@@ -1,6 +1,6 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|exports|login|web|swap|startup|monolith]... [--export-batch N] [--export-samples N]
+//                  [--only load|router|process|calls|exports|login|web|swap|startup|monolith|isolation]... [--export-batch N] [--export-samples N]
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
 //                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100]
@@ -319,6 +319,48 @@ if wanted("startup") {
             }
         }
     }
+}
+
+// MARK: 11. Isolated modules
+if wanted("isolation") {
+    let bench = IsolationBench(plugin: URL(fileURLWithPath: denBin).appendingPathComponent("libDenFixtureFaults.so"),
+                               den: URL(fileURLWithPath: denBin).appendingPathComponent("den"),
+                               events: intOption("--isolation-events", 2000), crashes: intOption("--isolation-crashes", 50),
+                               starts: intOption("--isolation-starts", 20), workDirectory: work.appendingPathComponent("isolation"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "isolation: \($0)" }
+    func micro(_ nanoseconds: Double) -> String { fixed(nanoseconds / 1e3, 1) + " µs" }
+    for (route, label) in [("faults", "small"), ("faults/big", "4 KiB")] {
+        guard let isolated = r.isolated[route], let inProcess = r.inProcess[route] else { continue }
+        let above = isolated.median - inProcess.median
+        rows.append(Row(figure: "isolated event, \(label) screen p50", den: micro(isolated.median),
+                        baseline: "in-process " + micro(inProcess.median), ratio: ratio(isolated.median / inProcess.median),
+                        goal: "≤ +20 µs (+\(fixed(above / 1e3, 1)) µs)", verdict: above <= 20_000 ? "MET" : "MISSED"))
+        rows.append(Row(figure: "isolated event, \(label) screen p99", den: micro(isolated.percentile(99)),
+                        baseline: "in-process " + micro(inProcess.percentile(99)), ratio: ratio(isolated.percentile(99) / inProcess.percentile(99)),
+                        goal: "(info)", verdict: "info"))
+    }
+    rows.append(Row(figure: "worker start to first screen", den: milliseconds(r.firstScreenIsolated.median, digits: 1),
+                    baseline: "in-process " + milliseconds(r.firstScreenInProcess.median, digits: 1),
+                    ratio: ratio(r.firstScreenIsolated.median / r.firstScreenInProcess.median), goal: "(info)", verdict: "info"))
+    let crashP99 = r.crashToRestored.percentile(99)
+    rows.append(Row(figure: "crash to restored screen p99", den: milliseconds(crashP99, digits: 1),
+                    baseline: "isolated event " + micro(r.isolated["faults"]?.median ?? .nan), ratio: "-",
+                    goal: "≤ 250 ms", verdict: crashP99 <= 250e6 ? "MET" : "MISSED"))
+    let beyond = r.workerPrivate
+    rows.append(Row(figure: "worker private memory", den: fixed(beyond / 1048576, 1) + " MiB",
+                    baseline: "image " + fixed(r.moduleImage / 1048576, 2) + " MiB", ratio: "-",
+                    goal: "≤ 8 MiB", verdict: beyond <= 8 * 1048576 ? "MET" : "MISSED"))
+    details.append("isolation: \(r.isolated["faults"]?.count ?? 0) \"count\" events per host and screen, in rotation, after 50 warm-ups; median / p90 / p99:")
+    for (route, label) in [("faults", "small"), ("faults/big", "4 KiB")] {
+        for (host, samples) in [("in-process", r.inProcess[route]), ("isolated", r.isolated[route])] {
+            guard let samples else { continue }
+            details.append("  " + pad("\(label), \(host)", 24) + micro(samples.median) + " / " + micro(samples.p90) + " / " + micro(samples.percentile(99)))
+        }
+    }
+    details.append("  first screen, \(r.firstScreenIsolated.count) fresh hosts each: in-process \(milliseconds(r.firstScreenInProcess.median, digits: 1)) (p90 \(milliseconds(r.firstScreenInProcess.p90, digits: 1))), isolated \(milliseconds(r.firstScreenIsolated.median, digits: 1)) (p90 \(milliseconds(r.firstScreenIsolated.p90, digits: 1)))")
+    details.append("  crash to restored screen, \(r.crashToRestored.count) crashes: median \(milliseconds(r.crashToRestored.median, digits: 1)), p90 \(milliseconds(r.crashToRestored.p90, digits: 1)), p99 \(milliseconds(crashP99, digits: 1))")
+    details.append("  worker memory: resident \(fixed(r.workerRSS / 1048576, 1)) MiB (shared libraries included), private \(fixed(r.workerPrivate / 1048576, 1)) MiB, the module image's resident share \(fixed(r.moduleImage / 1048576, 2)) MiB")
 }
 
 // MARK: Report

@@ -50,9 +50,13 @@
  * export whose C function does not have exactly the type its declared signature gives (revision 2);
  * a registrar ctx other than the registrar's own (NULL is refused).
  *
- * Crashing: a module runs in the host's process, so abort(), a fault, or a C++ exception or Rust
- * panic unwinding out of any function here (an ELF constructor included) ends the host. Its
- * crash report starts with a line naming the module file or the module and call.
+ * Crashing: a module that runs in the host's process (the default), so abort(), a fault, or a
+ * C++ exception or Rust panic unwinding out of any function here (an ELF constructor included)
+ * ends the host. Its crash report starts with a line naming the module file or the module and
+ * call. A module run isolated (den --isolate, docs/ISOLATION.md) gets this same interface in a
+ * worker process of its own, sandboxed: a crash there ends only the worker, which the host
+ * restarts, restoring each instance from its last snapshot. There, host services answer only on
+ * the thread of a builder, handle or export call, and file descriptor 3 is the worker's socket.
  *
  * den_abi_version must be exactly that: a 4-byte uint32_t object (DEN_DEFINE_ABI_VERSION), and
  * den_manifest a char array, not a pointer (DEN_DEFINE_MANIFEST): the host reads both from the

@@ -32,7 +32,16 @@ package final class IsolatedModule: @unchecked Sendable {
         var registration: WorkerRegistration?
         var moduleID: String?
         var retired = false
+        /// The copy the next worker loads: `copyPath`, or after a rollback the previous version's.
+        var activeCopy: String?
+        /// Set by a hot swap: the version this one replaced, and when (see `workerEnded`).
+        var previous: (copyPath: String, registration: WorkerRegistration?, version: String?)?
+        var swappedAt: ContinuousClock.Instant?
+        var rolledBackTo: String?
     }
+
+    /// A crash this soon after a hot swap rolls the module back to the version it replaced.
+    static let rollbackWindow: Duration = .seconds(60)
 
     init(filePath: String, copyPath: String, fileName: String, endpoint: ServiceEndpoint, settings: IsolationSettings,
          contentHash: String) {
@@ -51,12 +60,14 @@ package final class IsolatedModule: @unchecked Sendable {
         package var sandbox: [String]
         package var quarantine: String?
         package var lastEnd: String?
+        /// "1.0.0" once a crash soon after a hot swap rolled the module back to that version.
+        package var rolledBackTo: String? = nil
     }
 
     package var status: Status {
         state.withLock {
             Status(pid: $0.worker?.end == nil ? $0.worker?.pid : nil, restarts: $0.restarts, sandbox: $0.worker?.sandbox ?? [],
-                   quarantine: $0.quarantine, lastEnd: $0.lastEnd)
+                   quarantine: $0.quarantine, lastEnd: $0.lastEnd, rolledBackTo: $0.rolledBackTo)
         }
     }
 
@@ -88,8 +99,9 @@ package final class IsolatedModule: @unchecked Sendable {
     var workerProblems: [String] { state.withLock { $0.registration?.problems ?? [] } }
 
     private func startWorker() throws(WorkerFault) -> (ModuleWorker, WorkerRegistration, Int32) {
-        let launch = ModuleWorker.Launch(executable: settings.workerExecutable, modulePath: copyPath, sandbox: settings.sandbox,
-                                         memoryLimit: settings.memoryLimit, readable: settings.readablePaths + [copyPath])
+        let copy = state.withLock { $0.activeCopy } ?? copyPath
+        let launch = ModuleWorker.Launch(executable: settings.workerExecutable, modulePath: copy, sandbox: settings.sandbox,
+                                         memoryLimit: settings.memoryLimit, readable: settings.readablePaths + [copy])
         let deadline = ContinuousClock.now + settings.callPolicy.timeout
         let worker = try ModuleWorker.start(launch, deadline: deadline) { [weak self] worker, end in
             self?.workerEnded(worker, end)
@@ -136,7 +148,13 @@ package final class IsolatedModule: @unchecked Sendable {
             state.withLock { $0.quarantine = nil; $0.crashes = [] }
         }
         let (fresh, registration, status) = try startWorker()
-        let same = state.withLock { $0.registration } == registration
+        // After a rollback the previous version registers its own version string; its routes and
+        // exports must still be the ones the host serves.
+        let same = state.withLock { state in
+            guard let known = state.registration else { return false }
+            if state.rolledBackTo == nil { return known == registration }
+            return known.id == registration.id && known.routes == registration.routes && known.exports == registration.exports
+        }
         guard status == DEN_OK.rawValue, same else {
             fresh.kill(because: "it registered differently after a restart")
             throw WorkerFault(message: "its restarted worker registered differently than the first (status \(status)); restart den")
@@ -154,6 +172,14 @@ package final class IsolatedModule: @unchecked Sendable {
         let (isCurrent, loop) = state.withLock { state -> (Bool, String?) in
             guard state.worker === worker, !state.retired else { return (false, nil) }
             state.lastEnd = end.description
+            // A new version that crashes soon after its hot swap gives way to the one it replaced
+            // (when that one serves the same routes and exports), once.
+            if state.rolledBackTo == nil, let swappedAt = state.swappedAt, now - swappedAt < Self.rollbackWindow,
+               let previous = state.previous, let before = previous.registration, let current = state.registration,
+               before.id == current.id, before.routes == current.routes, before.exports == current.exports {
+                state.activeCopy = previous.copyPath
+                state.rolledBackTo = previous.version ?? "the previous version"
+            }
             state.crashes = state.crashes.filter { now - $0 < settings.quarantine.window } + [now]
             guard state.crashes.count >= settings.quarantine.crashes else { return (true, nil) }
             let message = "is quarantined: it crashed \(state.crashes.count) times within \(Int(settings.quarantine.window.components.seconds / 60)) minutes (last: \(end.description)). Fix the module and replace its file (den tries a new version fresh), or run `den modules release \(String(contentHash.prefix(12)))` to try this file again"
@@ -167,6 +193,15 @@ package final class IsolatedModule: @unchecked Sendable {
             return
         }
         _ = try? currentWorker()
+    }
+
+    /// Called when this version replaced `older` in a hot swap: a crash soon after rolls back to it.
+    func replaced(_ older: IsolatedModule) {
+        let previous = older.state.withLock { (older.copyPath, $0.registration, $0.registration?.version) }
+        state.withLock { state in
+            state.previous = previous
+            state.swappedAt = .now
+        }
     }
 
     /// Stops the worker for good: a hot swap replaced this version.
@@ -309,6 +344,7 @@ extension IsolatedModule.Status {
         parts.append(restarts == 1 ? "1 restart" : "\(restarts) restarts")
         parts.append(sandbox.isEmpty ? "no sandbox" : "sandbox: \(sandbox.joined(separator: ", "))")
         if let lastEnd, restarts > 0 { parts.append("last crash: \(lastEnd)") }
+        if let rolledBackTo { parts.append("rolled back to \(rolledBackTo) after a crash soon after its hot swap") }
         return parts.joined(separator: ", ")
     }
 }

@@ -50,7 +50,8 @@ package final class IsolationSettings: Sendable {
     func remember(_ module: IsolatedModule) {
         // A hot swap's new version takes the file's place; the old version's worker keeps serving
         // the screens that still use it until they move to the new one.
-        modules.withLock { $0[module.filePath] = module }
+        let older = modules.withLock { $0.updateValue(module, forKey: module.filePath) }
+        if let older, older !== module { module.replaced(older) }
     }
 
     /// `den` beside the running executable: the worker is den itself.

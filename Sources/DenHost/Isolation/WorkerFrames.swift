@@ -135,12 +135,42 @@ package final class FrameChannel: @unchecked Sendable {
         return Frame(kind, status: status, ref: ref, name: name, body: Data(bytes[(Frame.headerBytes + nameLength)...]))
     }
 
+    /// Bytes received but not yet used: one `recv` takes all that has arrived (a frame's length
+    /// and body, often the next frame too), so a frame usually costs one system call.
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
+    private static let scratchBytes = 64 * 1024
+    private let scratch = UnsafeMutableRawPointer.allocate(byteCount: FrameChannel.scratchBytes, alignment: 16)
+
+    deinit { scratch.deallocate() }
+
     private func read(into buffer: inout [UInt8], deadline: ContinuousClock.Instant?) throws(ChannelFailure) {
         var offset = 0
         let count = buffer.count
         while offset < count {
-            let got = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress! + offset, count - offset, Int32(MSG_DONTWAIT)) }
-            if got > 0 { offset += got; continue }
+            let available = pending.count - pendingStart
+            if available > 0 {
+                let taken = min(available, count - offset)
+                buffer.withUnsafeMutableBufferPointer { target in
+                    pending.withUnsafeBufferPointer { source in
+                        _ = UnsafeMutableBufferPointer(rebasing: target[offset ..< offset + taken])
+                            .initialize(from: source[pendingStart ..< pendingStart + taken])
+                    }
+                }
+                offset += taken
+                pendingStart += taken
+                if pendingStart == pending.count { pending.removeAll(keepingCapacity: true); pendingStart = 0 }
+                continue
+            }
+            let got: Int
+            if count - offset >= Self.scratchBytes {
+                // A large body goes straight where it belongs.
+                got = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress! + offset, count - offset, Int32(MSG_DONTWAIT)) }
+                if got > 0 { offset += got; continue }
+            } else {
+                got = Glibc.recv(fd, scratch, Self.scratchBytes, Int32(MSG_DONTWAIT))
+                if got > 0 { pending.append(contentsOf: UnsafeRawBufferPointer(start: scratch, count: got)); continue }
+            }
             if got == 0 { throw .closed }
             let error = errno
             if error == EINTR { continue }

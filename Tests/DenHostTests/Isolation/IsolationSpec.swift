@@ -206,3 +206,24 @@ struct IsolatedHotSwapSpec {
         #expect(session.add().count == 5, "v2 adds 2")
     }
 }
+
+@Suite("Rollback of an isolated module after a hot swap")
+struct IsolatedRollbackSpec {
+    @Test("a new version that crashes soon after its hot swap is replaced by the version before, with the screen's state")
+    func crashAfterSwapRollsBack() throws {
+        let app = try SwapTestApp(isolated: true)
+        let session = app.runtime.makeSession()
+        session.open("swap")
+        for _ in 0..<3 { session.add() }
+        #expect(try app.swap(to: ["-DSWAP_VERSION=2", "-DCRASH_ON_ADD"]).outcome == .swapped)
+        #expect(session.current?.text.contains("swap v2") == true)
+        let crashed = session.add()
+        #expect(crashed.errors.first?.contains("SIGSEGV") == true, "\(crashed.errors)")
+        let module = try #require(app.runtime.isolation?.module(forFile: app.file.path))
+        #expect(module.status.rolledBackTo == "1.0.0")
+        #expect(app.record?.hosting?.contains("rolled back to 1.0.0") == true, "\(app.record?.hosting ?? "nil")")
+        let next = session.add()
+        #expect(next.text.contains("swap v1"), "\(next.text)")
+        #expect(next.count == 4, "the state after the last good event, plus v1's one")
+    }
+}
