@@ -13,6 +13,8 @@ dpkg -s libffi-dev >/dev/null 2>&1 || missing+=(libffi-dev)
 # The C example module (Examples/CounterC) reads and writes JSON with cJSON; make builds it.
 dpkg -s libcjson-dev >/dev/null 2>&1 || missing+=(libcjson-dev)
 command -v make >/dev/null 2>&1 || missing+=(make)
+# The connection tests start den serve under a descriptor limit with prlimit.
+command -v prlimit >/dev/null 2>&1 || missing+=(util-linux)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The terminal end-to-end tests drive `den run` in a real terminal through tmux.
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)

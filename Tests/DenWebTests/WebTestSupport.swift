@@ -6,6 +6,7 @@ import DenWebPages
 import Foundation
 import HummingbirdTesting
 import Hummingbird
+import Logging
 import Synchronization
 import Testing
 
@@ -147,7 +148,7 @@ struct WebHarness {
     let probe = Probe()
 
     init(plugins: [String] = [], web: WebConfiguration = WebConfiguration(), callTimeout: Duration? = nil,
-         auth: AuthSettings? = nil) throws {
+         auth: AuthSettings? = nil, logger: Logger? = nil) throws {
         temp = try TemporaryDirectory("den-web")
         let folder = try temp.folder("plugins")
         for plugin in plugins { _ = try temp.copy(try BuildProducts.require(BuildProducts.library(plugin)), into: folder) }
@@ -157,7 +158,7 @@ struct WebHarness {
         var settings = auth ?? AuthSettings()
         settings.hashParameters = .testing
         configuration.auth = settings
-        runtime = DenRuntime(configuration: configuration)
+        runtime = DenRuntime(configuration: configuration, logger: logger)
         runtime.loadPlugins()
         try #require(runtime.installInProcess(TestModules.pages(probe)).error == nil)
         try #require(runtime.installInProcess(TestModules.slowpoke(probe)).error == nil)
