@@ -19,6 +19,8 @@ dpkg -s libsodium-dev >/dev/null 2>&1 || missing+=(libsodium-dev)
 # The signing tests sign with Debian's minisign and verify what den signs with it (docs/SIGNING.md).
 command -v minisign >/dev/null 2>&1 || missing+=(minisign)
 command -v make >/dev/null 2>&1 || missing+=(make)
+# The connection tests start den serve under a descriptor limit with prlimit.
+command -v prlimit >/dev/null 2>&1 || missing+=(util-linux)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The terminal end-to-end tests drive `den run` in a real terminal through tmux.
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)

@@ -6,6 +6,7 @@ import DenWebPages
 import Foundation
 import HummingbirdTesting
 import Hummingbird
+import Logging
 import Synchronization
 import Testing
 
@@ -158,7 +159,7 @@ struct WebHarness {
     /// - Parameter testModules: installs `pages` and `slowpoke` too (`pages` serves `main`, so a
     ///   harness with the real Main module leaves them out).
     init(plugins: [String] = [], web: WebConfiguration = WebConfiguration(), callTimeout: Duration? = nil,
-         auth: AuthSettings? = nil, testModules: Bool = true) throws {
+         auth: AuthSettings? = nil, testModules: Bool = true, logger: Logger? = nil) throws {
         temp = try TemporaryDirectory("den-web")
         let folder = try temp.folder("plugins")
         for plugin in plugins { _ = try temp.copy(try BuildProducts.require(BuildProducts.library(plugin)), into: folder) }
@@ -168,7 +169,7 @@ struct WebHarness {
         var settings = auth ?? AuthSettings()
         settings.hashParameters = .testing
         configuration.auth = settings
-        runtime = DenRuntime(configuration: configuration)
+        runtime = DenRuntime(configuration: configuration, logger: logger)
         runtime.loadPlugins()
         if testModules {
             try #require(runtime.installInProcess(TestModules.pages(probe)).error == nil)

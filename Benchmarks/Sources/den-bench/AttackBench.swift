@@ -1,5 +1,6 @@
-import DenSQLiteEngine
 import DenHost
+import DenKit
+import DenSQLiteEngine
 import Foundation
 
 /// Figure 11: what an attacker gets from `den serve` (docs/WEB.md "Login", docs/modules/login.md
@@ -67,10 +68,9 @@ struct AttackBench {
         // The jogs list: two users, 20,000 and 50 jogs, written straight into den's storage.
         let data = workDirectory.appendingPathComponent("jogs")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        var sessions: [Int: MonolithBench.App.Session] = [:]
         try withServer(data) { app in
-            sessions[Self.bigLog] = try app.register("bigrunner")
-            sessions[Self.smallLog] = try app.register("smallrunner")
+            _ = try app.register("bigrunner")
+            _ = try app.register("smallrunner")
         }
         try seed(data, user: "bigrunner", count: Self.bigLog)
         try seed(data, user: "smallrunner", count: Self.smallLog)
