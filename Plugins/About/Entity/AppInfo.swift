@@ -21,4 +21,8 @@ struct LoadedModule: Equatable, Sendable {
     var generation: Int? = nil
     /// When the serving version was loaded, ISO 8601 (nil from older hosts).
     var loadedAt: String? = nil
+    /// Who signed it, by the host's trust list (nil: unsigned, unknown, or an older host).
+    var publisher: String? = nil
+    /// `signed`, `unsigned`, `unknown-key`, … (nil from hosts that check no signatures).
+    var signature: String? = nil
 }

@@ -40,6 +40,12 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     public var retainedBytes: Int64?
     /// Why the latest hot swap of the module was refused (the listed version keeps serving).
     public var swapError: String?
+    /// Who signed the module, as the host's trust list names them (docs/SIGNING.md); nil when
+    /// unsigned, signed by a key the host does not know, or from hosts that check no signatures.
+    public var publisher: String?
+    /// The module's signature state: `signed`, `unsigned`, `unknown-key`, `revoked` or `invalid`;
+    /// nil from hosts that check no signatures.
+    public var signature: String?
 
     public init(id: String?, version: String?, summary: String?, file: String, routes: [String],
                 requiresLogin: [String]? = nil, status: Status, error: String? = nil) {
@@ -56,7 +62,7 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case id, version, summary, file, routes, requiresLogin = "requires_login", status, error
         case generation, loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error"
+        case swapError = "swap_error", publisher, signature
     }
 
     // By hand for one key: `routes` is left out of an answer that was not asked for it (`fields`).
@@ -75,6 +81,8 @@ public struct PluginSummary: Codable, Sendable, Equatable {
         retainedImages = try container.decodeIfPresent(Int.self, forKey: .retainedImages)
         retainedBytes = try container.decodeIfPresent(Int64.self, forKey: .retainedBytes)
         swapError = try container.decodeIfPresent(String.self, forKey: .swapError)
+        publisher = try container.decodeIfPresent(String.self, forKey: .publisher)
+        signature = try container.decodeIfPresent(String.self, forKey: .signature)
     }
 }
 
@@ -85,14 +93,14 @@ extension PluginSummary {
     public enum Field: String, Sendable {
         case id, version, summary, routes, requiresLogin = "requires_login", error, generation
         case loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error"
+        case swapError = "swap_error", publisher, signature
 
         /// Every field, in the order of the docs. (Not `CaseIterable`, and `Fields` below is not
         /// an `OptionSet`: each standard protocol a DenKit type conforms to adds its symbols to
         /// every module's load, ≈ 1,500 instructions a symbol.)
         public static let all: [Field] = [
             .id, .version, .summary, .routes, .requiresLogin, .error, .generation, .loadedAt,
-            .retainedImages, .retainedBytes, .swapError,
+            .retainedImages, .retainedBytes, .swapError, .publisher, .signature,
         ]
     }
 
@@ -127,6 +135,8 @@ extension PluginSummary {
             case .retainedImages: 1 << 8
             case .retainedBytes: 1 << 9
             case .swapError: 1 << 10
+            case .publisher: 1 << 11
+            case .signature: 1 << 12
             }
         }
     }
@@ -146,6 +156,8 @@ extension PluginSummary {
         if fields.contains(.retainedImages) { kept.retainedImages = retainedImages }
         if fields.contains(.retainedBytes) { kept.retainedBytes = retainedBytes }
         if fields.contains(.swapError) { kept.swapError = swapError }
+        if fields.contains(.publisher) { kept.publisher = publisher }
+        if fields.contains(.signature) { kept.signature = signature }
         return kept
     }
 }
@@ -225,6 +237,8 @@ private struct SelectedFields: Encodable {
         try add(.retainedImages, plugin.retainedImages)
         try add(.retainedBytes, plugin.retainedBytes)
         try add(.swapError, plugin.swapError)
+        try add(.publisher, plugin.publisher)
+        try add(.signature, plugin.signature)
     }
 }
 
