@@ -134,3 +134,19 @@ struct AboutGenerationTests {
         #expect(AboutPresenter.readable(stamp) == shown)
     }
 }
+
+@Suite("About lists each module's publisher and signature state")
+struct AboutSignatureTests {
+    @Test("a signed module names its publisher; other states are said as they are; an older host adds nothing",
+          arguments: [
+              ("signed", "Acme Inc", "Jogging log · generation 1, not loaded yet · signed by Acme Inc"),
+              ("unsigned", nil, "Jogging log · generation 1, not loaded yet · unsigned"),
+              ("unknown-key", nil, "Jogging log · generation 1, not loaded yet · signed by an unknown key"),
+              (nil, nil, "Jogging log · generation 1, not loaded yet"),
+          ] as [(String?, String?, String)])
+    func signatureShown(signature: String?, publisher: String?, expected: String) {
+        let module = LoadedModule(id: "jogs", version: "1.0.0", summary: "Jogging log", generation: 1, loadedAt: nil,
+                                  publisher: publisher, signature: signature)
+        #expect(AboutPresenter.detail(module) == expected)
+    }
+}

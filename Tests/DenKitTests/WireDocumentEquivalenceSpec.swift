@@ -62,6 +62,8 @@ struct WireDocumentEquivalenceSpec {
         swapped.retainedImages = 2
         swapped.retainedBytes = 9_000_000_000
         swapped.swapError = "the new file's ABI version is 9"
+        swapped.publisher = awkwardText
+        swapped.signature = "signed"
         return [swapped,
                 PluginSummary(id: nil, version: nil, summary: nil, file: "libBroken.so", routes: [], status: .failed, error: "no entry point"),
                 PluginSummary(id: "about", version: "1.0.0", summary: "About", file: "libAboutModule.so", routes: ["about"], status: .active)]
@@ -116,7 +118,7 @@ struct WireDocumentEquivalenceSpec {
     }
 
     @Test("an answer with some fields is written the same both ways, and reads back as its projection",
-          arguments: [[PluginSummary.Field](), [.id, .version, .summary, .generation, .loadedAt], [.routes, .error, .swapError],
+          arguments: [[PluginSummary.Field](), [.id, .version, .summary, .generation, .loadedAt], [.routes, .error, .swapError], [.publisher, .signature],
                       [.requiresLogin, .retainedImages, .retainedBytes]])
     func someFieldsSameBytes(fields: [PluginSummary.Field]) throws {
         let answer = PluginListResponse(plugins: Self.summaries, fields: PluginSummary.Fields(fields))

@@ -23,4 +23,8 @@ struct LoadedModule: Equatable, Sendable {
     var loadedAt: String? = nil
     /// Where it runs: "in-process", or "isolated, pid 4242, 0 restarts, …" (nil from older hosts).
     var hosting: String? = nil
+    /// Who signed it, by the host's trust list (nil: unsigned, unknown, or an older host).
+    var publisher: String? = nil
+    /// `signed`, `unsigned`, `unknown-key`, … (nil from hosts that check no signatures).
+    var signature: String? = nil
 }

@@ -29,14 +29,15 @@ final class AboutInteractor: AboutInteractorInput, ModuleInteractor {
 
     func loadModules() {
         do {
-            let plugins = try catalog.plugins(fields: [.id, .version, .summary, .generation, .loadedAt, .hosting])
+            let plugins = try catalog.plugins(fields: [.id, .version, .summary, .generation, .loadedAt, .hosting, .publisher, .signature])
             // One pass, with room for all: a row per installed module.
             var modules: [LoadedModule] = []
             modules.reserveCapacity(plugins.count)
             for plugin in plugins where plugin.status == .active {
                 guard let id = plugin.id else { continue }
                 modules.append(LoadedModule(id: id, version: plugin.version ?? "?", summary: plugin.summary ?? "",
-                                            generation: plugin.generation, loadedAt: plugin.loadedAt, hosting: plugin.hosting))
+                                            generation: plugin.generation, loadedAt: plugin.loadedAt, hosting: plugin.hosting,
+                                            publisher: plugin.publisher, signature: plugin.signature))
             }
             modules.sort { $0.id < $1.id }
             output?.didLoad(modules: modules)

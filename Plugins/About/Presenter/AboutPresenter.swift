@@ -63,6 +63,17 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
     /// for a module the host knows from its manifest and loads when one of its routes is opened;
     /// then, for an isolated module, " · isolated, pid 4242, 0 restarts, sandbox: …".
     static func detail(_ module: LoadedModule) -> String {
+        generationDetail(module) + signatureDetail(module)
+    }
+
+    /// " · signed by Acme Inc", " · unsigned", … from hosts that check signatures (docs/SIGNING.md).
+    static func signatureDetail(_ module: LoadedModule) -> String {
+        if let publisher = module.publisher { return " · signed by " + publisher }
+        guard let signature = module.signature else { return "" }
+        return " · " + (signature == "unknown-key" ? "signed by an unknown key" : signature)
+    }
+
+    private static func generationDetail(_ module: LoadedModule) -> String {
         guard let generation = module.generation else { return module.summary }
         // Written into one string sized up front (a row per installed module): interpolation
         // grew the string, a copy each time.

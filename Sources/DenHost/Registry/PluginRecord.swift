@@ -94,6 +94,10 @@ public struct PluginRecord: Sendable {
             requiresLogin: fields.contains(.requiresLogin) && !loginRoutes.isEmpty ? loginRoutes : nil,
             status: isActive ? .active : .failed, error: fields.contains(.error) ? error?.description : nil)
         document.addSwapDetails(self, fields)
+        if let signature {
+            if fields.contains(.publisher) { document.publisher = signature.publisher }
+            if fields.contains(.signature) { document.signature = signature.label }
+        }
         return document
     }
 }

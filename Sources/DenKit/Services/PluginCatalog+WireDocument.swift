@@ -4,7 +4,7 @@
 
 extension PluginSummary: WireDocument {
     package init(wire value: JSONValue) throws(JSONMiss) {
-        // One pass over the members, not a look-up per key: an entry has up to thirteen keys,
+        // One pass over the members, not a look-up per key: an entry has up to fifteen keys,
         // and a hundred entries looked each up in turn. A repeated key keeps its first value,
         // as JSONDecoder does; a value of another type misses (JSONDecoder then words it).
         let object = try value.object()
@@ -37,6 +37,8 @@ extension PluginSummary: WireDocument {
             case "retained_bytes": if first(1 << 11) { retainedBytes = Int64(try member.int()) }
             case "swap_error": if first(1 << 12) { swapError = try member.string() }
             case "hosting": if first(1 << 13) { hosting = try member.string() }
+            case "publisher": if first(1 << 14) { publisher = try member.string() }
+            case "signature": if first(1 << 15) { signature = try member.string() }
             default: break // a key of a later revision
             }
         }
@@ -58,10 +60,12 @@ extension PluginSummary: WireDocument {
         if fields.contains(.hosting) { writer.member("hosting", ifPresent: hosting) }
         if fields.contains(.id) { writer.member("id", ifPresent: id) }
         if fields.contains(.loadedAt) { writer.member("loaded_at", ifPresent: loadedAt) }
+        if fields.contains(.publisher) { writer.member("publisher", ifPresent: publisher) }
         if fields.contains(.requiresLogin), let requiresLogin { writer.member("requires_login", strings: requiresLogin) }
         if fields.contains(.retainedBytes) { writer.member("retained_bytes", ifPresent: retainedBytes.map(Int.init)) }
         if fields.contains(.retainedImages) { writer.member("retained_images", ifPresent: retainedImages) }
         if fields.contains(.routes) { writer.member("routes", strings: routes) }
+        if fields.contains(.signature) { writer.member("signature", ifPresent: signature) }
         writer.member("status", status.rawValue)
         if fields.contains(.summary) { writer.member("summary", ifPresent: summary) }
         if fields.contains(.swapError) { writer.member("swap_error", ifPresent: swapError) }

@@ -44,6 +44,12 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     /// 4242, 1 restart, sandbox: no_new_privs, seccomp, landlock" (docs/ISOLATION.md); nil from
     /// older hosts and for a failed plugin.
     public var hosting: String?
+    /// Who signed the module, as the host's trust list names them (docs/SIGNING.md); nil when
+    /// unsigned, signed by a key the host does not know, or from hosts that check no signatures.
+    public var publisher: String?
+    /// The module's signature state: `signed`, `unsigned`, `unknown-key`, `revoked` or `invalid`;
+    /// nil from hosts that check no signatures.
+    public var signature: String?
 
     public init(id: String?, version: String?, summary: String?, file: String, routes: [String],
                 requiresLogin: [String]? = nil, status: Status, error: String? = nil) {
@@ -60,7 +66,7 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case id, version, summary, file, routes, requiresLogin = "requires_login", status, error
         case generation, loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error", hosting
+        case swapError = "swap_error", hosting, publisher, signature
     }
 
     // By hand for one key: `routes` is left out of an answer that was not asked for it (`fields`).
@@ -80,6 +86,8 @@ public struct PluginSummary: Codable, Sendable, Equatable {
         retainedBytes = try container.decodeIfPresent(Int64.self, forKey: .retainedBytes)
         swapError = try container.decodeIfPresent(String.self, forKey: .swapError)
         hosting = try container.decodeIfPresent(String.self, forKey: .hosting)
+        publisher = try container.decodeIfPresent(String.self, forKey: .publisher)
+        signature = try container.decodeIfPresent(String.self, forKey: .signature)
     }
 }
 
@@ -90,14 +98,14 @@ extension PluginSummary {
     public enum Field: String, Sendable {
         case id, version, summary, routes, requiresLogin = "requires_login", error, generation
         case loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error", hosting
+        case swapError = "swap_error", hosting, publisher, signature
 
         /// Every field, in the order of the docs. (Not `CaseIterable`, and `Fields` below is not
         /// an `OptionSet`: each standard protocol a DenKit type conforms to adds its symbols to
         /// every module's load, ≈ 1,500 instructions a symbol.)
         public static let all: [Field] = [
             .id, .version, .summary, .routes, .requiresLogin, .error, .generation, .loadedAt,
-            .retainedImages, .retainedBytes, .swapError, .hosting,
+            .retainedImages, .retainedBytes, .swapError, .hosting, .publisher, .signature,
         ]
     }
 
@@ -133,6 +141,8 @@ extension PluginSummary {
             case .retainedBytes: 1 << 9
             case .swapError: 1 << 10
             case .hosting: 1 << 11
+            case .publisher: 1 << 12
+            case .signature: 1 << 13
             }
         }
     }
@@ -153,6 +163,8 @@ extension PluginSummary {
         if fields.contains(.retainedBytes) { kept.retainedBytes = retainedBytes }
         if fields.contains(.swapError) { kept.swapError = swapError }
         if fields.contains(.hosting) { kept.hosting = hosting }
+        if fields.contains(.publisher) { kept.publisher = publisher }
+        if fields.contains(.signature) { kept.signature = signature }
         return kept
     }
 }
@@ -233,6 +245,8 @@ private struct SelectedFields: Encodable {
         try add(.retainedBytes, plugin.retainedBytes)
         try add(.swapError, plugin.swapError)
         try add(.hosting, plugin.hosting)
+        try add(.publisher, plugin.publisher)
+        try add(.signature, plugin.signature)
     }
 }
 

@@ -182,3 +182,20 @@ struct ModuleSigningSpec {
         #expect(runtime.makeSession().open("about").errors == [])
     }
 }
+
+@Suite("plugins.list and About show the publisher")
+struct PluginsListSignatureSpec {
+    @Test("a signed module's entry names its publisher and state, and About's page shows them")
+    func listed() throws {
+        let fixture = try SigningFixture()
+        try fixture.sign()
+        let runtime = fixture.runtime(.requireSignature, lazily: true)
+        let entry = try #require(runtime.record("libAboutModule.so")?.summaryDocument)
+        #expect(entry.publisher == "Acme" && entry.signature == "signed", "\(entry)")
+        let view = runtime.makeSession().open("about")
+        let details = view.screen.elements.flatMap { element -> [String] in
+            if case .list(let list) = element { list.items.compactMap(\.detail) } else { [] }
+        }
+        #expect(details.contains { $0.hasSuffix("· signed by Acme") }, "\(details)")
+    }
+}
