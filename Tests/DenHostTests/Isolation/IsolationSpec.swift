@@ -75,7 +75,8 @@ struct IsolationSpec {
     }
 
     @Test("a crash in a call: the call errors, den stays up, the worker restarts and the screen keeps its state", arguments: [
-        ("segv", "SIGSEGV"), ("abort", "SIGABRT"), ("oom", "SIGSEGV"), ("garbage", "not a worker frame"), ("close", "closed its socket"),
+        ("segv", "SIGSEGV"), ("abort", "SIGABRT"), ("trap", "SIGILL"), ("oom", "SIGSEGV"), ("garbage", "not a worker frame"),
+        ("close", "closed its socket"),
     ])
     func crash(action: String, expected: String) throws {
         let runtime = runtime()

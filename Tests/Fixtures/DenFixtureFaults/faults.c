@@ -2,6 +2,8 @@
  * "faults" shows a counter, kept by snapshot/restore, and one button per fault:
  *   count    adds one to the counter (the state a crash must not lose)
  *   segv     writes through a NULL pointer          abort    calls abort()
+ *   trap     executes the trap instruction Swift's fatalError, a force-unwrap of nil and an
+ *            index out of range end in (ud2: SIGILL)
  *   loop     never returns                          oom      allocates until malloc fails, then writes to NULL
  *   garbage  writes bytes that are no frame on the worker's socket (fd 3)
  *   close    closes the worker's socket             fork     forks a child that sleeps, then crashes
@@ -55,6 +57,7 @@ static int32_t handle(void *self, den_bytes event, den_owned *reply) {
     if (is_action(event, "count")) me->count++;
     if (is_action(event, "segv")) *nowhere = 1;
     if (is_action(event, "abort")) abort();
+    if (is_action(event, "trap")) __builtin_trap();
     if (is_action(event, "loop")) for (;;) pause();
     if (is_action(event, "oom")) {
         for (;;) {
@@ -95,7 +98,7 @@ static int32_t handle(void *self, den_bytes event, den_owned *reply) {
              "{\"v\":1,\"screen\":{\"v\":1,\"title\":\"Faults\",\"elements\":["
              "{\"type\":\"text\",\"text\":\"count %ld\"},{\"type\":\"text\",\"text\":\"probe: %s\"},"
              "{\"type\":\"text\",\"text\":\"%s\"},"
-             "{\"type\":\"button\",\"id\":\"count\"},{\"type\":\"button\",\"id\":\"segv\"},{\"type\":\"button\",\"id\":\"abort\"},"
+             "{\"type\":\"button\",\"id\":\"count\"},{\"type\":\"button\",\"id\":\"segv\"},{\"type\":\"button\",\"id\":\"abort\"},{\"type\":\"button\",\"id\":\"trap\"},"
              "{\"type\":\"button\",\"id\":\"loop\"},{\"type\":\"button\",\"id\":\"oom\"},{\"type\":\"button\",\"id\":\"garbage\"},"
              "{\"type\":\"button\",\"id\":\"close\"},{\"type\":\"button\",\"id\":\"fork\"},{\"type\":\"button\",\"id\":\"probe\"},"
              "{\"type\":\"button\",\"id\":\"log\"}]}}",
