@@ -13,6 +13,8 @@
 #   9. den render about with 1, 10 and 100 modules installed, lazy vs --eager, beside hello
 #  10. den serve with Login + Jogs vs jogs-monolith (Hummingbird + GRDB, no plugins), with wrk:
 #      the jogs list of a logged-in user with 50 jogs, and the add-jog form post (--only monolith)
+#  11. den render about with 1 and 100 modules, all signed under require-signature vs unsigned
+#      under allow (--only signing)
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -24,6 +26,7 @@
 #   Scripts/bench.sh --only exports --export-batch 2000 --export-samples 30
 #   Scripts/bench.sh --only swap --swaps 30 --live 10 --retained-images 100,500
 #   Scripts/bench.sh --only startup --module-counts 1,10,100 --runs 20
+#   Scripts/bench.sh --only signing --signing-counts 1,100 --runs 20
 #   Scripts/bench.sh --only monolith --monolith-rounds 7 --monolith-seconds 5 --connections 16
 #   Scripts/bench.sh --only monolith --monolith-data /dev/shm   (SQLite on tmpfs: no fdatasync cost)
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
