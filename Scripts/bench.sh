@@ -13,9 +13,13 @@
 #   9. den render about with 1, 10 and 100 modules installed, lazy vs --eager, beside hello
 #  10. den serve with Login + Jogs vs jogs-monolith (Hummingbird + GRDB, no plugins), with wrk:
 #      the jogs list of a logged-in user with 50 jogs, and the add-jog form post (--only monolith)
-#  11. isolated modules vs the same module in-process (--only isolation): an event round trip on a
+#  11. den serve under attack (--only attack): login guesses an attacker gets against one account and
+#      across many, with throttling against without; GET /jogs with 20,000 jogs, paged against whole
+#  12. isolated modules vs the same module in-process (--only isolation): an event round trip on a
 #      small and a 4 KiB screen (p50, p99), a worker's first screen, crash to restored screen (p99),
 #      the worker's private memory (docs/ISOLATION.md)
+#  13. den render about with 1 and 100 modules, all signed under require-signature vs unsigned
+#      under allow (--only signing)
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -27,6 +31,7 @@
 #   Scripts/bench.sh --only exports --export-batch 2000 --export-samples 30
 #   Scripts/bench.sh --only swap --swaps 30 --live 10 --retained-images 100,500
 #   Scripts/bench.sh --only startup --module-counts 1,10,100 --runs 20
+#   Scripts/bench.sh --only signing --signing-counts 1,100 --runs 20
 #   Scripts/bench.sh --only monolith --monolith-rounds 7 --monolith-seconds 5 --connections 16
 #   Scripts/bench.sh --only monolith --monolith-data /dev/shm   (SQLite on tmpfs: no fdatasync cost)
 #   Scripts/bench.sh --only isolation --isolation-events 2000 --isolation-crashes 50 --isolation-starts 20

@@ -1,9 +1,9 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|exports|login|web|swap|startup|monolith|isolation]... [--export-batch N] [--export-samples N]
+//                  [--only load|router|process|calls|exports|login|web|swap|startup|monolith|attack|isolation|signing]... [--export-batch N] [--export-samples N]
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
-//                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100]
+//                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100] [--signing-counts 1,100]
 //                  [--monolith PATH] [--monolith-seconds N] [--monolith-rounds N] [--monolith-data DIR] [--monolith-pages list,add,reopen]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
@@ -321,7 +321,7 @@ if wanted("startup") {
     }
 }
 
-// MARK: 11. Isolated modules
+// MARK: 12. Isolated modules
 if wanted("isolation") {
     let bench = IsolationBench(plugin: URL(fileURLWithPath: denBin).appendingPathComponent("libDenFixtureFaults.so"),
                                den: URL(fileURLWithPath: denBin).appendingPathComponent("den"),
@@ -361,6 +361,34 @@ if wanted("isolation") {
     details.append("  first screen, \(r.firstScreenIsolated.count) fresh hosts each: in-process \(milliseconds(r.firstScreenInProcess.median, digits: 1)) (p90 \(milliseconds(r.firstScreenInProcess.p90, digits: 1))), isolated \(milliseconds(r.firstScreenIsolated.median, digits: 1)) (p90 \(milliseconds(r.firstScreenIsolated.p90, digits: 1)))")
     details.append("  crash to restored screen, \(r.crashToRestored.count) crashes: median \(milliseconds(r.crashToRestored.median, digits: 1)), p90 \(milliseconds(r.crashToRestored.p90, digits: 1)), p99 \(milliseconds(crashP99, digits: 1))")
     details.append("  worker memory: resident \(fixed(r.workerRSS / 1048576, 1)) MiB (shared libraries included), private \(fixed(r.workerPrivate / 1048576, 1)) MiB, the module image's resident share \(fixed(r.moduleImage / 1048576, 2)) MiB")
+}
+
+// MARK: 13. Start-up with signed modules under require-signature, against the same unsigned
+if wanted("signing") {
+    let counts = (option("--signing-counts") ?? "1,100").split(separator: ",").compactMap { Int($0) }.filter { $0 >= 1 }
+    let bench = SigningBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path,
+                             aboutPlugin: URL(fileURLWithPath: denBin).appendingPathComponent("libAboutModule.so"),
+                             headerFolder: URL(fileURLWithPath: option("--den-include") ?? "Sources/CDenABI/include"),
+                             counts: counts, runs: intOption("--runs", 20), workDirectory: work.appendingPathComponent("signing"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "signing: \($0)" }
+    if r.failures.isEmpty {
+        for count in counts.sorted() {
+            guard let signed = r.signed[count], let unsigned = r.unsigned[count] else { continue }
+            let share = signed.median / unsigned.median
+            rows.append(Row(figure: "render about, \(count) signed", den: milliseconds(signed.median, digits: 1),
+                            baseline: "unsigned " + milliseconds(unsigned.median, digits: 1), ratio: ratio(share),
+                            goal: count >= 100 ? "≤ 1.1×" : "info", verdict: count >= 100 ? (share <= 1.1 ? "MET" : "MISSED") : "info"))
+        }
+        details.append("signing: den render about with N modules (About + N-1 C modules), signed under require-signature vs unsigned under allow, lazy, \(intOption("--runs", 20)) runs each after 3 warm-ups; median (p90):")
+        for count in counts.sorted() {
+            for (label, samples) in [("unsigned", r.unsigned[count]), ("signed", r.signed[count])] {
+                guard let samples else { continue }
+                details.append("  " + pad("\(label), \(count) module\(count == 1 ? "" : "s")", 24) + pad(milliseconds(samples.median, digits: 1), 10)
+                    + "(" + milliseconds(samples.p90, digits: 1) + ")")
+            }
+        }
+    }
 }
 
 // MARK: Report
