@@ -86,9 +86,10 @@ struct DenWebResponder: HTTPResponder {
     private func withSession(_ request: Request, from address: String, existing: BrowserSession? = nil,
                              _ body: (BrowserSession) async -> Response) async -> Response {
         var (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: SessionCookie.value(in: request))
-        // Logged out from elsewhere (a password change or reset in another session): its screens
-        // hold that user's data, and a reload would show them again, so it starts afresh.
-        if !isNew, let user = session.user, runtime.sessions.recordedUser(of: session.navigation.id) != user {
+        // Logged out from elsewhere (a password change or reset in another session, on this host
+        // or another: the account's identity changed): its screens hold that user's data, and a
+        // reload would show them again, so it starts afresh. One account read, for a login only.
+        if !isNew, let user = session.user, runtime.sessions.user(of: session.navigation.id) != user {
             session = sessions.restart(session)
             isNew = true
         }
