@@ -190,8 +190,13 @@ struct ModulesAcrossHostsEndToEndTests {
         // Another host on v2 that never held this session: restored from its saved snapshot.
         let d = try hosts.serve("d", checkSeconds: "600")
         #expect(hosts.wait(d, shows: "swap v2", seconds: 10) != nil)
+        // The first page shows the screen as it was last saved (count 1); the state went to v2:
+        // its "add" adds 2.
         let restored = try visitor.get(d, "/_screen/swap").body
-        #expect(restored.contains("swap v2") && restored.contains("count 1"), "restored on another host: \(restored)")
+        #expect(restored.contains("count 1"), "restored on another host: \(restored)")
+        _ = try visitor.press(d, "add", on: "swap")
+        let next = try visitor.get(d, "/_screen/swap").body
+        #expect(next.contains("swap v2") && next.contains("count 3"), "v2 restored count 1 and added 2: \(next)")
 
         // A host not upgraded (its own folder, following nothing) whose version refuses the state.
         let old = hosts.den.temp.path("old")
