@@ -139,14 +139,14 @@ final class ModuleSync: Sendable {
 
     /// A module file swapped in from this host's own modules folder (`den serve --watch`): published
     /// for the other hosts, unless this sync placed it.
-    func publishLocalChange(_ file: URL, moduleID: String?) {
+    func publishLocalChange(_ file: URL, moduleID: String?, version: String?) {
         guard file.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path,
               let sha = Self.sha256(of: file), !placed.withLock({ $0.contains(sha) }),
               let bytes = try? Data(contentsOf: file),
               let inspection = try? ModuleFileInspection.inspect(file), inspection.problems.isEmpty,
               let id = moduleID ?? inspection.manifest?.id else { return }
         do {
-            if try shelf.publish(moduleID: id, fileName: file.lastPathComponent, version: inspection.manifest?.version ?? "",
+            if try shelf.publish(moduleID: id, fileName: file.lastPathComponent, version: version ?? inspection.manifest?.version ?? "",
                                  bytes: Array(bytes), by: Self.hostName) {
                 say("module sync: published \(file.lastPathComponent) (\(id)) for the other hosts on \(shelf.engine.location)")
             }

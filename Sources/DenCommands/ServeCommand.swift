@@ -62,7 +62,8 @@ struct ServeCommand: ParsableCommand {
         let syncing = SyncSlot()
         let watch = events.map {
             WebHotSwap.start(runtime, events: $0, options: watching.watcherOptions) { file, id in
-                syncing.sync.withLock { $0 }?.publishLocalChange(file, moduleID: id)
+                let version = runtime.registry.plugins.last { $0.file.path == file.path && $0.id == id }?.version
+                syncing.sync.withLock { $0 }?.publishLocalChange(file, moduleID: id, version: version)
             }
         }
         defer { watch?.stop() }

@@ -87,6 +87,21 @@ struct ModulesAcrossHostsEndToEndTests {
         b.stop()
     }
 
+    @Test("a module den serve --watch swaps in from its own folder is published, and the other host follows")
+    func watchedSwapIsPublished() throws {
+        let hosts = try Hosts()
+        #expect(try hosts.modules(["install", hosts.module(version: 1).path], on: "a").status == 0)
+        let a = try hosts.serve("a", checkSeconds: "600", extra: ["--watch"])
+        let b = try hosts.serve("b", checkSeconds: "600")
+        #expect(hosts.wait(a, shows: "swap v1", seconds: 10) != nil)
+        #expect(hosts.wait(b, shows: "swap v1", seconds: 10) != nil)
+        _ = try hosts.fixture.install(["-DSWAP_VERSION=2"], into: hosts.folder("a"))
+        #expect(hosts.wait(a, shows: "swap v2", seconds: 10) != nil, "A swapped v2 in from its folder")
+        #expect(hosts.wait(b, shows: "swap v2", seconds: 10) != nil, "B followed A's publication")
+        #expect(try hosts.cluster.sql("SELECT version FROM den_module_files WHERE module_id = 'swap'", database: hosts.database) == "2.0.0")
+        a.stop(); b.stop()
+    }
+
     @Test("a host that missed the notification catches up on its timer")
     func catchUpOnTimer() throws {
         let hosts = try Hosts()
