@@ -133,6 +133,9 @@ struct ModulesAcrossHostsEndToEndTests {
                                   database: hosts.database)
         Thread.sleep(forTimeInterval: 2) // four checks, and the notification
         #expect(hosts.wait(b, shows: "swap v1", seconds: 1) != nil, "v1 keeps serving")
+        let log = b.printedSince
+        #expect(log.components(separatedBy: "module sync: refused module 'swap' 9.9.9").count == 2, "said once, not on every check: \(log)")
+        #expect(log.contains("The version this den has keeps serving"), "\(log)")
         let kept = try Data(contentsOf: hosts.folder("b").appendingPathComponent("libSwapModule.so"))
         #expect(kept == (try Data(contentsOf: hosts.module(version: 1))), "B's file is still v1")
         let hidden = try FileManager.default.contentsOfDirectory(atPath: hosts.folder("b").path)
