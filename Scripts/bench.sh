@@ -20,6 +20,9 @@
 #      the worker's private memory (docs/ISOLATION.md)
 #  13. den render about with 1 and 100 modules, all signed under require-signature vs unsigned
 #      under allow (--only signing)
+#  14. deployment (--only deploy): jogs on PostgreSQL vs SQLite, three hosts behind nginx vs one,
+#      failed requests and the longest request when a host is killed (Scripts/deploy-bench.sh,
+#      which takes --seconds N --connections N --debug)
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -35,9 +38,12 @@
 #   Scripts/bench.sh --only monolith --monolith-rounds 7 --monolith-seconds 5 --connections 16
 #   Scripts/bench.sh --only monolith --monolith-data /dev/shm   (SQLite on tmpfs: no fdatasync cost)
 #   Scripts/bench.sh --only isolation --isolation-events 2000 --isolation-crashes 50 --isolation-starts 20
+#   Scripts/bench.sh --only deploy --seconds 10 --connections 8
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The deployment figures need a PostgreSQL cluster and nginx, not den-bench: their own script.
+if [ "${1:-}" = "--only" ] && [ "${2:-}" = "deploy" ]; then shift 2; exec Scripts/deploy-bench.sh "$@"; fi
 Scripts/setup.sh
 # The web figure's load generator and the cookie fetch (Debian packages).
 for tool in wrk curl; do

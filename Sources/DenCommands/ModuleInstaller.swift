@@ -36,8 +36,16 @@ struct ModuleInstaller {
         }
     }
 
-    /// Checks `file` and copies it into the user folder; returns what to tell the user.
-    func install(_ file: URL) throws -> String {
+    /// What `install` did.
+    struct Installed {
+        var description: String
+        var id: String
+        var version: String
+        var target: URL
+    }
+
+    /// Checks `file` and copies it into the user folder.
+    func install(_ file: URL) throws -> Installed {
         let inspection: ModuleFileInspection
         do {
             inspection = try ModuleFileInspection.inspect(file)
@@ -112,7 +120,8 @@ struct ModuleInstaller {
         let verb = replaced.isEmpty ? "Installed" : "Replaced"
         let routes = record.routes.isEmpty ? "no routes" : "routes: " + record.routes.joined(separator: ", ")
         let publisher = record.signature.map { "; \(ModuleText.singleLine($0.text))" } ?? ""
-        return "\(verb) \(id) \(record.version ?? "") as \(target.path) (\(ModuleText.singleLine(routes))\(publisher)). Every den started from now on loads it."
+        return Installed(description: "\(verb) \(id) \(record.version ?? "") as \(target.path) (\(ModuleText.singleLine(routes))\(publisher)). Every den started from now on loads it.",
+                         id: id, version: record.version ?? "", target: target)
     }
 
     /// Removes the user folder's file(s) of module `id`; returns what to tell the user.

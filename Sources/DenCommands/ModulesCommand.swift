@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenPostgresEngine
 import Foundation
 
 /// `den modules install|remove`: your own modules folder ($XDG_DATA_HOME/den/modules).
@@ -8,7 +9,11 @@ struct ModulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modules",
         abstract: "Install a module file into your modules folder, remove one, or sign one.",
-        discussion: "Your modules folder is $XDG_DATA_HOME/den/modules (default ~/.local/share/den/modules); every den loads what is there.",
+        discussion: """
+        Your modules folder is $XDG_DATA_HOME/den/modules (default ~/.local/share/den/modules); every den loads what is there. \
+        With a PostgreSQL database (--database, DEN_DATABASE_URL or <data dir>/database-url) the change is also published \
+        there, and every den serve on that database follows it (docs/DEPLOY.md, "Modules across hosts").
+        """,
         subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesReleaseCommand.self, ModulesSignCommand.self])
 }
 
@@ -30,8 +35,22 @@ struct ModulesInstallCommand: ParsableCommand {
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Where loaded plugin copies are kept (default: $DEN_CACHE_DIR or ~/.cache/den/plugins).", valueName: "dir"))
     var cacheDirectory: String?
 
+    @OptionGroup var shared: SharedModulesOptions
+
     func run() throws {
-        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory) { try $0.install(URL(fileURLWithPath: file)) }
+        let shelf = try shared.shelf()
+        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory) { installer in
+            let installed = try installer.install(URL(fileURLWithPath: file))
+            guard let shelf else { return installed.description }
+            let bytes: [UInt8]
+            do { bytes = Array(try Data(contentsOf: installed.target)) } catch {
+                throw ModuleInstaller.Failure(description: "installed here, but cannot read \(installed.target.path) to publish it: \(error.localizedDescription)")
+            }
+            return installed.description + "\n" + (try SharedModulesOptions.publishing(shelf, installed.id) {
+                try shelf.publish(moduleID: installed.id, fileName: installed.target.lastPathComponent, version: installed.version,
+                                  bytes: bytes, by: ModuleSync.hostName)
+            })
+        }
     }
 }
 
@@ -47,8 +66,21 @@ struct ModulesRemoveCommand: ParsableCommand {
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Where loaded plugin copies are kept (default: $DEN_CACHE_DIR or ~/.cache/den/plugins).", valueName: "dir"))
     var cacheDirectory: String?
 
+    @OptionGroup var shared: SharedModulesOptions
+
     func run() throws {
-        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory) { try $0.remove(id: id) }
+        let shelf = try shared.shelf()
+        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory) { installer in
+            guard let shelf else { return try installer.remove(id: id) }
+            // Withdrawn from the database even when this host's folder lacks it: another host may hold it.
+            let local = Result(catching: { try installer.remove(id: id) })
+            let withdrawn = try SharedModulesOptions.publishing(shelf, id) { try shelf.withdraw(moduleID: id, by: ModuleSync.hostName) }
+            switch local {
+            case .success(let text): return text + "\n" + withdrawn
+            case .failure(let error) where withdrawn.hasPrefix("Published"): return "\(error)\n" + withdrawn
+            case .failure(let error): throw error
+            }
+        }
     }
 }
 
@@ -95,6 +127,37 @@ extension ModuleInstaller {
             let logged = failure.moduleLog.isEmpty ? "" : "The module logged while it loaded:\n" + failure.moduleLog.map { "  \($0)\n" }.joined()
             FileHandle.standardError.write(Data("\(logged)Error: \(failure)\n".utf8))
             throw ExitCode(ExitStatus.failure)
+        }
+    }
+}
+
+/// `--database` of `den modules`: where the module is also published for the other hosts.
+struct SharedModulesOptions: ParsableArguments {
+    @Option(name: .customLong("database"), help: ArgumentHelp(
+        "Also publish the change in this PostgreSQL database, for every den serve on it (default: DEN_DATABASE_URL, or the first line of <data dir>/database-url).",
+        valueName: "postgres://…"))
+    var database: String?
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp("The data folder whose database-url to read (default: $DEN_DATA_DIR).", valueName: "dir"))
+    var dataDirectory: String?
+
+    func shelf() throws -> PostgresModuleShelf? {
+        guard let (url, origin) = DatabaseSetting.resolve(option: database, dataDirectory: dataDirectory) else { return nil }
+        let location: PostgresLocation
+        do { location = try PostgresLocation(url: url) } catch { throw ValidationError("\(origin): \(error.message)") }
+        return PostgresModuleShelf(engine: PostgresStorageEngine(location: location))
+    }
+
+    /// Runs one publishing step; returns the line to print, or a failure saying the local change stands.
+    static func publishing(_ shelf: PostgresModuleShelf, _ id: String, _ step: () throws -> Bool) throws -> String {
+        do {
+            let changed = try step()
+            return changed
+                ? "Published the change to \(shelf.engine.location): every den serve on that database follows it."
+                : "\(shelf.engine.location) already had this; nothing to publish."
+        } catch {
+            let reason = (error as? ServiceFailure)?.message ?? "\(error)."
+            throw ModuleInstaller.Failure(description: "the change is made in this host's modules folder, but could not be published for the other hosts: \(reason) Run the same command again once the database answers.")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenPostgresEngine
 import DenWeb
 import Foundation
 import Synchronization
@@ -42,7 +43,11 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most open connections; one more is answered 503 at once (default 10000, lowered to what the descriptor limit allows).", valueName: "count"))
     var maxConnections = 10_000
 
+    @Option(name: .customLong("module-check-seconds"), help: ArgumentHelp("On PostgreSQL: seconds between checks for modules installed or removed on other hosts, besides their notifications (default 30). docs/DEPLOY.md.", valueName: "seconds"))
+    var moduleCheckSeconds = 30.0
+
     func validate() throws {
+        guard moduleCheckSeconds >= 0.1, moduleCheckSeconds <= 86_400 else { throw ValidationError("--module-check-seconds \(moduleCheckSeconds) must be 0.1 to 86400 (a day)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port; use 1 to 65535, or 0 for a free one") }
         guard !address.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--host '' names no address; leave it out to listen on 127.0.0.1") }
         guard (1...10_080).contains(sessionMinutes) else { throw ValidationError("--session-minutes \(sessionMinutes) must be 1 to 10080 (a week)") }
@@ -64,8 +69,17 @@ struct ServeCommand: ParsableCommand {
         configuration.devEvents = events
         configuration.maxSessionsPerAccount = maxSessionsPerAccount
         let web = WebServer(runtime: runtime, configuration: configuration)
-        let watch = events.map { WebHotSwap.start(runtime, events: $0, options: watching.watcherOptions) }
+        let syncing = SyncSlot()
+        let watch = events.map {
+            WebHotSwap.start(runtime, events: $0, options: watching.watcherOptions) { file, id in
+                let version = runtime.registry.plugins.last { $0.file.path == file.path && $0.id == id }?.version
+                syncing.sync.withLock { $0 }?.publishLocalChange(file, moduleID: id, version: version)
+            }
+        }
         defer { watch?.stop() }
+        let sync = startModuleSync(runtime, swapper: watch?.swapper)
+        syncing.sync.withLock { $0 = sync }
+        defer { sync?.stop() }
         let listening = Atomic<Bool>(false)
         do {
             try AsyncBridge.wait {
@@ -83,6 +97,30 @@ struct ServeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
             throw ExitCode(ExitStatus.failure)
         }
+    }
+}
+
+/// The module sync, made after the folder watch that hands it what it swapped in.
+final class SyncSlot: Sendable {
+    let sync = Mutex<ModuleSync?>(nil)
+}
+
+extension ServeCommand {
+    /// On PostgreSQL, follows the modules published in the database (docs/DEPLOY.md, "Modules
+    /// across hosts"); nil on SQLite, or when this den loads no user modules folder.
+    func startModuleSync(_ runtime: DenRuntime, swapper: HotSwapper?) -> ModuleSync? {
+        guard let location = try? options.databaseLocation() else { return nil }
+        guard let folder = runtime.configuration.userDirectory else {
+            print("Note: modules published in the database are not followed: this den loads no user modules folder (--no-default-modules).")
+            return nil
+        }
+        let swapper = swapper ?? HotSwapper(runtime: runtime)
+        let sync = ModuleSync(shelf: PostgresModuleShelf(engine: PostgresStorageEngine(location: location)), folder: folder,
+                              period: .milliseconds(Int(moduleCheckSeconds * 1000)),
+                              swap: { swapper.swap($0) },
+                              say: { line in print(line); fflush(nil) })
+        sync.start()
+        return sync
     }
 }
 

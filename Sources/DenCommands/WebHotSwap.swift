@@ -5,7 +5,9 @@ import Foundation
 /// `den serve --watch` and `den dev`: swaps changed plugins in, tells every open page (server-sent
 /// events: pages of a swapped module reload, errors show as a banner) and the terminal.
 enum WebHotSwap {
-    static func start(_ runtime: DenRuntime, events: DevEvents, options: FileChangeWatcher.Options) -> PluginFolderWatch {
+    /// `swappedIn`: each file that now serves (so `den serve` on PostgreSQL can publish it).
+    static func start(_ runtime: DenRuntime, events: DevEvents, options: FileChangeWatcher.Options,
+                      swappedIn: @escaping @Sendable (URL, String?) -> Void = { _, _ in }) -> PluginFolderWatch {
         let watch = PluginFolderWatch(runtime: runtime, options: options) { report in
             switch report.outcome {
             case .unchanged:
@@ -14,6 +16,7 @@ enum WebHotSwap {
                 events.clearProblem()
                 events.swapped(report.moduleID.map { [$0] } ?? [])
                 print("hot swap: \(report.description)")
+                swappedIn(report.file, report.moduleID)
             case .refused(let error):
                 events.report(problem: error.description)
                 print("Error: \(error.description)")

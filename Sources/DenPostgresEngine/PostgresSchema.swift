@@ -8,7 +8,7 @@ import PostgresNIO
 /// upgrade migrates with the first new host and the old hosts stop writing (docs/DEPLOY.md).
 enum PostgresSchema {
     /// The version this den creates and understands.
-    static let current = 1
+    static let current = 2
 
     /// Each version's statements, applied in order in one transaction.
     static let migrations: [(version: Int, statements: [String])] = [
@@ -19,6 +19,21 @@ enum PostgresSchema {
                 value bytea NOT NULL,
                 updated_at timestamptz NOT NULL DEFAULT now(),
                 PRIMARY KEY (namespace, key)
+            )
+            """]),
+        // Module files shared by the hosts on this database (docs/DEPLOY.md, "Modules across
+        // hosts"): one row per module id; a removal keeps the row, without bytes, so a host that
+        // was down when it happened still removes its copy.
+        (2, ["""
+            CREATE TABLE den_module_files (
+                module_id text COLLATE "C" PRIMARY KEY,
+                file_name text NOT NULL,
+                version text NOT NULL DEFAULT '',
+                sha256 text NOT NULL,
+                bytes bytea,
+                removed boolean NOT NULL DEFAULT false,
+                published_at timestamptz NOT NULL DEFAULT now(),
+                published_by text NOT NULL DEFAULT ''
             )
             """]),
     ]

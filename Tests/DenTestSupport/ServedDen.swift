@@ -30,7 +30,28 @@ package final class ServedDen: @unchecked Sendable {
                 if readyLine.map(printed.contains) ?? true { break }
             }
         }
+        // Keeps reading, so a den that prints a lot never blocks on a full pipe, and tests can
+        // look at what it printed later.
+        let handle = output.fileHandleForReading, later = self.later
+        Thread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                later.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }.start()
     }
+
+    private let later = Collected()
+
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text = ""
+        func withLock<T>(_ body: (inout String) -> T) -> T { lock.withLock { body(&text) } }
+    }
+
+    /// What den printed after `printed`, so far.
+    package var printedSince: String { later.withLock { $0 } }
 
     /// The port in `baseURL`.
     package var port: Int? { baseURL.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } } }
