@@ -111,7 +111,7 @@ package final class IsolatedModule: @unchecked Sendable {
             // The entry point's calls (log, settings.declare) are answered while it runs.
             frame = try worker.channel.receive(deadline: deadline)
         } catch {
-            worker.kill(because: ModuleWorker.describe(error as? ChannelFailure ?? .io(0)))
+            worker.kill(because: ModuleWorker.describe(error))
             throw WorkerFault(message: "its worker failed while registering: \(worker.waitForEnd(upTo: .seconds(2))?.description ?? "no answer")")
         }
         var pending = frame
@@ -120,7 +120,7 @@ package final class IsolatedModule: @unchecked Sendable {
                 try worker.channel.send(serve(pending), deadline: deadline)
                 pending = try worker.channel.receive(deadline: deadline)
             } catch {
-                worker.kill(because: ModuleWorker.describe(error as? ChannelFailure ?? .io(0)))
+                worker.kill(because: ModuleWorker.describe(error))
                 throw WorkerFault(message: "its worker failed while registering: \(worker.waitForEnd(upTo: .seconds(2))?.description ?? "no answer")")
             }
         }

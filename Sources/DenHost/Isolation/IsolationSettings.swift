@@ -33,7 +33,7 @@ package final class IsolationSettings: Sendable {
         // The Swift runtime's folder (a toolchain outside /usr, e.g. /opt/swift).
         var name = [CChar](repeating: 0, count: 4096)
         if den_image_path_of_symbol("swift_retain", &name, name.count) == 0 {
-            readable.append(Self.folder(of: String(cString: name)))
+            readable.append(Self.folder(of: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
         }
         readable.append(Self.folder(of: workerExecutable))
         readablePaths = readable
