@@ -27,7 +27,9 @@ protocol BrowserSessionStore: Sendable {
     func load(_ cookie: String) -> SavedBrowserSession?
     /// The saved session's revision alone (cheap enough for every request).
     func revision(_ cookie: String) -> String?
-    func save(_ session: SavedBrowserSession, cookie: String)
+    /// False when the save failed (logged): the saved copy is then still the previous one.
+    @discardableResult
+    func save(_ session: SavedBrowserSession, cookie: String) -> Bool
     /// Moves a session to its new cookie (after a login or logout), in one step.
     func rename(_ cookie: String, to fresh: String)
     func delete(_ cookie: String)
@@ -76,14 +78,17 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         return try? engine.get(namespace: Self.namespace, key: revisionKey(key))
     }
 
-    func save(_ session: SavedBrowserSession, cookie: String) {
-        guard let key = key(cookie) else { return }
+    @discardableResult
+    func save(_ session: SavedBrowserSession, cookie: String) -> Bool {
+        guard let key = key(cookie) else { return false }
         do {
             let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
             try engine.apply(namespace: Self.namespace, operations: [.set(key: key, value: text),
                                                                      .set(key: revisionKey(key), value: session.revision)])
+            return true
         } catch {
-            logger.warning("den serve could not save a browser session (\(error)); it goes on in this host's memory only, so a restart or another host would start it afresh")
+            logger.warning("den serve could not save a browser session (\(error)); it goes on in this host's memory only, so a restart or another host would start it from its last saved copy")
+            return false
         }
     }
 

@@ -96,8 +96,10 @@ final class BrowserSessionTable: Sendable {
         let saved = SavedBrowserSession(csrfToken: session.csrfToken, values: runtime.sessions.saved(session.navigation.id),
                                         navigation: session.navigation.saved(), notices: flash.notices, errors: flash.errors,
                                         openURLs: flash.openURLs, savedAt: Date().timeIntervalSince1970, revision: SessionToken.make())
-        store.save(saved, cookie: session.id)
-        session.revision = saved.revision
+        // A failed save (a full disk, a database away) leaves the saved copy as it was: this copy
+        // keeps the old revision, or the next request would take the older saved one for newer
+        // and drop what was typed since.
+        if store.save(saved, cookie: session.id) { session.revision = saved.revision }
     }
 
     /// The cookie's session, or a new one (`isNew`: the response must set the cookie).

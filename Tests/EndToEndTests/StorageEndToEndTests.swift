@@ -152,6 +152,56 @@ struct StorageDiskEndToEndTests {
         #expect(try den.run(["data", "check", "--data-dir", data.path]).stdout.contains("is healthy: 2 entries"))
     }
 
+    @Test("under den serve a full disk refuses a save on the form, with the typed values kept; every acknowledged jog survives a restart")
+    func fullDiskUnderServe() throws {
+        let den = try DenCommand()
+        let disk = try den.temp.folder("disk")
+        try #require(Mounts.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk.path]))
+        defer { Mounts.run(["umount", "-l", disk.path]) }
+        let environment = ["DEN_DATA_DIR": disk.appendingPathComponent("data").path, "DEN_CACHE_DIR": den.temp.path("cache").path,
+                           "XDG_DATA_HOME": den.temp.path("xdg").path, "DEN_PLUGIN_PATH": ""]
+        #expect(try den.run(["users", "add", "alice", "--data-dir", disk.appendingPathComponent("data").path],
+                            input: DeploymentEndToEndTests.password + "\n").status == 0)
+        let port = try PostgresCluster.freePort()
+        var host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        defer { host.stop() }
+        let browser = DeploymentEndToEndTests.ProxiedBrowser(port: port)
+        try browser.logIn("alice")
+        Mounts.run(["sh", "-c", "cat /dev/zero > '\(disk.path)/filler' 2>/dev/null; true"])
+
+        // SQLite's write-ahead log may still hold a few pages: save until the disk refuses one.
+        var acknowledged: [Int] = []
+        var refusedDistance: String?
+        for attempt in 10..<99 {
+            try browser.get("/jogs/new")
+            let distance = "7.\(attempt)"
+            let reply = try browser.post([("_route", "jogs/new"), ("_action", "save"), ("f.date", "2026-11-20"),
+                                          ("f.distance", distance), ("f.duration", "40:00")])
+            let location = DeploymentEndToEndTests.ProxiedBrowser.location(reply)
+            if location == "/jogs/new" { refusedDistance = distance; break }
+            let id = try #require(location.flatMap { Int($0.dropFirst("/jogs/".count)) }, "saved or refused: \(reply.head)")
+            acknowledged.append(id)
+        }
+        let distance = try #require(refusedDistance, "the full disk refused a save")
+        let form = try browser.get("/jogs/new")
+        #expect(form.body.contains("the disk is full"), "the refusal is on the form: \(form.body)")
+        #expect(form.body.contains("value=\"\(distance)\""), "the typed distance is still in its field")
+        #expect(form.body.contains("Log out"), "still logged in")
+
+        // Space again: the same form saves, and a restart brings back every acknowledged jog.
+        try FileManager.default.removeItem(at: disk.appendingPathComponent("filler"))
+        let saved = try browser.post([("_route", "jogs/new"), ("_action", "save"), ("f.date", "2026-11-20"),
+                                      ("f.distance", distance), ("f.duration", "40:00")])
+        let id = try #require(DeploymentEndToEndTests.ProxiedBrowser.location(saved).flatMap { Int($0.dropFirst("/jogs/".count)) },
+                              "saved once space is back: \(saved.head)")
+        host.stop()
+        host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        for jog in acknowledged + [id] {
+            let page = try browser.get("/jogs/\(jog)")
+            #expect(page.status == 200 && page.body.contains("Jog of 2026-11-20"), "jog \(jog) after the restart: \(page.head)")
+        }
+    }
+
     @Test("a read-only data folder still lets config show and screens read; writes say why they fail")
     func readOnly() throws {
         let den = try DenCommand()
