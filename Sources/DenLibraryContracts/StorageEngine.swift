@@ -34,6 +34,11 @@ public protocol StorageEngine: Sendable {
     /// Increments `insert.counter` until `insert.prefix` + the id names no key, at most
     /// `StorageInsert.maxTakenIDs` times; a failure writes nothing, not even the counter.
     func insert(namespace: String, _ insert: StorageInsert) throws(ServiceFailure) -> Int
+    /// `apply` for data that must survive den being killed but may lose its last writes to a
+    /// power cut or an OS crash: den serve's browser sessions, saved on every request. The engine
+    /// need not wait for the disk (SQLite: no sync at commit, no checkpoint; PostgreSQL:
+    /// `synchronous_commit` off for the transaction). Still all or nothing, never corrupting.
+    func applyUnsynced(namespace: String, operations: [StorageOperation]) throws(ServiceFailure)
     /// Sends each later "waiting for another process's lock" notice to `report`, for the host's
     /// log. A requirement with a do-nothing default rather than a protocol to cast to: a cast
     /// costs a fresh process a scan of every conformance record (docs/PERFORMANCE.md).
@@ -52,6 +57,11 @@ extension StorageEngine {
             return id
         }
         throw .unavailable("storage: \(StorageInsert.noFreeID(counter: insert.counter)); nothing was written")
+    }
+
+    /// An engine with one way to write writes every entry as durably.
+    public func applyUnsynced(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
+        try apply(namespace: namespace, operations: operations)
     }
 
     /// An engine that never waits for another process says nothing.

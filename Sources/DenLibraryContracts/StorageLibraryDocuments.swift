@@ -17,6 +17,7 @@ public enum StorageLibraryCall: Codable, Sendable, Equatable {
     case namespaces
     case applyAcross([NamespacedOperation])
     case insert(namespace: String, insert: StorageInsert)
+    case applyUnsynced(namespace: String, operations: [StorageOperation])
 
     /// Runs the call on `engine`; a failure is an answer too.
     public func perform(on engine: any StorageEngine) -> StorageLibraryAnswer {
@@ -37,6 +38,9 @@ public enum StorageLibraryCall: Codable, Sendable, Equatable {
                 try engine.apply(across: operations)
                 return .done
             case .insert(let namespace, let insert): return .count(try engine.insert(namespace: namespace, insert))
+            case .applyUnsynced(let namespace, let operations):
+                try engine.applyUnsynced(namespace: namespace, operations: operations)
+                return .done
             }
         } catch {
             return .failed(kind: error.kind, message: error.message)

@@ -137,10 +137,21 @@ public final class PostgresStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
+        try apply(across: operations, synced: true)
+    }
+
+    public func applyUnsynced(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
+        try apply(across: operations.map { NamespacedOperation(namespace: namespace, operation: $0) }, synced: false)
+    }
+
+    /// `synced: false`: the commit does not wait for the server's disk (`synchronous_commit` off for
+    /// this transaction alone); a server crash may lose it, never half of it.
+    private func apply(across operations: [NamespacedOperation], synced: Bool) throws(ServiceFailure) {
         guard !operations.isEmpty else { return }
         for step in operations { if case .set(let key, _) = step.operation { try Self.refuseEmpty(key) } }
         try run("save to", writing: true) { connection in
             try await connection.withTransaction(logger: self.logger) { connection in
+                if !synced { try await connection.query("SET LOCAL synchronous_commit TO OFF", logger: self.logger) }
                 for step in operations {
                     switch step.operation {
                     case .set(let key, let value): try await self.set(connection, step.namespace, key, value)

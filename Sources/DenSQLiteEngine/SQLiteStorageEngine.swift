@@ -146,6 +146,18 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         }
     }
 
+    public func applyUnsynced(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
+        guard !operations.isEmpty else { return }
+        try run("write", synced: false) { db in
+            for operation in operations {
+                switch operation {
+                case .set(let key, let value): try Self.set(db, namespace, key, value)
+                case .delete(let key): _ = try Self.delete(db, namespace, key)
+                }
+            }
+        }
+    }
+
     public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
         // One write transaction (GRDB begins writes IMMEDIATE: the write lock is taken before the
         // read, so another process cannot slip in between the read and the write).
@@ -238,8 +250,10 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     // MARK: Running
 
     /// Runs `body` in a read or in a write transaction; a committed write is checkpointed at once
-    /// so `storage.sqlite` holds it even if den is then killed.
-    func run<T>(_ verb: String, read: Bool = false, _ body: (Database) throws -> T) throws(ServiceFailure) -> T {
+    /// so `storage.sqlite` holds it even if den is then killed. `synced: false` commits with
+    /// `synchronous = NORMAL` and leaves the checkpoint to the next synced write (or the close):
+    /// the write-ahead log still holds it through a kill of den, not through a power cut.
+    func run<T>(_ verb: String, read: Bool = false, synced: Bool = true, _ body: (Database) throws -> T) throws(ServiceFailure) -> T {
         let (database, readOnly) = try handle()
         let action = read ? "read \(fileURL.path)" : "save to \(fileURL.path)"
         switch (read, readOnly) {
@@ -252,6 +266,20 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         }
         do {
             if read { return try database.read(body) }
+            if !synced {
+                return try database.writeWithoutTransaction { db in
+                    let setting = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                    defer { try? db.execute(sql: "PRAGMA synchronous = \(setting)") }
+                    var value: T?
+                    try db.inTransaction(.immediate) {
+                        value = try body(db)
+                        return .commit
+                    }
+                    guard let value else { throw ServiceFailure.unavailable("storage: a write returned nothing; nothing was written") }
+                    return value
+                }
+            }
             let value = try database.write(body)
             _ = try? database.writeWithoutTransaction { try $0.checkpoint(.passive) }
             return value

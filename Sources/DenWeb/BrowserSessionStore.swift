@@ -83,8 +83,9 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         guard let key = key(cookie) else { return false }
         do {
             let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
-            try engine.apply(namespace: Self.namespace, operations: [.set(key: key, value: text),
-                                                                     .set(key: revisionKey(key), value: session.revision)])
+            // Saved on every request: a kill of den keeps it, a power cut may cost the last step.
+            try engine.applyUnsynced(namespace: Self.namespace, operations: [.set(key: key, value: text),
+                                                                             .set(key: revisionKey(key), value: session.revision)])
             return true
         } catch {
             logger.warning("den serve could not save a browser session (\(error)); it goes on in this host's memory only, so a restart or another host would start it from its last saved copy")
@@ -109,7 +110,10 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
     func delete(_ cookie: String) {
         guard let key = key(cookie) else { return }
         do {
-            try engine.apply(namespace: Self.namespace, operations: [.delete(key: key), .delete(key: revisionKey(key))])
+            // Unsynced like the saves: a copy a power cut brings back is still checked for expiry
+            // and for its account's identity before it is used; logins and logouts move the
+            // session to a new cookie (`rename`), which is synced.
+            try engine.applyUnsynced(namespace: Self.namespace, operations: [.delete(key: key), .delete(key: revisionKey(key))])
         } catch {
             logger.warning("den serve could not delete an ended browser session (\(error)); it expires by itself")
         }

@@ -318,4 +318,29 @@ struct RestartOnSQLiteEndToEndTests {
         #expect(again.body.contains("Log out") || again.body.contains("alice") || !again.body.contains("f.password"), "still logged in")
         #expect(try browser.get("/jogs").status == 200, "the guarded list opens without a login")
     }
+
+    @Test("kill -9 of den serve keeps the last answered step: sessions are saved without waiting for the disk, not without writing")
+    func killed() throws {
+        let den = try DenCommand()
+        #expect(try den.run(["users", "add", "alice"], input: DeploymentEndToEndTests.password + "\n").status == 0)
+        let port = try PostgresCluster.freePort()
+        let environment = ["DEN_DATA_DIR": den.temp.path("data").path, "DEN_CACHE_DIR": den.temp.path("cache").path,
+                           "XDG_DATA_HOME": den.temp.path("xdg").path, "DEN_PLUGIN_PATH": ""]
+        var host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        let browser = DeploymentEndToEndTests.ProxiedBrowser(port: port)
+        try browser.logIn("alice")
+        try browser.get("/jogs/new")
+        // A save the form refuses: the typed distance lives only in the session's saved screen.
+        let refused = try browser.post([("_route", "jogs/new"), ("_action", "save"), ("f.date", "2026-11-20"),
+                                        ("f.distance", "7.75"), ("f.duration", "not a time")])
+        #expect(refused.status == 303)
+        kill(host.process.processIdentifier, SIGKILL)
+        host.stop()
+        host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        defer { host.stop() }
+        let form = try browser.get("/jogs/new")
+        #expect(form.status == 200, "\(form.head)")
+        #expect(form.body.contains("value=\"7.75\""), "the typed distance came back after kill -9")
+        #expect(form.body.contains("Log out"), "still logged in")
+    }
 }

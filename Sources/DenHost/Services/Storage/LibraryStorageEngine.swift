@@ -133,6 +133,10 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         guard case .done = try perform(.apply(namespace: namespace, operations: operations)) else { throw Self.unexpected }
     }
 
+    public func applyUnsynced(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
+        guard case .done = try perform(.applyUnsynced(namespace: namespace, operations: operations)) else { throw Self.unexpected }
+    }
+
     public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
         let opened = try open()
         if let direct = opened.direct {
