@@ -6,7 +6,7 @@ import Glibc
 /// Gives every version of a plugin file its own path. `dlopen` of a path that is already loaded
 /// returns the old image even after the file was replaced, and overwriting a loaded image
 /// crashes the process; so the host loads a copy named after the file's identity (device, inode,
-/// size, modification time) and never touches a copy once written. A later run reuses the copy.
+/// size, modification and change time) and never touches a copy once written. A later run reuses the copy.
 ///
 /// The cache stays bounded: a copy of a file that failed to load is removed at once (`discard`),
 /// and copies unused for `Limits.maxUnusedAge`, or beyond `Limits.maxBytes` (least recently used
@@ -88,10 +88,11 @@ public struct PluginCache: Sendable {
         guard info.st_size > 0 else { throw fail(.emptyFile) }
 
         let stem = PluginCache.stem(of: file.fileName)
-        // The modification time as text (seconds, then nanoseconds): no arithmetic to overflow.
-        let nanoseconds = String(info.st_mtim.tv_nsec)
-        let modified = "\(UInt64(bitPattern: Int64(info.st_mtim.tv_sec)))\(String(repeating: "0", count: max(0, 9 - nanoseconds.count)))\(nanoseconds)"
-        let name = "\(stem)-\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(modified).so"
+        // The modification and change times as digits, each part at a fixed width so that no two
+        // stamps read alike. The change time, which nobody can set back, tells a file rewritten in
+        // place with its size and modification time kept (the signature cache keys on it too).
+        let times = PluginCache.digits(info.st_mtim) + PluginCache.digits(info.st_ctim)
+        let name = "\(stem)-\(info.st_dev)-\(info.st_ino)-\(info.st_size)-\(times).so"
         let copy = directory.appendingFileName(name)
         var copyInfo = stat()
         if stat(copy.filePath, &copyInfo) == 0 {
@@ -130,6 +131,13 @@ public struct PluginCache: Sendable {
         // The cache just grew: keep it within its limits.
         prune(keeping: [name])
         return StagedCopy(url: copy, reused: false, source: FileStamp(info))
+    }
+
+    /// A time as 29 digits: seconds (20, zero-padded), then nanoseconds (9). No arithmetic to overflow.
+    static func digits(_ time: timespec) -> String {
+        let seconds = String(UInt64(bitPattern: Int64(time.tv_sec))), nanoseconds = String(time.tv_nsec)
+        return String(repeating: "0", count: max(0, 20 - seconds.count)) + seconds
+            + String(repeating: "0", count: max(0, 9 - nanoseconds.count)) + nanoseconds
     }
 
     /// A plugin file's name without its extension, as `deletingPathExtension().lastPathComponent`

@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// One file in the plugin cache that den made: a copy (`<stem>-<dev>-<ino>-<size>-<mtime>.so`)
+/// One file in the plugin cache that den made: a copy (`<stem>-<dev>-<ino>-<size>-<mtime><ctime>.so`)
 /// or a copy being written (`.<copy name>.<pid>.partial`). Nothing else in the folder is ever
 /// touched, so `--cache-dir` pointed at a wrong folder cannot cost a user's files.
 package struct PluginCacheEntry: Sendable, Equatable {

@@ -37,6 +37,28 @@ struct PluginLoaderTests {
         #expect(try cache.stage(original) != first)
     }
 
+    @Test("a file rewritten in place with its size and modification time kept gets a new copy, with the new bytes")
+    func rewrittenInPlace() throws {
+        let folder = try PluginFolder()
+        let original = try folder.add("AboutModule")
+        let cache = PluginCache(directory: folder.temp.path("cache"))
+        let first = try cache.stage(original)
+        let stamp = try FileManager.default.attributesOfItem(atPath: original.path)[.modificationDate] as? Date
+
+        // The same length, one byte changed in place, the modification time set back: only the
+        // change time (which nobody can set back) tells.
+        var bytes = try Data(contentsOf: original)
+        bytes[bytes.count - 1] ^= 0xFF
+        let handle = try FileHandle(forWritingTo: original)
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: try #require(stamp)], ofItemAtPath: original.path)
+
+        let second = try cache.stage(original)
+        #expect(second != first, "a new copy")
+        #expect(try Data(contentsOf: second) == bytes, "holding the bytes on disk now")
+    }
+
     @Test("a file with a modification time far in the future (or past) still loads")
     func extremeTimestamps() throws {
         let folder = try PluginFolder()
