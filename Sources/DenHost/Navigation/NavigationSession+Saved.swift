@@ -50,9 +50,11 @@ extension NavigationSession {
     package func restore(_ saved: SavedNavigation) -> SessionView {
         step { state in
             var topRestored = false
+            var topRefused: Int32?
             for screen in saved.stack {
                 var (entry, _) = makeEntry(screen.route, &state)
                 topRestored = false
+                topRefused = nil
                 if let instance = entry.instance, entry.route == screen.route, entry.moduleID == screen.moduleID,
                    entry.guardedFor == screen.guardedFor, let text = screen.snapshot, let data = Data(base64Encoded: text) {
                     switch instance.restoreOutcome(data) {
@@ -61,8 +63,9 @@ extension NavigationSession {
                     case .keepsNoState:
                         break
                     case .refused(let status):
-                        logger?.notice("\(screen.route) starts fresh: its module refused the saved state (status \(status))",
-                                       metadata: ["module": "\(screen.moduleID ?? "?")"])
+                        logger?.warning("\(screen.route) starts fresh: its module refused the saved state (\(ModuleCallError.statusName(status)))",
+                                        metadata: ["module": "\(screen.moduleID ?? "?")"])
+                        topRefused = status
                         (entry, _) = makeEntry(screen.route, &state)
                     }
                 }
@@ -72,6 +75,11 @@ extension NavigationSession {
                 state.stack[state.stack.count - 1].screen = shown
             } else {
                 dispatch(.appear, &state)
+            }
+            // As after a hot swap: what was typed there is gone, and the visitor is told so.
+            if let status = topRefused, !state.stack.isEmpty {
+                state.stack[state.stack.count - 1].screen = HostScreens.withError(state.stack[state.stack.count - 1].screen,
+                    "This screen starts fresh: its module could not take back what was saved (\(ModuleCallError.statusName(status))).")
             }
         }
     }
