@@ -21,11 +21,12 @@ struct ModuleInstaller {
         var moduleLog: [String] = []
     }
 
-    init(environment: [String: String], cacheDirectory: URL?) {
+    /// `trustPolicy`: `--trust-policy` as typed, which beats the environment and the policy file.
+    init(environment: [String: String], cacheDirectory: URL?, trustPolicy: String? = nil) {
         userFolder = InstallLayout.userModulesDirectory(environment: environment)
         bundledFolder = InstallLayout.current?.bundledModulesDirectory
         self.cacheDirectory = cacheDirectory ?? PluginCache.defaultDirectory(environment: environment)
-        switch TrustPolicySetting.resolve(option: nil, environment: environment) {
+        switch TrustPolicySetting.resolve(option: trustPolicy, environment: environment) {
         case .success(let (policy, _)):
             trust = ModuleTrust(policy: policy, trustFiles: TrustPolicySetting.trustFiles(environment: environment),
                                 cacheDirectory: self.cacheDirectory)
@@ -120,7 +121,11 @@ struct ModuleInstaller {
         let verb = replaced.isEmpty ? "Installed" : "Replaced"
         let routes = record.routes.isEmpty ? "no routes" : "routes: " + record.routes.joined(separator: ", ")
         let publisher = record.signature.map { "; \(ModuleText.singleLine($0.text))" } ?? ""
-        return Installed(description: "\(verb) \(id) \(record.version ?? "") as \(target.path) (\(ModuleText.singleLine(routes))\(publisher)). Every den started from now on loads it.",
+        var hosting = ""
+        if let trust, let state = record.signature, case .isolated(let reason) = trust.policy.decide(state) {
+            hosting = " Under \(trust.policy.rawValue) it runs isolated and sandboxed, in a worker of its own (\(ModuleText.singleLine(reason)); docs/ISOLATION.md)."
+        }
+        return Installed(description: "\(verb) \(id) \(record.version ?? "") as \(target.path) (\(ModuleText.singleLine(routes))\(publisher)). Every den started from now on loads it.\(hosting)",
                          id: id, version: record.version ?? "", target: target)
     }
 

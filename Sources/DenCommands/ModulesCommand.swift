@@ -35,11 +35,16 @@ struct ModulesInstallCommand: ParsableCommand {
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Where loaded plugin copies are kept (default: $DEN_CACHE_DIR or ~/.cache/den/plugins).", valueName: "dir"))
     var cacheDirectory: String?
 
+    @Option(name: .customLong("trust-policy"), help: ArgumentHelp(
+        "Hold the file to this policy instead of the one a den started now would use: require-signature, isolate-unsigned or allow (docs/SIGNING.md).",
+        valueName: "policy"))
+    var trustPolicy: String?
+
     @OptionGroup var shared: SharedModulesOptions
 
     func run() throws {
         let shelf = try shared.shelf()
-        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory) { installer in
+        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory, trustPolicy: trustPolicy) { installer in
             let installed = try installer.install(URL(fileURLWithPath: file))
             guard let shelf else { return installed.description }
             let bytes: [UInt8]
@@ -66,11 +71,16 @@ struct ModulesRemoveCommand: ParsableCommand {
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Where loaded plugin copies are kept (default: $DEN_CACHE_DIR or ~/.cache/den/plugins).", valueName: "dir"))
     var cacheDirectory: String?
 
+    @Option(name: .customLong("trust-policy"), help: ArgumentHelp(
+        "Hold the file to this policy instead of the one a den started now would use: require-signature, isolate-unsigned or allow (docs/SIGNING.md).",
+        valueName: "policy"))
+    var trustPolicy: String?
+
     @OptionGroup var shared: SharedModulesOptions
 
     func run() throws {
         let shelf = try shared.shelf()
-        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory) { installer in
+        try ModuleInstaller.reporting(cacheDirectory: cacheDirectory, trustPolicy: trustPolicy) { installer in
             guard let shelf else { return try installer.remove(id: id) }
             // Withdrawn from the database even when this host's folder lacks it: another host may hold it.
             let local = Result(catching: { try installer.remove(id: id) })
@@ -118,9 +128,10 @@ struct ModulesSignCommand: ParsableCommand {
 extension ModuleInstaller {
     /// Runs one installer step for the command line: prints what it did, or its failure on
     /// standard error with exit status 1.
-    static func reporting(cacheDirectory: String?, _ step: (ModuleInstaller) throws -> String) throws {
+    static func reporting(cacheDirectory: String?, trustPolicy: String? = nil, _ step: (ModuleInstaller) throws -> String) throws {
         let installer = ModuleInstaller(environment: ProcessInfo.processInfo.environment,
-                                        cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
+                                        cacheDirectory: cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                                        trustPolicy: trustPolicy)
         do {
             print(try step(installer))
         } catch let failure as ModuleInstaller.Failure {

@@ -88,6 +88,20 @@ struct SigningEndToEndTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: userFolder(den).path)) ?? []).isEmpty)
     }
 
+    @Test("install --trust-policy beats DEN_TRUST_POLICY, and under isolate-unsigned says the module will run isolated")
+    func installPolicyOption() throws {
+        let den = try DenCommand()
+        let file = try demoModule(den)
+        let refused = try den.run(["modules", "install", file.path, "--trust-policy", "require-signature"],
+                                  environment: ["DEN_TRUST_POLICY": "allow"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("not signed"), "\(refused.stderr)")
+
+        let isolated = try den.run(["modules", "install", file.path, "--trust-policy", "isolate-unsigned"])
+        #expect(isolated.status == 0, "\(isolated.stderr)")
+        #expect(isolated.stdout.contains("Under isolate-unsigned it runs isolated and sandboxed"), "\(isolated.stdout)")
+    }
+
     @Test("a bad trust policy name is a usage error naming the policies")
     func badPolicy() throws {
         let den = try DenCommand()
