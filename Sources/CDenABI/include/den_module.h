@@ -39,8 +39,9 @@
  * exactly once (release may be NULL when len == 0 and ptr == NULL). The host zeroes every
  * out-parameter before it calls a plugin function.
  *
- * Documents are UTF-8 JSON of exactly `len` bytes, with no NUL terminator, and never contain
- * null. Limits: a reply 4 MiB, a service request 4 MiB, nesting 64 levels, an error message 4 KiB
+ * Documents are UTF-8 JSON of exactly `len` bytes, with no NUL terminator. A document a module
+ * sends never contains null (leave the key out); the host's answers may (storage.get's
+ * {"value": null}: no such key). Limits: a reply 4 MiB, a service request 4 MiB, nesting 64 levels, an error message 4 KiB
  * (cut). docs/ABI.md has every rule and docs/schema/ a JSON Schema for every document.
  *
  * Undefined behaviour (the host cannot check it): NULL service/response or a NULL ptr with
@@ -51,8 +52,9 @@
  * a registrar ctx other than the registrar's own (NULL is refused).
  *
  * Crashing: a module that runs in the host's process (the default), so abort(), a fault, or a
- * C++ exception or Rust panic unwinding out of any function here (an ELF constructor included)
- * ends the host. Its crash report starts with a line naming the module file or the module and
+ * C++ exception or Rust panic leaving any function here (an ELF constructor included) ends the
+ * host. Catch them at the boundary (Rust: std::panic::catch_unwind; since Rust 1.81 a panic
+ * leaving an extern "C" function aborts) and return an error status instead. Its crash report starts with a line naming the module file or the module and
  * call. A module run isolated (den --isolate, docs/ISOLATION.md) gets this same interface in a
  * worker process of its own, sandboxed: a crash there ends only the worker, which the host
  * restarts, restoring each instance from its last snapshot. There, host services answer only on
