@@ -57,6 +57,9 @@ let package = Package(
         .library(name: "MainModule", type: .dynamic, targets: ["MainModuleEntry"]),
         .library(name: "LoginModule", type: .dynamic, targets: ["LoginModuleEntry"]),
         .library(name: "JogsModule", type: .dynamic, targets: ["JogsModuleEntry"]),
+        // For the isolation tests only (Tests/SwiftFaultsFixture). Its file name does not end in
+        // Module.so, so den never loads it from its own folder and Scripts/install.sh never copies it.
+        .library(name: "DenFixtureSwiftFaults", type: .dynamic, targets: ["DenFixtureSwiftFaultsEntry"]),
         // The `http` service's network I/O, loaded by the host on the first fetch.
         .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
         // scrypt, SHA-256 and Ed25519 (swift-crypto), BLAKE2b (libsodium), loaded by the host on the
@@ -185,6 +188,16 @@ let package = Package(
         .testTarget(name: "DenWebPagesTests", dependencies: ["DenWebPages", "DenKit"]),
 
     ] + module("About") + module("Main") + module("Login") + module("Jogs") + [
+        // The isolation tests' fault module in Swift, laid out like a bundled module (layers, Entry,
+        // Manifest) and built on DenKit alone. A product of this package rather than a package the
+        // tests build (as the `den new-module` tests do): it reuses the DenKit den is built with,
+        // where a package of its own would compile DenKit again, minutes on a busy machine.
+        .target(name: "DenFixtureSwiftFaults", dependencies: ["DenKit"], path: "Tests/SwiftFaultsFixture",
+                exclude: ["Entry", "Manifest"], linkerSettings: pluginLinkerFlags),
+        .target(name: "DenFixtureSwiftFaultsEntry", dependencies: ["DenFixtureSwiftFaults", "DenKit", "DenFixtureSwiftFaultsManifest"],
+                path: "Tests/SwiftFaultsFixture/Entry", linkerSettings: moduleLinkerFlags),
+        .target(name: "DenFixtureSwiftFaultsManifest", dependencies: ["CDenABI"], path: "Tests/SwiftFaultsFixture/Manifest",
+                exclude: ["module.json"], publicHeadersPath: "."),
         // Finds the built `den` and plugins, makes temp folders, runs processes.
         .target(name: "DenTestSupport", dependencies: ["DenHost", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),

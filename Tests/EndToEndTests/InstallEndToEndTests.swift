@@ -45,6 +45,10 @@ struct InstallEndToEndTests {
         #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/trusted-keys").path))
         #expect(!files.fileExists(atPath: prefix.appendingPathComponent("lib/den/keys").path), "the install's secret key is gone")
         #expect(modules.contains("libJogsModule.so"))
+        // The test-only Swift fault module is a product of the package too, built beside the modules.
+        #expect(files.fileExists(atPath: BuildProducts.library("DenFixtureSwiftFaults").path))
+        #expect(!installed.contains("libDenFixtureSwiftFaults.so") && !files.fileExists(atPath: prefix.appendingPathComponent("lib/den/libDenFixtureSwiftFaults.so").path),
+                "test fixtures are never installed")
         #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/libDenHTTPTransport.so").path))
         #expect(files.fileExists(atPath: prefix.appendingPathComponent("lib/den/libDenCrypto.so").path))
         for completion in ["share/bash-completion/completions/den", "share/zsh/site-functions/_den",

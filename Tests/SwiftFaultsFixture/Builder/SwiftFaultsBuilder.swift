@@ -1,0 +1,15 @@
+import DenKit
+
+/// Assembles the swift-faults stack, with its state codec.
+enum SwiftFaultsBuilder: ModuleBuilder {
+    static func build(_ context: BuildContext) throws -> any ModuleInstance {
+        let navigation = Navigation()
+        let interactor = SwiftFaultsInteractor()
+        let router = SwiftFaultsRouter(navigation: navigation)
+        let presenter = SwiftFaultsPresenter(interactor: interactor, router: router)
+        let view = SwiftFaultsView(presenter: presenter)
+        presenter.view = view
+        router.view = view
+        return VIPERInstance(view: view, navigation: navigation, state: SwiftFaultsStateCodec.make(presenter: presenter))
+    }
+}
