@@ -29,7 +29,7 @@ extension DenRuntime {
         if let trust = loader.trust {
             let state = trust.state(checking: filePath, signedAs: filePath, id: manifest.id, version: manifest.version)
             if let refusal = trust.refusal(state, file: filePath, moduleID: manifest.id, sandboxedWorkers: isolation?.sandbox ?? false) {
-                registry.recordFailure(refusal, file: candidate.file)
+                registry.recordFailure(refusal, file: candidate.file, refusedRoutes: manifest.routes.map(\.pattern))
                 logger.error("\(refusal)")
                 return true
             }

@@ -102,6 +102,17 @@ struct SigningEndToEndTests {
         #expect(isolated.stdout.contains("Under isolate-unsigned it runs isolated and sandboxed"), "\(isolated.stdout)")
     }
 
+    @Test("a route of a module the policy refused says why it cannot open, not that nobody serves it")
+    func refusedRoute() throws {
+        let den = try DenCommand()
+        let file = try demoModule(den)
+        let result = try den.run(["render", "signed-demo", "--no-default-modules", "--plugin-dir", file.deletingLastPathComponent().path,
+                                  "--trust-policy", "require-signature"])
+        #expect(result.stdout.contains("Cannot open signed-demo"), "\(result.stdout)")
+        #expect(result.stdout.contains("not signed"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Not found"), "\(result.stdout)")
+    }
+
     @Test("a bad trust policy name is a usage error naming the policies")
     func badPolicy() throws {
         let den = try DenCommand()

@@ -18,6 +18,14 @@ enum HostScreens {
         return Screen(title: "Not found", elements: elements)
     }
 
+    /// A route of a module den refused to load (its signature, under the trust policy).
+    static func refused(_ route: String, _ error: PluginLoadError) -> Screen {
+        Screen(title: "Cannot open \(route)", elements: [
+            .banner(Banner(.error, "\(error)")),
+            .text("Its module was not loaded; `den plugins` lists it with the same reason."),
+        ])
+    }
+
     static func failed(_ route: String, _ error: ModuleCallError) -> Screen {
         Screen(title: "Cannot open \(route)", elements: [
             .banner(Banner(.error, error.description)),

@@ -474,6 +474,9 @@ public final class NavigationSession: @unchecked Sendable {
     func makeEntry(_ route: String, _ state: inout StepState) -> (Entry, stall: ModuleCallError?) {
         switch registry.resolve(route) {
         case .failure(let error):
+            if let refusal = registry.refusal(serving: route) {
+                return (Entry(route: route, moduleID: nil, instance: nil, screen: HostScreens.refused(route, refusal)), nil)
+            }
             logger?.debug("no module serves \(route): \(error)")
             return (Entry(route: route, moduleID: nil, instance: nil, screen: HostScreens.notFound(error, routes: registry.routes)), nil)
         case .success(let match):

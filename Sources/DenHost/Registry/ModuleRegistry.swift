@@ -163,11 +163,24 @@ public final class ModuleRegistry: @unchecked Sendable {
     }
 
     /// Records a plugin file that failed to load.
-    package func recordFailure(_ error: PluginLoadError, file: URL) {
+    package func recordFailure(_ error: PluginLoadError, file: URL, refusedRoutes: [String] = []) {
         var id = error.moduleID
         if id == nil, case .duplicateModule(let taken, _) = error.cause { id = taken }
-        let record = PluginRecord(file: file, id: id, version: nil, summary: nil, routes: [], status: .failed(error))
+        var record = PluginRecord(file: file, id: id, version: nil, summary: nil, routes: [], status: .failed(error))
+        record.refusedRoutes = refusedRoutes
         lock.withLock { records.append(record) }
+    }
+
+    /// Why `route` is not served when a module refused before it loaded would serve it.
+    package func refusal(serving route: String) -> PluginLoadError? {
+        let refused = lock.withLock { records.filter { !$0.refusedRoutes.isEmpty } }
+        for record in refused {
+            guard case .failed(let error) = record.status else { continue }
+            var table = RouteTable<Int>()
+            for pattern in record.refusedRoutes { try? table.add(pattern, owner: record.id ?? "?", value: 0) }
+            if case .success = table.compile().resolve(route) { return error }
+        }
+        return nil
     }
 
     /// Changes the route table and the records in one locked step (a hot swap's `replace`);

@@ -29,6 +29,9 @@ public struct PluginRecord: Sendable {
     package var loginRoutes: [String] = []
     /// The settings the module declared (empty when it declares none, or failed to load).
     package var settings: [SettingDefinition] = []
+    /// The route patterns a module refused before it loaded (by the trust policy) would have
+    /// served, from its manifest: a visitor who opens one is told why, not "not found".
+    package var refusedRoutes: [String] = []
     /// The module's entries in the app's navigation, from its manifest (none without one).
     package var navigation: [NavigationEntry] = []
     package var status: Status
