@@ -51,7 +51,8 @@ public final class DenRuntime: Sendable {
         let isolation = configuration.hosting.mayIsolate || configuration.trust?.policy == .isolateUnsigned ? IsolationSettings(
             policy: configuration.hosting, workerExecutable: configuration.workerExecutable ?? IsolationSettings.defaultWorkerExecutable(),
             callPolicy: configuration.callPolicy, quarantine: QuarantineBook(directory: configuration.dataDirectory, crashes: configuration.hosting.crashesToQuarantine),
-            onQuarantine: { [logger] module, why in logger.error("module '\(module)' \(why)") }) : nil
+            onQuarantine: { [logger] module, why in logger.error("module '\(module)' \(why)") },
+            onCrash: { [logger] module, what in logger.warning("module '\(module)': \(what)", metadata: ["module": "\(module)"]) }) : nil
         self.isolation = isolation
         self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
                                    hub: services, logger: logger, isolation: isolation, trust: configuration.trust)

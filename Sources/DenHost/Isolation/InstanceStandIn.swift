@@ -50,12 +50,26 @@ final class InstanceStandIn: @unchecked Sendable {
         remote = built.ref
         worker = live
         generation = liveGeneration
-        guard let lastState else { return Self.restoredNotice }
-        let restored = try module.request(Frame(.restore, ref: remote, body: lastState), on: live)
-        return restored.status == DEN_OK.rawValue ? Self.restoredNotice : Self.restartedFreshNotice
+        guard let state = lastState else { return Self.restoredNotice }
+        let restored: Frame
+        do {
+            restored = try module.request(Frame(.restore, ref: remote, body: state), on: live)
+        } catch {
+            // The restore itself ended the worker: that state would do it again, at every step of
+            // this screen, until the module is quarantined for everyone. Drop it; open the screen fresh.
+            lastState = nil
+            _ = try revive()
+            return Self.restartedFreshNotice
+        }
+        guard restored.status == DEN_OK.rawValue else {
+            lastState = nil
+            return Self.restartedFreshNotice
+        }
+        return Self.restoredNotice
     }
 
     func handle(_ event: Data, reply: UnsafeMutablePointer<den_owned>) -> Int32 {
+        let started = ContinuousClock.now
         do {
             if let revived = try revive() { notice.withLock { $0 = revived } }
         } catch {
@@ -70,13 +84,21 @@ final class InstanceStandIn: @unchecked Sendable {
             reply.pointee = OwnedBuffer.make(answer.body)
             return answer.status
         } catch {
-            // The worker is gone: bring this screen back now, so the visitor's next step works.
+            // The worker is gone. With time left in the call, bring this screen back now; after a
+            // hang the host's call limit is near, so the next step brings it back (and says so).
             let restored: String
-            do {
-                _ = try revive()
-                restored = lastState == nil ? "den restarted it and opened this screen again" : "den restarted it and restored this screen from its last snapshot"
-            } catch let again {
-                restored = "den could not restart it (\(again.message))"
+            if ContinuousClock.now - started > module.settings.callPolicy.timeout / 2 {
+                restored = lastState == nil ? "den restarted it and opens this screen again at your next step"
+                    : "den restarted it and restores this screen from its last snapshot at your next step"
+            } else {
+                do {
+                    let hadState = lastState != nil
+                    let revived = try revive()
+                    restored = revived == Self.restartedFreshNotice ? "den restarted it, but this screen could not keep its state and was opened afresh"
+                        : hadState ? "den restarted it and restored this screen from its last snapshot" : "den restarted it and opened this screen again"
+                } catch let again {
+                    restored = "den could not restart it (\(again.message))"
+                }
             }
             reply.pointee = OwnedBuffer.make("crashed while handling the event (\(error.message)); \(restored)")
             return Int32(DEN_ERR_INTERNAL.rawValue)

@@ -169,6 +169,7 @@ package final class IsolatedModule: @unchecked Sendable {
     /// starts the next worker at once so the next call finds it ready.
     private func workerEnded(_ worker: ModuleWorker, _ end: WorkerEnd) {
         let now = ContinuousClock.now
+        var crashes = 0
         let (isCurrent, loop) = state.withLock { state -> (Bool, String?) in
             guard state.worker === worker, !state.retired else { return (false, nil) }
             state.lastEnd = end.description
@@ -181,12 +182,17 @@ package final class IsolatedModule: @unchecked Sendable {
                 state.rolledBackTo = previous.version ?? "the previous version"
             }
             state.crashes = state.crashes.filter { now - $0 < settings.quarantine.window } + [now]
+            crashes = state.crashes.count
             guard state.crashes.count >= settings.quarantine.crashes else { return (true, nil) }
             let message = "is quarantined: it crashed \(state.crashes.count) times within \(Int(settings.quarantine.window.components.seconds / 60)) minutes (last: \(end.description)). Fix the module and replace its file (den tries a new version fresh), or run `den modules release \(String(contentHash.prefix(12)))` to try this file again"
             state.quarantine = message
             return (true, message)
         }
         guard isCurrent else { return }
+        if loop == nil {
+            let minutes = Int(settings.quarantine.window.components.seconds / 60)
+            settings.onCrash?(moduleName, "\(end.description) (pid \(worker.pid)); den starts it again and restores its screens from their last snapshots (crash \(crashes) of \(settings.quarantine.crashes) within \(minutes) minutes before a quarantine)")
+        }
         if let loop {
             settings.quarantine.record(hash: contentHash, file: filePath, module: moduleName, reason: loop)
             settings.onQuarantine?(moduleName, loop)

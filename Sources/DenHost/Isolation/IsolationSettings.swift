@@ -20,15 +20,18 @@ package final class IsolationSettings: Sendable {
     let readablePaths: [String]
     /// Told when a module is quarantined (the runtime logs it).
     let onQuarantine: (@Sendable (String, String) -> Void)?
+    /// Told when a module's worker ended (crashed, or was killed for a hang) and is started again.
+    let onCrash: (@Sendable (String, String) -> Void)?
     private let modules = Mutex<[String: IsolatedModule]>([:])
 
     package init(policy: HostingPolicy, workerExecutable: String, callPolicy: ModuleCallPolicy, quarantine: QuarantineBook,
-                 onQuarantine: (@Sendable (String, String) -> Void)? = nil) {
+                 onQuarantine: (@Sendable (String, String) -> Void)? = nil, onCrash: (@Sendable (String, String) -> Void)? = nil) {
         self.policy = policy
         self.workerExecutable = workerExecutable
         self.callPolicy = callPolicy
         self.quarantine = quarantine
         self.onQuarantine = onQuarantine
+        self.onCrash = onCrash
         var readable = ["/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/share/zoneinfo", "/usr/share/locale", "/usr/lib/locale"]
         // The Swift runtime's folder (a toolchain outside /usr, e.g. /opt/swift).
         var name = [CChar](repeating: 0, count: 4096)

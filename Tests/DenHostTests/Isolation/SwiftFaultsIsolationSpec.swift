@@ -102,6 +102,37 @@ struct SwiftFaultsIsolationSpec {
         #expect(runtime.makeSession().open("about").errors.isEmpty)
     }
 
+    @Test("after a crash, a snapshot the module refuses is not called restored: the screen says it was opened afresh")
+    func refusedAfterCrash() throws {
+        let runtime = runtime()
+        let session = runtime.makeSession()
+        _ = counted(session, to: 2)
+        _ = session.send(action: "poison", fields: [:])
+        let crashed = session.send(action: "fatal", fields: [:])
+        let error = try #require(crashed.errors.first)
+        #expect(error.contains("den restarted it, but this screen could not keep its state and was opened afresh"), "\(error)")
+        #expect(!error.contains("restored this screen"), "\(error)")
+        #expect(texts(session.send(action: "count", fields: [:])).first == "count 1")
+    }
+
+    @Test("a snapshot whose restore crashes the worker is dropped: the screen opens afresh once, with no crash loop")
+    func restoreCrash() throws {
+        let runtime = runtime()
+        let session = runtime.makeSession()
+        _ = counted(session, to: 2)
+        _ = session.send(action: "poison-restore", fields: [:])
+        let crashed = session.send(action: "fatal", fields: [:])
+        let error = try #require(crashed.errors.first)
+        #expect(error.contains("could not keep its state and was opened afresh"), "\(error)")
+        for expected in 1...3 {
+            #expect(texts(session.send(action: "count", fields: [:])).first == "count \(expected)")
+        }
+        let status = try module(runtime).status
+        #expect(status.quarantine == nil, "the fatal and the restore: two crashes, then none")
+        #expect(status.restarts == 2, "\(status.restarts)")
+        #expect(log.lines.contains { $0.level == .warning && $0.message.contains("module 'swift-faults': its worker ended by") && $0.message.contains("crash 1 of 3") }, "\(log.lines.map(\.message))")
+    }
+
     @Test("three crashes within five minutes quarantine the Swift module; its route says so; other modules serve")
     func crashLoop() throws {
         let runtime = runtime()

@@ -17,4 +17,6 @@ enum Fault: String, CaseIterable, Sendable {
 /// What the screen keeps, and what a crash must not lose: restored from the snapshot.
 struct Tally: Codable, Equatable, Sendable {
     var count: Int
+    /// The count whose restore ends the process (the `poison-restore` action saves it).
+    static let crashesRestore = -1000
 }

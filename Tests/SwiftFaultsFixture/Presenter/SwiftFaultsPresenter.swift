@@ -6,6 +6,7 @@ protocol SwiftFaultsPresenterInput: AnyObject {
     func didTapCount()
     func didTap(_ fault: Fault)
     func didTapBack()
+    var tally: Tally { get set }
 }
 
 /// Shows the tally; sends counting and faults to the interactor, Back to the router.

@@ -9,6 +9,7 @@ enum SwiftFaultsStateCodec {
             guard let presenter else { throw ModuleError.failed("the swift-faults screen is gone") }
             return presenter.tally
         }, load: { [weak presenter] tally in
+            if tally.count == Tally.crashesRestore { fatalError("swift-faults: restoring count \(tally.count)") }
             guard tally.count >= 0 else { throw ModuleError.invalidParameter("a swift-faults count is never negative, not \(tally.count)") }
             presenter?.tally = tally
         })

@@ -9,6 +9,10 @@ final class SwiftFaultsView: SwiftFaultsViewInput, PassiveModuleView {
     enum Action {
         static let count = "count"
         static let back = "back"
+        /// Saves a count `restore` refuses (negative): a crash then cannot bring it back.
+        static let poison = "poison"
+        /// Saves a count `restore` crashes on: bringing it back would end the next worker too.
+        static let poisonRestore = "poison-restore"
     }
 
     let presenter: any SwiftFaultsPresenterInput
@@ -27,6 +31,8 @@ final class SwiftFaultsView: SwiftFaultsViewInput, PassiveModuleView {
         case .appear: presenter.viewDidAppear()
         case .action(Action.count, _): presenter.didTapCount()
         case .action(Action.back, _): presenter.didTapBack()
+        case .action(Action.poison, _): presenter.tally = Tally(count: -1)
+        case .action(Action.poisonRestore, _): presenter.tally = Tally(count: Tally.crashesRestore)
         case .action(let id, _):
             if let fault = Fault(rawValue: id) { presenter.didTap(fault) }
         }
