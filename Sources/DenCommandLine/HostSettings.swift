@@ -100,6 +100,15 @@ package struct HostSettings: Sendable {
         ["1", "true", "yes"].contains((value ?? "").lowercased())
     }
 
+    /// The trust policy and lists these settings name (`den plugins --inspect` judges a file by them).
+    package func moduleTrust(cacheDirectory: URL? = nil) -> ModuleTrust {
+        // `problem` refused a bad policy name before this; a den never runs without a policy.
+        let policy = (try? resolvedTrustPolicy.get().0) ?? .requireSignature
+        let cache = cacheDirectory ?? self.cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? PluginCache.defaultDirectory(environment: environment)
+        return ModuleTrust(policy: policy, trustFiles: TrustPolicySetting.trustFiles(environment: environment), cacheDirectory: cache)
+    }
+
     /// Builds the host and loads its plugins; a broken plugin is reported (on standard error),
     /// never fatal. `eager` loads every module whatever the options say (`den plugins`).
     package func makeRuntime(eager forced: Bool = false) -> DenRuntime {
@@ -121,10 +130,7 @@ package struct HostSettings: Sendable {
         configuration.hosting.isolated = isolatedModules
         configuration.hosting.sandbox = !noSandbox
         configuration.hosting.configured = HostingSettings.configured(in: configuration.dataDirectory)
-        // `problem` refused a bad policy name before this; a den never runs without a policy.
-        let policy = (try? resolvedTrustPolicy.get().0) ?? .requireSignature
-        configuration.trust = ModuleTrust(policy: policy, trustFiles: TrustPolicySetting.trustFiles(environment: environment),
-                                          cacheDirectory: configuration.cacheDirectory)
+        configuration.trust = moduleTrust(cacheDirectory: configuration.cacheDirectory)
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
         return runtime

@@ -7,10 +7,13 @@ import Foundation
 /// `den plugins --inspect <file>`: a module file's ABI version, toolchain and manifest, read
 /// without loading it (no code of the module runs).
 enum PluginInspection {
-    static func run(_ path: String, json: Bool) throws {
-        let inspection: ModuleFileInspection
+    /// `trust`: the policy and trust lists the file's signature is judged by (those of a den
+    /// started with the same options).
+    static func run(_ path: String, json: Bool, trust: ModuleTrust) throws {
+        var inspection: ModuleFileInspection
         do {
             inspection = try ModuleFileInspection.inspect(URL(fileURLWithPath: path))
+            inspection.judgeSignature(trust)
         } catch {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             throw ExitCode(ExitStatus.failure)
@@ -53,6 +56,15 @@ enum PluginInspection {
             lines.append("manifest: refused: \(clean(problem, limit: 600))")
         } else {
             lines.append("manifest: none (den loads this file at start to learn what it provides)")
+        }
+        if let signature = inspection.signature {
+            lines.append("signature: \(clean(signature.text, limit: 600))")
+            let decision = switch signature.decision {
+            case "in-process": "runs"
+            case "isolated": "runs isolated and sandboxed (\(clean(signature.reason ?? "", limit: 400)))"
+            default: "refused"
+            }
+            lines.append("trust policy \(signature.policy): \(decision)")
         }
         for problem in inspection.problems { lines.append("PROBLEM \(clean(problem, limit: 800))") }
         return lines.joined(separator: "\n")

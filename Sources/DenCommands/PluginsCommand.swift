@@ -11,7 +11,8 @@ struct PluginsCommand: ParsableCommand {
         discussion: """
         Loads every module (as --eager does), so that every load error shows. Exits with status 1 when no module is active \
         (none found, or every plugin failed) or a named folder cannot be read. --inspect <file> prints one module file's \
-        ABI version, toolchain and manifest without loading it (status 1 when this den could not load it).
+        ABI version, toolchain, manifest and signature (publisher, key, state, and what the trust policy does with it) \
+        without loading it (status 1 when this den could not load it).
         """)
 
     @OptionGroup var host: HostOptions
@@ -19,12 +20,12 @@ struct PluginsCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Print what a module file says about itself (ABI version, toolchain, manifest) without loading it.",
+    @Option(help: ArgumentHelp("Print what a module file says about itself (ABI version, toolchain, manifest, signature) without loading it.",
                                valueName: "file"))
     var inspect: String?
 
     func run() throws {
-        if let inspect { return try PluginInspection.run(inspect, json: json) }
+        if let inspect { return try PluginInspection.run(inspect, json: json, trust: host.settings.moduleTrust()) }
         let runtime = try host.makeRuntime(eager: true)
         let plugins = runtime.registry.plugins
         // Nothing usable is a failure a script must notice, like an unreadable folder.

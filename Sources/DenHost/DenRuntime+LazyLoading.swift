@@ -27,7 +27,7 @@ extension DenRuntime {
         // loads): a module the policy refuses never gets into the route table.
         var signature: SignatureState?
         if let trust = loader.trust {
-            let state = trust.state(checking: filePath, signedAs: filePath, id: manifest.id, version: manifest.version)
+            let state = trust.state(checking: filePath, signedAs: filePath, id: manifest.id, version: manifest.version, stamp: stamp)
             if let refusal = trust.refusal(state, file: filePath, moduleID: manifest.id, sandboxedWorkers: isolation?.sandbox ?? false) {
                 registry.recordFailure(refusal, file: candidate.file, refusedRoutes: manifest.routes.map(\.pattern))
                 logger.error("\(refusal)")

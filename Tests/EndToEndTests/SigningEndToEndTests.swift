@@ -113,6 +113,45 @@ struct SigningEndToEndTests {
         #expect(!result.stdout.contains("Not found"), "\(result.stdout)")
     }
 
+    @Test("den plugins --inspect shows a file's publisher, key and signature state, and what the trust policy does with it")
+    func inspectShowsTheSignature() throws {
+        let den = try DenCommand()
+        #expect(try den.run(["keys", "generate", "acme", "--as", "Acme Inc"]).status == 0)
+        // The key id as minisign writes it in the public key's comment line.
+        let publicKey = try String(contentsOf: den.temp.path("config/keys/acme.pub"), encoding: .utf8)
+        let keyID = try #require(publicKey.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
+        let file = try demoModule(den)
+        let unsigned = try den.run(["plugins", "--inspect", file.path, "--trust-policy", "allow"])
+        #expect(unsigned.status == 0, "\(unsigned.stderr)")
+        #expect(unsigned.stdout.contains("signature: unsigned\ntrust policy allow: runs"), "\(unsigned.stdout)")
+        let required = try den.run(["plugins", "--inspect", file.path, "--trust-policy", "require-signature"])
+        #expect(required.status == 1, "this den would not load it")
+        #expect(required.stdout.contains("trust policy require-signature: refused"), "\(required.stdout)")
+        #expect(required.stdout.contains("PROBLEM") && required.stdout.contains("not signed"), "\(required.stdout)")
+
+        #expect(try den.run(["modules", "sign", file.path, "--key", "acme"]).status == 0)
+        let signed = try den.run(["plugins", "--inspect", file.path, "--trust-policy", "require-signature"])
+        #expect(signed.status == 0, "\(signed.stdout)\(signed.stderr)")
+        #expect(signed.stdout.contains("signature: signed by Acme Inc (key \(keyID))\ntrust policy require-signature: runs"), "\(signed.stdout)")
+        let json = try den.run(["plugins", "--inspect", file.path, "--json"], environment: ["DEN_TRUST_POLICY": "require-signature"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let signature = try #require(document["signature"] as? [String: Any], "\(json.stdout)")
+        #expect(signature["publisher"] as? String == "Acme Inc")
+        #expect(signature["keyID"] as? String == keyID)
+        #expect(signature["state"] as? String == "signed")
+        #expect(signature["decision"] as? String == "in-process")
+
+        // The file changed after it was signed: refused under every policy, allow included.
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0]))
+        try handle.close()
+        let changed = try den.run(["plugins", "--inspect", file.path, "--trust-policy", "allow"])
+        #expect(changed.status == 1)
+        #expect(changed.stdout.contains("signature: bad signature:") && changed.stdout.contains("not a signature of this file"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("trust policy allow: refused"), "\(changed.stdout)")
+    }
+
     @Test("a bad trust policy name is a usage error naming the policies")
     func badPolicy() throws {
         let den = try DenCommand()

@@ -6,6 +6,9 @@ import Glibc
 /// A file's identity as the plugin cache names copies (device, inode, size, modification
 /// time): equal stamps mean the version already loaded, so there is nothing to swap. The
 /// registry cache keys its entries with the same stamp (`ManifestIndex.Key`).
+///
+/// The change time rides along for the signature cache (`SignatureIndex.Stamp`), which a start
+/// then judges from this one `stat`; it is no part of the identity (a `chmod` is no new version).
 struct FileStamp: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
@@ -14,6 +17,8 @@ struct FileStamp: Hashable, Sendable {
     let nanoseconds: Int
     /// A plain file (not a folder, device or socket).
     let isRegularFile: Bool
+    let changeSeconds: Int
+    let changeNanoseconds: Int
 
     init?(_ path: String) {
         var info = stat()
@@ -30,5 +35,18 @@ struct FileStamp: Hashable, Sendable {
         seconds = info.st_mtim.tv_sec
         nanoseconds = info.st_mtim.tv_nsec
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
+        changeSeconds = info.st_ctim.tv_sec
+        changeNanoseconds = info.st_ctim.tv_nsec
+    }
+
+    static func == (a: FileStamp, b: FileStamp) -> Bool {
+        a.device == b.device && a.inode == b.inode && a.size == b.size && a.seconds == b.seconds
+            && a.nanoseconds == b.nanoseconds && a.isRegularFile == b.isRegularFile
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(inode)
+        hasher.combine(size)
+        hasher.combine(nanoseconds)
     }
 }

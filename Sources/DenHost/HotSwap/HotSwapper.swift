@@ -24,10 +24,22 @@ public final class HotSwapper: @unchecked Sendable {
     private let selected: Set<String>?
     private let cacheDirectory: URL
     package let policy: HotSwapPolicy
+    private let trust: ModuleTrust?
     // `lock` serialises swaps and guards `loadedStamps` and `retained`.
     private let lock = Lock()
-    /// The identity of each plugin file's loaded version, by standardized path.
-    private var loadedStamps: [String: FileStamp] = [:]
+    /// The identity of each plugin file's loaded version, and of its signature (`.minisig`) as it
+    /// was judged, by standardized path.
+    private var loadedStamps: [String: Stamps] = [:]
+
+    private struct Stamps: Equatable {
+        var file: FileStamp?
+        var signature: FileStamp?
+
+        init(_ file: URL) {
+            self.file = FileStamp(file.path)
+            signature = FileStamp(ModuleTrust.signaturePath(of: file.path))
+        }
+    }
     /// What the serving image of each module costs (file size plus the memory its load added):
     /// what a swap adds to the module's retained bytes.
     private var imageCosts: [String: Int64] = [:]
@@ -37,14 +49,16 @@ public final class HotSwapper: @unchecked Sendable {
         loader = PluginLoader(cache: PluginCache(directory: runtime.configuration.cacheDirectory,
                                                  limits: runtime.configuration.cacheLimits),
                               hub: runtime.services, logger: runtime.logger, isolation: runtime.isolation, trust: runtime.loader.trust)
+        trust = runtime.loader.trust
         logger = runtime.logger
         selected = runtime.configuration.selectedModules
         cacheDirectory = runtime.configuration.cacheDirectory
         self.policy = policy
         // What is loaded now counts as each file's current version.
         for record in registry.plugins {
-            guard let stamp = FileStamp(record.file.path) else { continue }
-            loadedStamps[Self.key(record.file)] = stamp
+            let stamps = Stamps(record.file)
+            guard let stamp = stamps.file else { continue }
+            loadedStamps[Self.key(record.file)] = stamps
             if let id = record.id, record.isActive { imageCosts[id] = stamp.size }
         }
     }
@@ -77,22 +91,29 @@ public final class HotSwapper: @unchecked Sendable {
     private func swapLocked(_ file: URL) -> HotSwapReport {
         var report = HotSwapReport(file: file, moduleID: nil, outcome: .unchanged("no change"))
         let key = Self.key(file)
-        let stamp = FileStamp(file.path)
-        if let stamp, loadedStamps[key] == stamp {
+        let stamps = Stamps(file)
+        let stamp = stamps.file
+        if stamp != nil, loadedStamps[key] == stamps {
             report.outcome = .unchanged("this version is loaded already")
             return report
         }
         let current = registry.plugins.last { Self.key($0.file) == key }
         let serving = current?.isActive == true ? current : nil
         report.moduleID = serving?.id
+        // Only the signature changed: judged again, and the module moves only if the policy now
+        // puts it elsewhere (isolate-unsigned: a module signed now runs in-process).
+        if let serving, let stamp, loadedStamps[key]?.file == stamp, let trust,
+           let outcome = signatureChanged(serving, file: file, stamps: stamps, trust: trust, into: &report) {
+            return outcome
+        }
         let memoryBefore = ResidentMemory.bytes()
         let plugin: LoadedPlugin
         do {
             plugin = try loader.load(file)
         } catch {
-            return refuse(.load(error), file: file, moduleID: serving?.id, stamp: stamp, into: &report)
+            return refuse(.load(error), file: file, moduleID: serving?.id, stamps: stamps, into: &report)
         }
-        loadedStamps[key] = stamp
+        loadedStamps[key] = stamps
         let imageCost = Int64(FileStamp(plugin.loadedCopyPath)?.size ?? 0) + max(0, ResidentMemory.bytes() - memoryBefore)
         report.moduleID = plugin.id
         if let selected, !selected.contains(plugin.id) {
@@ -107,7 +128,7 @@ public final class HotSwapper: @unchecked Sendable {
             let record = registry.install(plugin)
             imageCosts[plugin.id] = imageCost
             if let error = record.error {
-                return refuse(.load(error), file: file, moduleID: plugin.id, stamp: stamp, into: &report)
+                return refuse(.load(error), file: file, moduleID: plugin.id, stamps: stamps, into: &report)
             }
             report.outcome = .installed
             report.generation = 1
@@ -116,7 +137,7 @@ public final class HotSwapper: @unchecked Sendable {
         }
         guard plugin.id == moduleID else {
             plugin.endpoint?.revoke()
-            return refuse(.otherModule(expected: moduleID, found: plugin.id), file: file, moduleID: moduleID, stamp: stamp, into: &report)
+            return refuse(.otherModule(expected: moduleID, found: plugin.id), file: file, moduleID: moduleID, stamps: stamps, into: &report)
         }
         do {
             let result = try replace(moduleID, with: plugin, imageCost: imageCost)
@@ -131,14 +152,55 @@ public final class HotSwapper: @unchecked Sendable {
             return report
         } catch {
             plugin.endpoint?.revoke()
-            return refuse(error, file: file, moduleID: moduleID, stamp: stamp, into: &report)
+            return refuse(error, file: file, moduleID: moduleID, stamps: stamps, into: &report)
         }
     }
 
-    private func refuse(_ cause: HotSwapError.Cause, file: URL, moduleID: String?, stamp: FileStamp?,
+    /// The serving module's file is the loaded version, and only its signature changed: the
+    /// report when that needs no new load (nil: load it, the policy now hosts it elsewhere).
+    /// A signature that no longer holds leaves the loaded version serving, as a refused new file
+    /// does: den never unloads code it already ran (docs/SIGNING.md, "What is checked when").
+    private func signatureChanged(_ serving: PluginRecord, file: URL, stamps: Stamps, trust: ModuleTrust,
+                                  into report: inout HotSwapReport) -> HotSwapReport? {
+        let state = trust.state(checking: file.path, signedAs: file.path, id: serving.id, version: serving.version)
+        let decision = trust.decide(state)
+        let key = Self.key(file)
+        switch decision {
+        case .refused(let reason, let fix):
+            registry.transact { _, records in
+                if let index = records.lastIndex(where: { Self.key($0.file) == key && $0.isActive }) { records[index].signature = state }
+            }
+            let error = PluginLoadError(file: file.path, cause: .untrusted(reason: "its signature changed, and \(reason)", fix: fix),
+                                        moduleID: serving.id)
+            return refuse(.load(error), file: file, moduleID: serving.id, stamps: stamps, into: &report)
+        case .isolated where serving.isLoaded && serving.isolated == nil:
+            return nil // isolate-unsigned: in-process no longer; loaded again in a worker
+        case .inProcess where serving.isolated != nil && !isolatedByOptions(serving):
+            return nil // signed by a trusted key now: out of its worker
+        case .isolated, .inProcess:
+            loadedStamps[key] = stamps
+            registry.transact { _, records in
+                if let index = records.lastIndex(where: { Self.key($0.file) == key && $0.isActive }) {
+                    records[index].signature = state
+                    records[index].swapError = nil
+                }
+            }
+            publishStatus()
+            report.outcome = .unchanged("its signature changed and holds (\(state.text)); the loaded version serves on")
+            return report
+        }
+    }
+
+    /// Whether `--isolate` or `den.hosting` isolate the module whatever its signature.
+    private func isolatedByOptions(_ record: PluginRecord) -> Bool {
+        guard let isolation = loader.isolation else { return false }
+        return isolation.policy.mode(moduleID: record.id, fileName: record.fileName) == .isolated
+    }
+
+    private func refuse(_ cause: HotSwapError.Cause, file: URL, moduleID: String?, stamps: Stamps,
                         into report: inout HotSwapReport) -> HotSwapReport {
-        // A refused version is not tried again until the file changes.
-        if let stamp { loadedStamps[Self.key(file)] = stamp }
+        // A refused version is not tried again until the file or its signature changes.
+        if stamps.file != nil { loadedStamps[Self.key(file)] = stamps }
         let error = HotSwapError(file: file.path, cause: cause)
         report.outcome = .refused(error)
         // The report carries the refusal to the front-end, which tells the user; an error log

@@ -13,10 +13,22 @@ package final class PluginFolderWatch: Sendable {
         self.swapper = swapper
         let bundled = runtime.configuration.bundledDirectory?.standardizedFileURL.path
         watcher = FileChangeWatcher(folders: runtime.searchedFolders, options: options, accept: { file in
-            Self.isPluginFile(file, bundledFolder: bundled)
+            Self.pluginFile(changedBy: file, bundledFolder: bundled) != nil
         }, onStable: { file in
-            onReport(swapper.swap(file))
+            // A signature whose module file is gone (removed with it) is nothing to swap.
+            guard let plugin = Self.pluginFile(changedBy: file, bundledFolder: bundled),
+                  plugin == file || FileManager.default.fileExists(atPath: plugin.path) else { return }
+            onReport(swapper.swap(plugin))
         })
+    }
+
+    /// The plugin file a change to `file` concerns: the file itself, or for its signature
+    /// (`<file>.minisig`) the module file beside it, which is judged again; nil for any other file.
+    package static func pluginFile(changedBy file: URL, bundledFolder: String?) -> URL? {
+        let suffix = ".minisig"
+        guard file.lastPathComponent.hasSuffix(suffix) else { return isPluginFile(file, bundledFolder: bundledFolder) ? file : nil }
+        let plugin = URL(fileURLWithPath: String(file.path.dropLast(suffix.count)), isDirectory: false)
+        return isPluginFile(plugin, bundledFolder: bundledFolder) ? plugin : nil
     }
 
     /// The same files discovery loads: in the bundled folder only `lib<Name>Module.so` (it also

@@ -13,6 +13,8 @@ package struct ModuleFileInspection: Sendable, Encodable {
     package var manifestProblem: String?
     /// What stops this host from loading the file, as far as can be told without loading it.
     package var problems: [String]
+    /// Its signature under the trust policy in force, when asked for (`den plugins --inspect`).
+    package var signature: SignatureInspection?
 
     /// The file's symbols; throws a `PluginLoadError` for a file that is no library for this machine.
     package static func inspect(_ file: URL) throws(PluginLoadError) -> ModuleFileInspection {
@@ -35,7 +37,7 @@ package struct ModuleFileInspection: Sendable, Encodable {
             throw fail(.unreadable("it has no section headers, so its symbols cannot be read without loading it"))
         }
         var inspection = ModuleFileInspection(file: file.path, abiVersion: probe.abiVersion, toolchain: probe.toolchain,
-                                              manifest: nil, manifestProblem: nil, problems: [])
+                                              manifest: nil, manifestProblem: nil, problems: [], signature: nil)
         switch probe.manifest {
         case .success(let manifest): inspection.manifest = manifest
         case .failure(let problem): inspection.manifestProblem = problem.description
@@ -53,6 +55,16 @@ package struct ModuleFileInspection: Sendable, Encodable {
         ]
         inspection.problems = errors.compactMap { $0.map { PluginLoadError(file: file.path, cause: $0).description } }
         return inspection
+    }
+
+    /// Adds what `trust` says of the file's signature; a refusal is one more problem.
+    package mutating func judgeSignature(_ trust: ModuleTrust) {
+        let signature = trust.inspection(of: file, id: manifest?.id, version: manifest?.version)
+        self.signature = signature
+        if signature.decision == "refused" {
+            problems.append(PluginLoadError(file: file, cause: .untrusted(reason: signature.reason ?? signature.text, fix: signature.fix ?? ""),
+                                            moduleID: manifest?.id).description)
+        }
     }
 
     /// This host's ABI version and toolchain, to print beside a file's.

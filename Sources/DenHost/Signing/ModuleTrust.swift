@@ -40,14 +40,22 @@ public final class ModuleTrust: Sendable {
 
     /// What the signature of `filePath` (`<filePath>.minisig`) says about the bytes at
     /// `checkedPath` (the file itself, or the staged copy den will load), held to the manifest's
-    /// `id` and `version` when given.
+    /// `id` and `version` when given. `stamp` is the checked file's, when the caller has just
+    /// `stat`ed it (a start has, for every module file): a cached verdict then costs one `stat`,
+    /// the signature's.
     package func state(checking checkedPath: String, signedAs filePath: String, id: String?, version: String?) -> SignatureState {
+        state(checking: checkedPath, signedAs: filePath, id: id, version: version, stamp: nil)
+    }
+
+    func state(checking checkedPath: String, signedAs filePath: String, id: String?, version: String?, stamp: FileStamp?) -> SignatureState {
         let signaturePath = Self.signaturePath(of: filePath)
-        guard let signatureStamp = SignatureIndex.stamp(signaturePath) else {
+        guard let signatureStamp = SignatureIndex.Stamp(path: signaturePath) else {
             return errno == ENOENT || errno == ENOTDIR ? .unsigned
                 : .invalid("its signature file \(signaturePath) cannot be read (\(String(cString: strerror(errno))))")
         }
-        guard let fileStamp = SignatureIndex.stamp(checkedPath) else { return .invalid("the file cannot be read") }
+        guard let fileStamp = stamp.map({ SignatureIndex.Stamp($0) }) ?? SignatureIndex.Stamp(path: checkedPath) else {
+            return .invalid("the file cannot be read")
+        }
         let store = trustStore
         if let claim = index.claim(path: checkedPath, fileStamp: fileStamp, signatureStamp: signatureStamp) {
             return judge(claim, store: store, id: id, version: version)
@@ -64,7 +72,7 @@ public final class ModuleTrust: Sendable {
         guard let key = entry.key else { return .unknownKey(keyID: signature.keyIDText) }
         guard let bytes = FileBytes.read(atPath: checkedPath, limit: 1 << 30) else { return .invalid("the file cannot be read") }
         // A file replaced while it was read is judged by neither version.
-        guard SignatureIndex.stamp(checkedPath) == fileStamp else {
+        guard SignatureIndex.Stamp(path: checkedPath) == fileStamp else {
             return .invalid("the file changed while den checked it; try again once it is written")
         }
         do {
@@ -93,6 +101,25 @@ public final class ModuleTrust: Sendable {
         return nil
     }
 
+    /// What `den plugins --inspect` says of a file's signature: its state, and what the policy
+    /// in force does with it.
+    package func inspection(of filePath: String, id: String?, version: String?) -> SignatureInspection {
+        let state = state(checking: filePath, signedAs: filePath, id: id, version: version)
+        var inspection = SignatureInspection(state: state.label, publisher: state.publisher, keyID: state.keyID, text: state.text,
+                                             policy: policy.rawValue, decision: "in-process")
+        switch decide(state) {
+        case .inProcess: break
+        case .isolated(let reason):
+            inspection.decision = "isolated"
+            inspection.reason = reason
+        case .refused(let reason, let fix):
+            inspection.decision = "refused"
+            inspection.reason = reason
+            inspection.fix = fix
+        }
+        return inspection
+    }
+
     /// Where the module may run: the policy's decision, with the isolation seam.
     package func decide(_ state: SignatureState) -> TrustDecision { policy.decide(state) }
 
@@ -112,4 +139,19 @@ public final class ModuleTrust: Sendable {
             return PluginLoadError(file: file, cause: .untrusted(reason: reason, fix: fix), moduleID: moduleID)
         }
     }
+}
+
+/// A module file's signature as `den plugins --inspect` reports it (text and JSON).
+package struct SignatureInspection: Sendable, Encodable, Equatable {
+    /// `SignatureState.label`: signed, unsigned, unknown-key, revoked or invalid.
+    package var state: String
+    package var publisher: String?
+    package var keyID: String?
+    /// "signed by Acme (key …)", "bad signature: …"
+    package var text: String
+    /// The trust policy in force, and what it does with the file: in-process, isolated or refused.
+    package var policy: String
+    package var decision: String
+    package var reason: String?
+    package var fix: String?
 }

@@ -64,6 +64,14 @@ public enum SignatureState: Sendable, Equatable {
         }
     }
 
+    /// The key that signed it, when den could read its id.
+    package var keyID: String? {
+        switch self {
+        case .signed(_, let keyID, _, _), .revoked(_, let keyID), .unknownKey(let keyID): keyID
+        default: nil
+        }
+    }
+
     /// A line for people: "signed by Acme (key 1A2B…)", "unsigned", …
     package var text: String {
         switch self {

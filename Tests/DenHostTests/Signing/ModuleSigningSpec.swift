@@ -1,6 +1,7 @@
 @testable import DenHost
 import DenTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Signed modules under each trust policy (docs/SIGNING.md): what runs and what is refused, at a
@@ -137,14 +138,78 @@ struct ModuleSigningSpec {
         try fixture.sign()
         _ = fixture.runtime(.requireSignature, lazily: true)
         let index = SignatureIndex(directory: fixture.folder.temp.path("cache"))
-        let fileStamp = try #require(SignatureIndex.stamp(fixture.about.path))
-        let signatureStamp = try #require(SignatureIndex.stamp(fixture.signaturePath))
+        let fileStamp = try #require(SignatureIndex.Stamp(path: fixture.about.path))
+        let signatureStamp = try #require(SignatureIndex.Stamp(path: fixture.signaturePath))
         #expect(index.claim(path: fixture.about.path, fileStamp: fileStamp, signatureStamp: signatureStamp)
             == ModuleSignature.Claim(keyID: fixture.key.publicKeyValue.keyIDText, id: "about", version: "1.0.0"))
         // Touching the file (a new change time) makes the entry stale.
         #expect(utimes(fixture.about.path, nil) == 0)
-        let touched = try #require(SignatureIndex.stamp(fixture.about.path))
+        let touched = try #require(SignatureIndex.Stamp(path: fixture.about.path))
         #expect(index.claim(path: fixture.about.path, fileStamp: touched, signatureStamp: signatureStamp) == nil)
+    }
+
+    /// What is done to the signature after a start cached About's verdict, and what the next start says.
+    static let signatureChanges: [(String, @Sendable (SigningFixture) throws -> Void, String)] = [
+        ("removed", { try FileManager.default.removeItem(atPath: $0.signaturePath) }, "not signed"),
+        ("damaged", { try "untrusted comment: x\nnot base64\n".write(toFile: $0.signaturePath, atomically: true, encoding: .utf8) }, "is damaged"),
+        ("re-signed for another version", { try $0.sign(claiming: "about", version: "9.9.9") }, "signed as about 9.9.9, but it is version 1.0.0"),
+    ]
+
+    @Test("a cached verdict holds only for the signature it was made from: one removed, damaged or replaced counts at the next start",
+          arguments: signatureChanges.indices, [false, true])
+    func cachedVerdictFollowsTheSignature(change: Int, lazily: Bool) throws {
+        let (_, apply, because) = Self.signatureChanges[change]
+        let fixture = try SigningFixture()
+        try fixture.sign()
+        #expect(fixture.aboutRuns(fixture.runtime(.requireSignature, lazily: lazily)).runs)
+        try apply(fixture)
+        let outcome = fixture.aboutRuns(fixture.runtime(.requireSignature, lazily: lazily))
+        #expect(!outcome.runs)
+        #expect(outcome.error?.contains(because) == true, "\(outcome.error ?? "")")
+    }
+
+    @Test("a cached verdict is judged under the policy of each start: a key taken off the trust list is unknown at once")
+    func cachedVerdictFollowsTheTrustList() throws {
+        let fixture = try SigningFixture()
+        try fixture.sign()
+        #expect(fixture.aboutRuns(fixture.runtime(.requireSignature, lazily: true)).runs)
+        try "".write(to: fixture.ring.trustFile, atomically: true, encoding: .utf8)
+        let refused = fixture.aboutRuns(fixture.runtime(.requireSignature, lazily: true))
+        #expect(!refused.runs)
+        #expect(refused.error?.contains("not on your trust list") == true, "\(refused.error ?? "")")
+        // The same cached signature under allow runs (in-process, as an unknown key's module does).
+        #expect(fixture.aboutRuns(fixture.runtime(.allow, lazily: true)).runs)
+    }
+
+    @Test("the signature cache is found by path in a file written in any order, and a damaged line only costs a check")
+    func cacheFileInAnyOrder() throws {
+        let fixture = try SigningFixture()
+        try fixture.sign()
+        _ = fixture.runtime(.requireSignature, lazily: true)
+        let cacheFile = fixture.folder.temp.path("cache").appendingPathComponent(SignatureIndex.fileName)
+        let written = try String(contentsOf: cacheFile, encoding: .utf8)
+        let lines = written.split(separator: "\n").map(String.init)
+        let fileStamp = try #require(SignatureIndex.Stamp(path: fixture.about.path))
+        let signatureStamp = try #require(SignatureIndex.Stamp(path: fixture.signaturePath))
+        let expected = ModuleSignature.Claim(keyID: fixture.key.publicKeyValue.keyIDText, id: "about", version: "1.0.0")
+        // Other lines before and after, out of order, and a damaged one for another file.
+        let aboutLine = try #require(lines.first { $0.hasPrefix(fixture.about.path + "\t") })
+        let shuffled = ["/zz/libZModule.so\t1.2.3.4.5.6.7\t1.2.3.4.5.6.7\tAB\tz\t1.0.0", aboutLine,
+                        "/aa/libAModule.so\tnot a stamp", "/aa/libBModule.so\t1.2.3.4.5.6.7\t1.2.3.4.5.6.7\tAB\tb\t1.0.0"]
+        try (shuffled.joined(separator: "\n") + "\n").write(to: cacheFile, atomically: true, encoding: .utf8)
+        #expect(SignatureIndex(directory: cacheFile.deletingLastPathComponent())
+            .claim(path: fixture.about.path, fileStamp: fileStamp, signatureStamp: signatureStamp) == expected)
+        // A damaged line for About is a miss, and the next start checks the file again and runs it.
+        try (aboutLine.replacingOccurrences(of: "\t", with: " ") + "\n").write(to: cacheFile, atomically: true, encoding: .utf8)
+        #expect(SignatureIndex(directory: cacheFile.deletingLastPathComponent())
+            .claim(path: fixture.about.path, fileStamp: fileStamp, signatureStamp: signatureStamp) == nil)
+        #expect(fixture.aboutRuns(fixture.runtime(.requireSignature, lazily: true)).runs)
+        #expect(SignatureIndex(directory: cacheFile.deletingLastPathComponent())
+            .claim(path: fixture.about.path, fileStamp: fileStamp, signatureStamp: signatureStamp) == expected)
+        // The file and its staged copy, written sorted by path.
+        let rewritten = try String(contentsOf: cacheFile, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(rewritten.count == 2, "\(rewritten)")
+        #expect(rewritten == rewritten.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "\(rewritten)")
     }
 
     @Test("a key revoked after a verdict was cached counts at the next start")
@@ -180,6 +245,111 @@ struct ModuleSigningSpec {
         #expect(runtime.record("libAboutModule.so")?.isActive == true)
         #expect(runtime.record("libAboutModule.so")?.generation == 1, "the old version keeps serving")
         #expect(runtime.makeSession().open("about").errors == [])
+    }
+}
+
+/// `--watch` and signatures: a change to a `.minisig` judges the module again (docs/SIGNING.md,
+/// "What is checked when"), through a real watcher on the plugin folder.
+@Suite("A changed signature under --watch")
+struct SignatureHotSwapSpec {
+    /// The watcher's reports, as they come.
+    final class Reports: Sendable {
+        let reports = Mutex<[HotSwapReport]>([])
+
+        func next(after count: Int, seconds: Double = 20) -> HotSwapReport? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let report = reports.withLock({ $0.count > count ? $0[count] : nil }) { return report }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return nil
+        }
+    }
+
+    private func watch(_ runtime: DenRuntime, _ reports: Reports) throws -> PluginFolderWatch {
+        let watch = PluginFolderWatch(runtime: runtime, options: .init(debounce: .milliseconds(50), pollInterval: .milliseconds(50))) { report in
+            reports.reports.withLock { $0.append(report) }
+        }
+        try watch.start()
+        return watch
+    }
+
+    @Test("isolate-unsigned: an unsigned module runs isolated; once signed by a trusted key it moves into den's process, then a bad signature is refused and it serves on")
+    func signedLaterLeavesItsWorker() throws {
+        let fixture = try SigningFixture()
+        let runtime = fixture.runtime(.isolateUnsigned, lazily: false)
+        #expect(fixture.aboutRuns(runtime).runs)
+        #expect(runtime.record("libAboutModule.so")?.isolated != nil, "unsigned: isolated")
+        let reports = Reports()
+        let watch = try watch(runtime, reports)
+        defer { watch.stop() }
+
+        try fixture.sign()
+        let signed = try #require(reports.next(after: 0), "a new signature is reported")
+        #expect(signed.outcome == .swapped, "\(signed)")
+        let record = try #require(runtime.record("libAboutModule.so"))
+        #expect(record.isolated == nil, "signed by a trusted key: in-process")
+        #expect(record.signature?.publisher == "Acme")
+        #expect(record.generation == 2)
+        #expect(runtime.makeSession().open("about").errors == [])
+
+        // A signature for another version: refused, and the version loaded keeps serving.
+        try fixture.sign(claiming: "about", version: "9.9.9")
+        let bad = try #require(reports.next(after: 1), "a bad signature is reported")
+        guard case .refused(let error) = bad.outcome else {
+            Issue.record("not refused: \(bad)")
+            return
+        }
+        #expect(error.description.contains("the old version keeps serving"), "\(error)")
+        #expect(error.description.contains("its signature changed") && error.description.contains("signed as about 9.9.9"), "\(error)")
+        #expect(error.description.contains("libAboutModule.so"), "names the file: \(error)")
+        let after = try #require(runtime.record("libAboutModule.so"))
+        #expect(after.isActive && after.generation == 2)
+        #expect(after.swapError?.contains("signed as about 9.9.9") == true, "den plugins says why: \(after.swapError ?? "")")
+        #expect(after.signature?.label == "invalid")
+        #expect(runtime.makeSession().open("about").errors == [])
+    }
+
+    @Test("require-signature: a re-signed module serves on without a reload; a damaged signature is refused and it serves on", arguments: [false, true])
+    func resignedUnderRequireSignature(lazily: Bool) throws {
+        let fixture = try SigningFixture()
+        try fixture.sign()
+        let runtime = fixture.runtime(.requireSignature, lazily: lazily)
+        #expect(fixture.aboutRuns(runtime).runs)
+        let reports = Reports()
+        let watch = try watch(runtime, reports)
+        defer { watch.stop() }
+
+        try FileManager.default.removeItem(atPath: fixture.signaturePath)
+        try fixture.sign()
+        let resigned = try #require(reports.next(after: 0))
+        guard case .unchanged(let why) = resigned.outcome else {
+            Issue.record("a valid new signature of the loaded file needs no reload: \(resigned)")
+            return
+        }
+        #expect(why.contains("holds (signed by Acme (key \(fixture.key.publicKeyValue.keyIDText)))"), "\(why)")
+        #expect(runtime.record("libAboutModule.so")?.generation == 1, "not reloaded")
+
+        try "untrusted comment: x\nnot base64\n".write(toFile: fixture.signaturePath, atomically: true, encoding: .utf8)
+        let damaged = try #require(reports.next(after: 1))
+        #expect(damaged.error?.description.contains("is damaged") == true, "\(damaged)")
+        #expect(damaged.error?.description.contains("the old version keeps serving") == true, "\(damaged)")
+        #expect(runtime.record("libAboutModule.so")?.isActive == true)
+        #expect(runtime.makeSession().open("about").errors == [])
+    }
+
+    @Test("require-signature: a module refused at start for want of a signature is installed once its signature arrives")
+    func signatureArrives() throws {
+        let fixture = try SigningFixture()
+        let runtime = fixture.runtime(.requireSignature, lazily: true)
+        #expect(!fixture.aboutRuns(runtime).runs)
+        let reports = Reports()
+        let watch = try watch(runtime, reports)
+        defer { watch.stop() }
+        try fixture.sign()
+        let report = try #require(reports.next(after: 0))
+        #expect(report.outcome == .installed, "\(report)")
+        #expect(fixture.aboutRuns(runtime).runs)
     }
 }
 
