@@ -310,6 +310,28 @@ struct SignatureHotSwapSpec {
         #expect(runtime.makeSession().open("about").errors == [])
     }
 
+    @Test("isolate-unsigned: a module re-signed by a key not on the trust list leaves den's process for a worker")
+    func resignedByAStrangerMovesIntoAWorker() throws {
+        let fixture = try SigningFixture()
+        try fixture.sign()
+        let runtime = fixture.runtime(.isolateUnsigned, lazily: false)
+        #expect(fixture.aboutRuns(runtime).runs)
+        #expect(runtime.record("libAboutModule.so")?.isolated == nil, "signed by a trusted key: in-process")
+        let reports = Reports()
+        let watch = try watch(runtime, reports)
+        defer { watch.stop() }
+
+        let stranger = KeyRing(configDirectory: try fixture.folder.temp.folder("stranger"))
+        _ = try stranger.generate(name: "stranger", publisher: "Stranger")
+        try ModuleSigner.sign(fixture.about, with: try stranger.secretKey("stranger"))
+        let report = try #require(reports.next(after: 0))
+        #expect(report.outcome == .swapped, "\(report)")
+        let record = try #require(runtime.record("libAboutModule.so"))
+        #expect(record.isolated != nil, "an unknown key's module runs only isolated")
+        #expect(record.signature?.label == "unknown-key")
+        #expect(runtime.makeSession().open("about").errors == [])
+    }
+
     @Test("require-signature: a re-signed module serves on without a reload; a damaged signature is refused and it serves on", arguments: [false, true])
     func resignedUnderRequireSignature(lazily: Bool) throws {
         let fixture = try SigningFixture()
