@@ -252,6 +252,7 @@ public final class HotSwapper: @unchecked Sendable {
                 for session in sessions {
                     plans.append(try session.planSwap(of: moduleID, router: router, policy: policy))
                 }
+                var retiring: IsolatedModule?
                 let generation = try registry.transact { table, records -> Int in
                     // Checked again in the locked step: the table may have changed since.
                     table = try replaced(table)
@@ -271,6 +272,7 @@ public final class HotSwapper: @unchecked Sendable {
                     record.retainedBytes += imageCosts[moduleID] ?? 0
                     record.swapError = nil
                     record.isLoaded = true
+                    if let old = record.isolated, old !== plugin.isolated { retiring = old }
                     record.isolated = plugin.isolated
                     records[index] = record
                     // Calls of the module's exports go to the new version from this step on.
@@ -280,6 +282,9 @@ public final class HotSwapper: @unchecked Sendable {
                 imageCosts[moduleID] = imageCost
                 registry.forgetPending(moduleID)
                 for (plan, turn) in zip(plans, turns) { plan.session.applySwap(plan, turn: turn) }
+                // No screen is left on the old version's worker (a rollback starts a new one from
+                // the old file): stop it rather than keep a process per swap.
+                retiring?.retire()
                 return Replacement(generation: generation, plans: plans)
             }
         } catch let cause as HotSwapError.Cause {

@@ -205,6 +205,10 @@ struct IsolatedHotSwapSpec {
         let after = try #require(app.runtime.worker(ofModule: "swap")?.pid)
         #expect(after != before)
         #expect(session.add().count == 5, "v2 adds 2")
+        // The old version's worker is stopped, not left running beside the new one.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while kill(before, 0) == 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(kill(before, 0) != 0, "the old worker \(before) has ended")
     }
 }
 
