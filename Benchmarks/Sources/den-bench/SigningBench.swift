@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Figure 11: `den render about` with 1 and 100 modules installed, every one signed and the
+/// Figure 13: `den render about` with 1 and 100 modules installed, every one signed and the
 /// trust policy `require-signature`, beside the same modules unsigned under `allow` in the same
 /// run (lazy starts, the default). After the warm-ups the signature cache holds every verdict, as
 /// on any start after the first, so a signed start stats each signature and hashes nothing.
