@@ -19,6 +19,11 @@ struct IsolationBench {
         var firstScreenInProcess = Samples()
         var firstScreenIsolated = Samples()
         var crashToRestored = Samples()
+        /// The breakdown (docs/ISOLATION.md, "Figures"): CPU time per event, in nanoseconds, of
+        /// den's process (all its threads) around each step, and of the worker process.
+        var hostCPUInProcess = Samples()
+        var hostCPUIsolated = Samples()
+        var workerCPUPerEvent: Double = .nan
         var workerRSS: Double = .nan
         var workerPrivate: Double = .nan
         var moduleImage: Double = .nan
@@ -55,16 +60,25 @@ struct IsolationBench {
                 sessions.append((route, isIsolated, session))
             }
         }
+        let workerPid = isolated.worker(ofModule: "faults")?.pid
+        var workerCPUStart = 0.0
         for round in 0..<(events + 50) {
+            if round == 50, let workerPid { workerCPUStart = Self.cpuNanoseconds(pid: workerPid) }
             for index in sessions.indices {
                 let (route, isIsolated, session) = sessions[(index + round) % sessions.count]
+                let cpuStart = Self.processCPUNanoseconds()
                 let start = nowNanoseconds()
                 let view = session.send(action: "count", fields: [:])
                 let elapsed = nowNanoseconds() - start
+                let cpu = Self.processCPUNanoseconds() - cpuStart
                 if !view.errors.isEmpty { result.failures.append("count on \(route): \(view.errors)") }
                 guard round >= 50 else { continue }
                 if isIsolated { result.isolated[route, default: Samples()].add(elapsed) } else { result.inProcess[route, default: Samples()].add(elapsed) }
+                if isIsolated { result.hostCPUIsolated.add(cpu) } else { result.hostCPUInProcess.add(cpu) }
             }
+        }
+        if let workerPid, events > 0 {
+            result.workerCPUPerEvent = (Self.cpuNanoseconds(pid: workerPid) - workerCPUStart) / Double(events * 2)
         }
         // Memory: the worker's resident set, its private part, and the module image's share (its
         // copy in the plugin cache keeps the file's name).
@@ -101,6 +115,21 @@ struct IsolationBench {
         // That the state survives is the tests' business (IsolationSpec); here the next event must work.
         if !session.send(action: "count", fields: [:]).errors.isEmpty { result.failures.append("no event after \(crashes) crashes") }
         return result
+    }
+
+    /// CPU time of this whole process (every thread), in nanoseconds.
+    static func processCPUNanoseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return Double(now.tv_sec) * 1e9 + Double(now.tv_nsec)
+    }
+
+    /// CPU time of another process's main thread (the worker serves on it), in nanoseconds:
+    /// the first field of /proc/PID/schedstat.
+    static func cpuNanoseconds(pid: Int32) -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
+              let first = text.split(separator: " ").first, let value = Double(first) else { return .nan }
+        return value
     }
 
     /// Resident and private bytes of a process, and the resident bytes of the mappings of `image`.

@@ -4,6 +4,7 @@
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
 //                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100] [--signing-counts 1,100]
+//                  [--isolation-events N] [--isolation-crashes N] [--isolation-starts N] [--isolation-web-seconds N] [--isolation-web-rounds N]
 //                  [--monolith PATH] [--monolith-seconds N] [--monolith-rounds N] [--monolith-data DIR] [--monolith-pages list,add,reopen]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
@@ -358,9 +359,33 @@ if wanted("isolation") {
             details.append("  " + pad("\(label), \(host)", 24) + micro(samples.median) + " / " + micro(samples.p90) + " / " + micro(samples.percentile(99)))
         }
     }
+    // Where an isolated event's time goes: CPU in den's process and in the worker; the rest is waiting.
+    func mean(_ samples: Samples) -> Double { samples.values.reduce(0, +) / Double(max(samples.count, 1)) }
+    details.append("  CPU per event, both screens (median / mean): den's process in-process \(micro(r.hostCPUInProcess.median)) / \(micro(mean(r.hostCPUInProcess))), isolated \(micro(r.hostCPUIsolated.median)) / \(micro(mean(r.hostCPUIsolated))); the worker (mean) \(micro(r.workerCPUPerEvent))")
     details.append("  first screen, \(r.firstScreenIsolated.count) fresh hosts each: in-process \(milliseconds(r.firstScreenInProcess.median, digits: 1)) (p90 \(milliseconds(r.firstScreenInProcess.p90, digits: 1))), isolated \(milliseconds(r.firstScreenIsolated.median, digits: 1)) (p90 \(milliseconds(r.firstScreenIsolated.p90, digits: 1)))")
     details.append("  crash to restored screen, \(r.crashToRestored.count) crashes: median \(milliseconds(r.crashToRestored.median, digits: 1)), p90 \(milliseconds(r.crashToRestored.p90, digits: 1)), p99 \(milliseconds(crashP99, digits: 1))")
     details.append("  worker memory: resident \(fixed(r.workerRSS / 1048576, 1)) MiB (shared libraries included), private \(fixed(r.workerPrivate / 1048576, 1)) MiB, the module image's resident share \(fixed(r.moduleImage / 1048576, 2)) MiB")
+    // den serve: the same pages from a server that isolates the module and one that does not.
+    let web = IsolationWebBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path,
+                                wrkPath: option("--wrk") ?? "/usr/bin/wrk",
+                                plugin: URL(fileURLWithPath: denBin).appendingPathComponent("libDenFixtureFaults.so"),
+                                seconds: intOption("--isolation-web-seconds", 3), rounds: intOption("--isolation-web-rounds", 5),
+                                connections: intOption("--connections", 16), workDirectory: work.appendingPathComponent("isolation-web"))
+    do {
+        let w = try web.run()
+        problems += w.failures.prefix(5).map { "isolation (den serve): \($0)" }
+        if let isolated = w.isolated, let inProcess = w.inProcess, let share = w.ratio {
+            rows.append(Row(figure: "den serve GET, isolated module", den: rate(isolated.requestsPerSecond),
+                            baseline: "in-process " + rate(inProcess.requestsPerSecond), ratio: ratio(share),
+                            goal: "≥ 0.7× in-process", verdict: share >= 0.7 ? "MET" : "MISSED"))
+            details.append("  den serve: wrk, 2 threads, \(web.connections) connections, \(web.rounds) rounds of \(web.seconds) s per server, \(WebBench.sessions) sessions each going back and forth between /faults and /faults/big (every GET a step with module calls)")
+            details.append("  ratio per round: " + w.ratios.map { fixed($0, 2) }.joined(separator: " ") + "; the median round, req/s and p99:")
+            details.append("  isolated     \(rate(isolated.requestsPerSecond))  p99 \(fixed(isolated.p99Milliseconds, 2)) ms")
+            details.append("  in-process   \(rate(inProcess.requestsPerSecond))  p99 \(fixed(inProcess.p99Milliseconds, 2)) ms")
+        }
+    } catch {
+        problems.append("isolation (den serve): \(error)")
+    }
 }
 
 // MARK: 13. Start-up with signed modules under require-signature, against the same unsigned

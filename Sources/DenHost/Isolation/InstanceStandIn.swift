@@ -16,6 +16,9 @@ final class InstanceStandIn: @unchecked Sendable {
     private var worker: ModuleWorker
     private var generation: Int
     private var lastState: Data?
+    /// True while `lastState` is the snapshot the worker took after the instance's last call (sent
+    /// with the answer to an event, or asked for): then `snapshot` needs no round trip.
+    private var stateIsCurrent = false
     private let notice = Mutex<String?>(nil)
 
     /// The banner a screen brought back after a crash shows.
@@ -50,6 +53,7 @@ final class InstanceStandIn: @unchecked Sendable {
         remote = built.ref
         worker = live
         generation = liveGeneration
+        stateIsCurrent = false
         guard let state = lastState else { return Self.restoredNotice }
         let restored: Frame
         do {
@@ -77,9 +81,11 @@ final class InstanceStandIn: @unchecked Sendable {
             return Int32(DEN_ERR_INTERNAL.rawValue)
         }
         do {
-            let answer = try module.request(Frame(.handle, ref: remote, body: event), on: worker) { state in
-                if state.status == DEN_OK.rawValue { lastState = state.body }
-                else if state.status == DEN_ERR_UNSUPPORTED.rawValue { lastState = nil }
+            // Until a snapshot arrives with the answer, the instance's state is not known here.
+            stateIsCurrent = false
+            let answer = try module.request(Frame(.handle, ref: remote, body: event), on: worker) { status, state in
+                if status == DEN_OK.rawValue { lastState = state; stateIsCurrent = true }
+                else if status == DEN_ERR_UNSUPPORTED.rawValue { lastState = nil }
             }
             reply.pointee = OwnedBuffer.make(answer.body)
             return answer.status
@@ -106,8 +112,14 @@ final class InstanceStandIn: @unchecked Sendable {
     }
 
     func snapshot(_ state: UnsafeMutablePointer<den_owned>) -> Int32 {
+        // The snapshot that came with the last event's answer is the state now (saving a browser
+        // session after each step asks for it): no round trip.
+        if stateIsCurrent, worker.end == nil, let lastState {
+            state.pointee = OwnedBuffer.make(lastState)
+            return Int32(DEN_OK.rawValue)
+        }
         if worker.end == nil, let answer = try? module.request(Frame(.snapshot, ref: remote), on: worker) {
-            if answer.status == DEN_OK.rawValue { lastState = answer.body }
+            if answer.status == DEN_OK.rawValue { lastState = answer.body; stateIsCurrent = true }
             state.pointee = OwnedBuffer.make(answer.body)
             return answer.status
         }
@@ -120,6 +132,7 @@ final class InstanceStandIn: @unchecked Sendable {
     func restore(_ state: Data) -> Int32 {
         do {
             _ = try revive()
+            stateIsCurrent = false
             let answer = try module.request(Frame(.restore, ref: remote, body: state), on: worker)
             if answer.status == DEN_OK.rawValue { lastState = state }
             return answer.status

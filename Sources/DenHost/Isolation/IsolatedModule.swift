@@ -238,7 +238,7 @@ package final class IsolatedModule: @unchecked Sendable {
         return Frame(.reply, status: status, body: OwnedBuffer.take(&response))
     }
 
-    func request(_ frame: Frame, on worker: ModuleWorker, state: (Frame) -> Void = { _ in }) throws(WorkerFault) -> Frame {
+    func request(_ frame: Frame, on worker: ModuleWorker, state: (Int32, Data) -> Void = { _, _ in }) throws(WorkerFault) -> Frame {
         try worker.request(frame, deadline: callDeadline, serve: serve, state: state)
     }
 

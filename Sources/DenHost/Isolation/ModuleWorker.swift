@@ -170,9 +170,11 @@ package final class ModuleWorker: @unchecked Sendable {
     }
 
     /// Sends one request and waits for its reply, answering the worker's service calls (on this
-    /// thread, so they belong to the caller's UI session) and keeping `state` frames meanwhile.
+    /// thread, so they belong to the caller's UI session) meanwhile. A `handled` answer comes
+    /// back as a `reply` with its body the reply document; its snapshot goes to `state` (with the
+    /// snapshot's status).
     func request(_ frame: Frame, deadline: ContinuousClock.Instant, serve: (Frame) -> Frame,
-                 state: (Frame) -> Void = { _ in }) throws(WorkerFault) -> Frame {
+                 state: (Int32, Data) -> Void = { _, _ in }) throws(WorkerFault) -> Frame {
         // Bounded: two isolated modules calling each other's exports from two sessions at once
         // would otherwise wait for each other's lock for ever.
         guard callLock.lock(before: deadline) else {
@@ -186,7 +188,12 @@ package final class ModuleWorker: @unchecked Sendable {
                 let incoming = try channel.receive(deadline: deadline)
                 switch incoming.kind {
                 case .reply: return incoming
-                case .state: state(incoming)
+                case .handled where frame.kind == .handle:
+                    guard let parts = HandledBody.split(incoming.body) else {
+                        throw ChannelFailure.malformed("a handled frame whose reply runs past its end")
+                    }
+                    state(incoming.status, parts.state)
+                    return Frame(.reply, status: Int32(DEN_OK.rawValue), ref: incoming.ref, body: parts.reply)
                 case .service: try channel.send(serve(incoming), deadline: deadline)
                 default: throw ChannelFailure.malformed("it sent a \(incoming.kind) frame in the middle of a call")
                 }

@@ -8,9 +8,12 @@ import Glibc
 /// AF_UNIX stream socket, each carrying one of the C ABI's own documents as its body.
 package enum WorkerProtocol {
     /// Sent by the worker in its hello frame; a host refuses any other.
-    package static let version: UInt64 = 1
-    /// The largest frame either side accepts: a reply document (4 MiB) with room for its header.
-    static let maxFrameBytes = WireLimits.maxReplyBytes + 64 * 1024
+    package static let version: UInt64 = 2
+    /// The largest snapshot a `handled` frame carries (a larger one is sent as "keeps none").
+    static let maxStateBytes = WireLimits.maxReplyBytes
+    /// The largest frame either side accepts: a reply document (4 MiB) and a snapshot (4 MiB),
+    /// with room for the header.
+    static let maxFrameBytes = WireLimits.maxReplyBytes + maxStateBytes + 64 * 1024
     /// The hidden command that turns `den` into a worker: `den worker --fd 3 [options] <copy>`.
     package static let command = "worker"
 }
@@ -24,7 +27,8 @@ package enum FrameKind: UInt8, Sendable {
     case registered = 2
     /// host → worker: `ref` the route's index, body the builder's parameters; reply `ref` the instance.
     case build = 10
-    /// host → worker: `ref` the instance, body the event; a `state` frame precedes the reply.
+    /// host → worker: `ref` the instance, body the event; answered by `handled` when the instance
+    /// answered DEN_OK and has a snapshot function, else by `reply`.
     case handle = 11
     case snapshot = 12
     case restore = 13
@@ -32,13 +36,36 @@ package enum FrameKind: UInt8, Sendable {
     case destroy = 14
     /// host → worker: `name` the export's function, body `ExportCallRequest`; reply `ExportCallAnswer`.
     case export = 15
-    /// worker → host, unanswered: the instance's snapshot after a `handle` (`status` DEN_OK or
-    /// DEN_ERR_UNSUPPORTED), kept by the host to restore the screen after a crash.
-    case state = 20
     /// worker → host: `name` the service operation, body its request (`den_host.call`).
     case service = 30
     /// Either way: the answer to the innermost open request: `status`, and the body.
     case reply = 40
+    /// worker → host: the answer to a `handle` the instance answered with DEN_OK, carrying the
+    /// instance's snapshot after it, kept by the host to restore the screen after a crash (one
+    /// frame, so an event costs one message each way). `status` is the snapshot's (DEN_OK, or
+    /// DEN_ERR_UNSUPPORTED: it keeps none); body `HandledBody`.
+    case handled = 41
+}
+
+/// The body of a `handled` frame: u32 (little-endian) the reply document's length, the reply
+/// document, then the snapshot.
+package enum HandledBody {
+    package static func make(reply: Data, state: Data) -> Data {
+        var body = Data(capacity: 4 + reply.count + state.count)
+        withUnsafeBytes(of: UInt32(reply.count).littleEndian) { body.append(contentsOf: $0) }
+        body.append(reply)
+        body.append(state)
+        return body
+    }
+
+    /// The reply document and the snapshot, or nil when the length runs past the body.
+    package static func split(_ body: Data) -> (reply: Data, state: Data)? {
+        guard body.count >= 4 else { return nil }
+        let start = body.startIndex
+        let length = body.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
+        guard length <= body.count - 4 else { return nil }
+        return (body.subdata(in: start + 4 ..< start + 4 + length), body.subdata(in: start + 4 + length ..< body.endIndex))
+    }
 }
 
 package struct Frame: Sendable {
@@ -163,12 +190,15 @@ package final class FrameChannel: @unchecked Sendable {
                 continue
             }
             let got: Int
+            // The worker's end (no process to watch, no deadline) sleeps in `recv` itself: one
+            // system call a frame instead of recv, poll, recv.
+            let flags = watch < 0 && deadline == nil ? Int32(0) : Int32(MSG_DONTWAIT)
             if count - offset >= Self.scratchBytes {
                 // A large body goes straight where it belongs.
-                got = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress! + offset, count - offset, Int32(MSG_DONTWAIT)) }
+                got = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress! + offset, count - offset, flags) }
                 if got > 0 { offset += got; continue }
             } else {
-                got = Glibc.recv(fd, scratch, Self.scratchBytes, Int32(MSG_DONTWAIT))
+                got = Glibc.recv(fd, scratch, Self.scratchBytes, flags)
                 if got > 0 { pending.append(contentsOf: UnsafeRawBufferPointer(start: scratch, count: got)); continue }
             }
             if got == 0 { throw .closed }

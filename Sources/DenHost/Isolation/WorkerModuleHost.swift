@@ -144,15 +144,19 @@ package final class WorkerModuleHost: @unchecked Sendable {
             let status = OwnedBuffer.borrow(frame.body) { instance.api.pointee.handle!(instance.pointer, $0, &answer) }
             guard status == ok else { return try reply(status, Data(BoundedTake.errorText(&answer).utf8)) }
             let (bytes, _) = BoundedTake.take(&answer, upTo: WireLimits.maxReplyBytes + 1)
-            // The state after every event, so the host can restore the screen after a crash.
-            if let snapshot = instance.api.pointee.snapshot {
-                var state = den_owned(ptr: nil, len: 0, release: nil)
-                let stateStatus = snapshot(instance.pointer, &state)
-                let (stateBytes, _) = stateStatus == ok ? BoundedTake.take(&state, upTo: WorkerProtocol.maxFrameBytes - 1024) : (Data(), 0)
-                if stateStatus != ok { _ = BoundedTake.errorText(&state) }
-                try channel.send(Frame(.state, status: stateStatus, ref: frame.ref, body: stateBytes))
+            guard let snapshot = instance.api.pointee.snapshot else { return try reply(ok, bytes) }
+            // The state after every event, in the same frame, so the host can restore the screen
+            // after a crash. One too large to carry counts as none kept.
+            var state = den_owned(ptr: nil, len: 0, release: nil)
+            var stateStatus = snapshot(instance.pointer, &state)
+            var stateBytes = Data()
+            if stateStatus == ok {
+                let (taken, length) = BoundedTake.take(&state, upTo: WorkerProtocol.maxStateBytes)
+                if length <= WorkerProtocol.maxStateBytes { stateBytes = taken } else { stateStatus = Int32(DEN_ERR_UNSUPPORTED.rawValue) }
+            } else {
+                _ = BoundedTake.errorText(&state)
             }
-            try reply(ok, bytes)
+            try channel.send(Frame(.handled, status: stateStatus, ref: frame.ref, body: HandledBody.make(reply: bytes, state: stateBytes)))
         case .snapshot:
             guard let instance = instances[frame.ref] else { return try reply(Int32(DEN_ERR_NOT_FOUND.rawValue), Self.unknownInstance) }
             guard let snapshot = instance.api.pointee.snapshot else { return try reply(Int32(DEN_ERR_UNSUPPORTED.rawValue)) }
@@ -186,7 +190,7 @@ package final class WorkerModuleHost: @unchecked Sendable {
             case .failure(let failure):
                 try reply(failure.status, name: failure.kind == .failed ? "failed" : "misbehaved", Data(failure.message.utf8))
             }
-        case .hello, .registered, .state, .service, .reply:
+        case .hello, .registered, .service, .reply, .handled:
             // Only the host's requests come this way: anything else means the two disagree.
             throw .malformed("the host sent a \(frame.kind) frame where a request belongs")
         }

@@ -127,6 +127,38 @@ struct IsolationSpec {
         #expect(banners(next).contains(InstanceStandIn.restoredNotice))
     }
 
+    @Test("saving a session after an event takes the snapshot that came with the event's answer, without asking the worker")
+    func savedWithoutRoundTrip() throws {
+        let runtime = runtime(timeout: .seconds(2))
+        let session = runtime.makeSession()
+        _ = counted(session, to: 3)
+        let module = try faults(runtime)
+        let pid = try #require(module.status.pid)
+        // A stopped worker answers nothing: a request to it would run into the call limit.
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        let started = ContinuousClock.now
+        let saved = session.saved()
+        #expect(ContinuousClock.now - started < .seconds(1))
+        let snapshot = try #require(saved.stack.last?.snapshot.flatMap { Data(base64Encoded: $0) })
+        #expect(String(decoding: snapshot, as: UTF8.self) == "3")
+        kill(pid, SIGCONT)
+        #expect(module.status.restarts == 0 && module.status.pid == pid, "the worker was never asked, so never killed")
+        #expect(texts(session.send(action: "count", fields: [:])).first == "count 4")
+    }
+
+    @Test("a handled frame whose reply length runs past its body is refused; a well-formed one splits into reply and snapshot")
+    func handledBody() {
+        let body = HandledBody.make(reply: Data("{\"v\":1}".utf8), state: Data("42".utf8))
+        let parts = HandledBody.split(body)
+        #expect(parts.map { String(decoding: $0.reply, as: UTF8.self) } == "{\"v\":1}")
+        #expect(parts.map { String(decoding: $0.state, as: UTF8.self) } == "42")
+        var broken = Data([0xFF, 0x00, 0x00, 0x00])
+        broken.append(Data("short".utf8))
+        #expect(HandledBody.split(broken) == nil)
+        #expect(HandledBody.split(Data([1, 0])) == nil)
+    }
+
     @Test("three crashes within five minutes quarantine the file; its route says so; release lifts it")
     func crashLoop() throws {
         let runtime = runtime()
