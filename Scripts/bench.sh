@@ -17,7 +17,8 @@
 #      across many, with throttling against without; GET /jogs with 20,000 jogs, paged against whole
 #  12. isolated modules vs the same module in-process (--only isolation): an event round trip on a
 #      small and a 4 KiB screen (p50, p99), a worker's first screen, crash to restored screen (p99),
-#      the worker's private memory (docs/ISOLATION.md)
+#      the worker's private memory, and den serve GET with the module isolated vs in-process, with wrk
+#      (docs/ISOLATION.md)
 #  13. den render about with 1 and 100 modules, all signed under require-signature vs unsigned
 #      under allow (--only signing)
 #  14. deployment (--only deploy): jogs on PostgreSQL vs SQLite, three hosts behind nginx vs one,
@@ -38,6 +39,7 @@
 #   Scripts/bench.sh --only monolith --monolith-rounds 7 --monolith-seconds 5 --connections 16
 #   Scripts/bench.sh --only monolith --monolith-data /dev/shm   (SQLite on tmpfs: no fdatasync cost)
 #   Scripts/bench.sh --only isolation --isolation-events 2000 --isolation-crashes 50 --isolation-starts 20
+#   Scripts/bench.sh --only isolation --isolation-web-rounds 5 --isolation-web-seconds 3 --connections 16
 #   Scripts/bench.sh --only deploy --seconds 10 --connections 8
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail
