@@ -52,8 +52,10 @@ final class Probe: Sendable {
     }
 
     /// Waits until the hanging builder is running: an order to rely on, where a fixed sleep
-    /// loses the race on a loaded machine. Throws after `seconds`.
-    func waitForHang(seconds: Double = 120) async throws {
+    /// loses the race on a loaded machine. Throws after `seconds`, a bound only against a broken
+    /// build hanging the run: in a full parallel run on 2 cores, the blocking end-to-end suites can
+    /// hold Swift's cooperative threads for minutes before this test's tasks get one (seen: 4 min).
+    func waitForHang(seconds: Double = 900) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while hangs.withLock({ $0 }) == 0 {
             guard ContinuousClock.now < deadline else { throw HangNotReached() }
