@@ -191,7 +191,8 @@ package final class IsolatedModule: @unchecked Sendable {
         guard isCurrent else { return }
         if loop == nil {
             let minutes = Int(settings.quarantine.window.components.seconds / 60)
-            settings.onCrash?(moduleName, "\(end.description) (pid \(worker.pid)); den starts it again and restores its screens from their last snapshots (crash \(crashes) of \(settings.quarantine.crashes) within \(minutes) minutes before a quarantine)")
+            let count = settings.quarantine.crashes < Int.max ? " (crash \(crashes) of \(settings.quarantine.crashes) within \(minutes) minutes before a quarantine)" : ""
+            settings.onCrash?(moduleName, "\(end.description) (pid \(worker.pid)); den starts it again and restores its screens from their last snapshots\(count)")
         }
         if let loop {
             settings.quarantine.record(hash: contentHash, file: filePath, module: moduleName, reason: loop)
