@@ -299,19 +299,34 @@ struct DeploymentEndToEndTests {
 /// One den serve on SQLite, restarted: its browser sessions come back from storage.sqlite.
 @Suite("den serve restarted on SQLite")
 struct RestartOnSQLiteEndToEndTests {
+    /// A user, and den serve on private folders at a free port; `start()` starts (again) the same host.
+    struct Host {
+        let den: DenCommand
+        let port: Int
+        let environment: [String: String]
+
+        init() throws {
+            den = try DenCommand()
+            #expect(try den.run(["users", "add", "alice"], input: DeploymentEndToEndTests.password + "\n").status == 0)
+            port = try PostgresCluster.freePort()
+            environment = ["DEN_DATA_DIR": den.temp.path("data").path, "DEN_CACHE_DIR": den.temp.path("cache").path,
+                           "XDG_DATA_HOME": den.temp.path("xdg").path, "DEN_PLUGIN_PATH": ""]
+        }
+
+        func start() throws -> ServedDen {
+            try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        }
+    }
+
     @Test("a restart of den serve logs nobody out: the same cookie is still logged in, on its screen")
     func restart() throws {
-        let den = try DenCommand()
-        #expect(try den.run(["users", "add", "alice"], input: DeploymentEndToEndTests.password + "\n").status == 0)
-        let port = try PostgresCluster.freePort()
-        let environment = ["DEN_DATA_DIR": den.temp.path("data").path, "DEN_CACHE_DIR": den.temp.path("cache").path,
-                           "XDG_DATA_HOME": den.temp.path("xdg").path, "DEN_PLUGIN_PATH": ""]
-        var host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
-        let browser = DeploymentEndToEndTests.ProxiedBrowser(port: port)
+        let setup = try Host()
+        var host = try setup.start()
+        let browser = DeploymentEndToEndTests.ProxiedBrowser(port: setup.port)
         try browser.logIn("alice")
         try browser.get("/jogs/new")
         host.stop()
-        host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        host = try setup.start()
         defer { host.stop() }
         let again = try browser.get("/jogs/new")
         #expect(again.status == 200, "\(again.head)")
@@ -321,13 +336,9 @@ struct RestartOnSQLiteEndToEndTests {
 
     @Test("kill -9 of den serve keeps the last answered step: sessions are saved without waiting for the disk, not without writing")
     func killed() throws {
-        let den = try DenCommand()
-        #expect(try den.run(["users", "add", "alice"], input: DeploymentEndToEndTests.password + "\n").status == 0)
-        let port = try PostgresCluster.freePort()
-        let environment = ["DEN_DATA_DIR": den.temp.path("data").path, "DEN_CACHE_DIR": den.temp.path("cache").path,
-                           "XDG_DATA_HOME": den.temp.path("xdg").path, "DEN_PLUGIN_PATH": ""]
-        var host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
-        let browser = DeploymentEndToEndTests.ProxiedBrowser(port: port)
+        let setup = try Host()
+        var host = try setup.start()
+        let browser = DeploymentEndToEndTests.ProxiedBrowser(port: setup.port)
         try browser.logIn("alice")
         try browser.get("/jogs/new")
         // A save the form refuses: the typed distance lives only in the session's saved screen.
@@ -336,7 +347,7 @@ struct RestartOnSQLiteEndToEndTests {
         #expect(refused.status == 303)
         kill(host.process.processIdentifier, SIGKILL)
         host.stop()
-        host = try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "\(port)"], environment: environment)
+        host = try setup.start()
         defer { host.stop() }
         let form = try browser.get("/jogs/new")
         #expect(form.status == 200, "\(form.head)")
