@@ -102,7 +102,8 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
 
     public func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
         try run("read", read: true) { db in
-            try Data.fetchOne(db, sql: "SELECT CAST(value AS BLOB) FROM entries WHERE namespace = ? AND key = CAST(? AS TEXT)",
+            // Prepared once per connection: den serve reads a session's revision on every request.
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS BLOB) FROM entries WHERE namespace = ? AND key = CAST(? AS TEXT)"),
                               arguments: [namespace, Data(key.utf8)])
                 .map { String(decoding: $0, as: UTF8.self) }
         }
@@ -218,16 +219,16 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     // MARK: SQL
 
     private static func set(_ db: Database, _ namespace: String, _ key: String, _ value: String) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO entries (namespace, key, value, updated_at)
             VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?)
             ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-            """, arguments: [namespace, Data(key.utf8), Data(value.utf8), Date()])
+            """).execute(arguments: [namespace, Data(key.utf8), Data(value.utf8), Date()])
     }
 
     private static func delete(_ db: Database, _ namespace: String, _ key: String) throws -> Bool {
-        try db.execute(sql: "DELETE FROM entries WHERE namespace = ? AND key = CAST(? AS TEXT)",
-                       arguments: [namespace, Data(key.utf8)])
+        try db.cachedStatement(sql: "DELETE FROM entries WHERE namespace = ? AND key = CAST(? AS TEXT)")
+            .execute(arguments: [namespace, Data(key.utf8)])
         return db.changesCount > 0
     }
 
@@ -265,7 +266,10 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
             break
         }
         do {
-            if read { return try database.read(body) }
+            // Every read here is one SELECT, atomic by itself: no transaction around it (BEGIN,
+            // COMMIT and the read-only switch cost each read several statements on the one
+            // connection every request of den serve shares).
+            if read { return try database.unsafeRead(body) }
             if !synced {
                 return try database.writeWithoutTransaction { db in
                     let setting = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
