@@ -38,6 +38,9 @@ pid_t den_spawn_worker(const char *path, char *const argv[], int child_fd) {
     } else {
         posix_spawn_file_actions_adddup2(&actions, child_fd, 3);
     }
+    /* Nothing else of den's crosses: not a client's socket, a database file or a pipe another
+     * thread opened without close-on-exec. A sandbox cannot take back a descriptor a worker has. */
+    posix_spawn_file_actions_addclosefrom_np(&actions, 4);
     sigemptyset(&none);
     sigfillset(&all);
     posix_spawnattr_setsigmask(&attributes, &none);

@@ -96,6 +96,22 @@ struct IsolationSpec {
         #expect(runtime.makeSession().open("about").errors.isEmpty)
     }
 
+    @Test("a worker inherits none of den's descriptors: a file den holds open without close-on-exec stays den's")
+    func noInheritedDescriptors() throws {
+        let secret = folder.temp.path("held-by-den.txt").path
+        #expect(FileManager.default.createFile(atPath: secret, contents: Data("den's own".utf8)))
+        let held = open(secret, O_RDONLY) // no O_CLOEXEC, as a library might open one
+        try #require(held >= 0)
+        defer { close(held) }
+        let runtime = runtime()
+        #expect(runtime.makeSession().open("faults").errors.isEmpty)
+        let pid = try #require(try faults(runtime).status.pid)
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        let targets = descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+        #expect(!targets.isEmpty, "the worker's descriptors were read")
+        #expect(!targets.contains(secret), "\(targets)")
+    }
+
     @Test("a call past the call limit errors; the unresponsive worker is killed and restarted with the state")
     func hang() throws {
         let runtime = runtime(timeout: .seconds(2))
