@@ -20,23 +20,12 @@ struct SwiftFaultsIsolationSpec {
     }
 
     func runtime(timeout: Duration = .seconds(30)) -> DenRuntime {
-        var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil,
-                                              cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
-        configuration.callPolicy = ModuleCallPolicy(timeout: timeout, slowNotice: timeout)
-        configuration.hosting.isolated = ["swift-faults"]
-        configuration.workerExecutable = BuildProducts.den.path
-        let runtime = DenRuntime(configuration: configuration, logger: log.logger)
-        runtime.loadPlugins()
-        return runtime
+        isolatingRuntime(folder, log: log, isolate: ["swift-faults"], timeout: timeout)
     }
 
-    func texts(_ view: SessionView) -> [String] {
-        view.screen.elements.compactMap { if case .text(let text, _) = $0 { text } else { nil } }
-    }
+    func texts(_ view: SessionView) -> [String] { view.screen.texts }
 
-    func banners(_ view: SessionView) -> [String] {
-        view.screen.elements.compactMap { if case .banner(let banner) = $0 { banner.text } else { nil } }
-    }
+    func banners(_ view: SessionView) -> [String] { view.screen.bannerTexts }
 
     func module(_ runtime: DenRuntime) throws -> IsolatedModule {
         try #require(runtime.isolation?.all.first { $0.filePath.hasSuffix("libDenFixtureSwiftFaults.so") })

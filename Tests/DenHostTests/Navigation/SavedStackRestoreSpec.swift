@@ -34,10 +34,6 @@ struct SavedStackRestoreSpec {
         ]))
     }
 
-    private static func banners(_ screen: Screen) -> [String] {
-        screen.elements.compactMap { if case .banner(let banner) = $0 { banner.text } else { nil } }
-    }
-
     private func pressedTwice() -> SavedNavigation {
         let session = runtime.makeSession()
         session.open("counter")
@@ -50,7 +46,7 @@ struct SavedStackRestoreSpec {
     func restored() {
         let view = runtime.makeSession().restore(pressedTwice())
         #expect(view.screen.title == "Count: 2")
-        #expect(Self.banners(view.screen).isEmpty, "\(view.screen)")
+        #expect(view.screen.bannerTexts.isEmpty, "\(view.screen)")
     }
 
     @Test("a snapshot the module refuses starts the screen fresh, and the screen says so")
@@ -59,7 +55,7 @@ struct SavedStackRestoreSpec {
         saved.stack[saved.stack.count - 1].snapshot = Data("not a count".utf8).base64EncodedString()
         let view = runtime.makeSession().restore(saved)
         #expect(view.screen.title == "Count: 0")
-        let said = Self.banners(view.screen).joined()
+        let said = view.screen.bannerTexts.joined()
         #expect(said.contains("This screen starts fresh: its module could not take back what was saved"), "\(view.screen)")
     }
 }

@@ -1,0 +1,25 @@
+@testable import DenHost
+import DenKit
+import DenTestSupport
+
+/// A runtime over `folder`'s plugins with the modules `isolate` names run in workers, the built
+/// `den` being the worker: what the isolation specs start from.
+func isolatingRuntime(_ folder: PluginFolder, log: CapturedLog, isolate: Set<String>, sandbox: Bool = true,
+                      timeout: Duration = .seconds(30)) -> DenRuntime {
+    var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil,
+                                          cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
+    configuration.callPolicy = ModuleCallPolicy(timeout: timeout, slowNotice: timeout)
+    configuration.hosting.isolated = isolate
+    configuration.hosting.sandbox = sandbox
+    configuration.workerExecutable = BuildProducts.den.path
+    let runtime = DenRuntime(configuration: configuration, logger: log.logger)
+    runtime.loadPlugins()
+    return runtime
+}
+
+extension Screen {
+    /// The text lines, in order.
+    var texts: [String] { elements.compactMap { if case .text(let text, _) = $0 { text } else { nil } } }
+    /// The banners' texts, in order.
+    var bannerTexts: [String] { elements.compactMap { if case .banner(let banner) = $0 { banner.text } else { nil } } }
+}
