@@ -7,8 +7,10 @@ _Static_assert(sizeof(den_bytes) == 16, "den_bytes layout is ABI");
 _Static_assert(sizeof(den_owned) == 24, "den_owned layout is ABI");
 _Static_assert(sizeof(den_host) == 24, "den_host layout is ABI");
 _Static_assert(offsetof(den_host, call) == 16, "den_host layout is ABI");
-_Static_assert(sizeof(den_instance_api) == 40, "den_instance_api layout is ABI");
 _Static_assert(offsetof(den_instance_api, destroy) == 32, "den_instance_api layout is ABI");
+/* Revision 4 appended state_version; a revision-0 table (40 bytes) is still accepted. */
+_Static_assert(offsetof(den_instance_api, state_version) == 40, "den_instance_api layout is ABI (revision 4)");
+_Static_assert(sizeof(den_instance_api) == 48, "den_instance_api layout is ABI (revision 4)");
 _Static_assert(offsetof(den_host, abi_revision) == 4, "den_host layout is ABI");
 /* Revision 1 appended add_route_with_flags; the revision-0 fields keep their offsets. */
 _Static_assert(offsetof(den_registrar, add_route) == 16, "den_registrar layout is ABI");

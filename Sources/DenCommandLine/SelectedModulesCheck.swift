@@ -13,6 +13,26 @@ package struct SelectedModulesCheck {
 
     /// The usage error for ids no plugin provides (after "Error: "), nil when there is none.
     package func problem() -> String? {
+        selectionProblem() ?? isolationProblem()
+    }
+
+    /// `--isolate nosuch` asks for isolation and would get none: a name that is neither a module's
+    /// id nor a plugin file's name is a usage mistake too, so den never runs without the
+    /// isolation asked for. (A module without a manifest told its id from a worker.)
+    func isolationProblem() -> String? {
+        let names = runtime.configuration.hosting.isolated
+        guard !names.isEmpty else { return nil }
+        let records = runtime.registry.plugins
+        let known = Set(runtime.foundModules).union(records.compactMap(\.id)).union(records.map { $0.file.lastPathComponent.lowercased() })
+        let unknown = names.subtracting(known).sorted()
+        guard !unknown.isEmpty else { return nil }
+        let found = runtime.foundModules
+        return "--isolate names \(unknown.map { "'\($0)'" }.joined(separator: ", ")), but no module has \(unknown.count == 1 ? "that id" : "those ids") "
+            + "or file name\(found.isEmpty ? "" : " (modules found: \(found.joined(separator: ", ")))"); den does not start without the isolation asked for. "
+            + "Name modules by id as `den plugins` lists them, or by file name."
+    }
+
+    private func selectionProblem() -> String? {
         let missing = runtime.missingSelectedModules
         guard !missing.isEmpty else { return nil }
         let failedHints = runtime.registry.plugins.filter { !$0.isActive }.compactMap { record in

@@ -172,7 +172,7 @@ struct ModuleInstaller {
         let manager = FileManager.default
         let partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).partial")
         do {
-            try manager.createDirectory(at: userFolder, withIntermediateDirectories: true)
+            try PrivateFolder.create(userFolder) // the XDG spec: a missing data folder is made 0700
             try? manager.removeItem(at: partial)
             try manager.copyItem(at: file, to: partial)
             // rename replaces an older version in one step; a running den keeps its own copy.

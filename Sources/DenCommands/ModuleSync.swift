@@ -101,7 +101,7 @@ final class ModuleSync: Sendable {
         let partial = folder.appendingPathComponent(".\(name).\(getpid()).sync")
         defer { try? FileManager.default.removeItem(at: partial) }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try PrivateFolder.create(folder)
             try Data(fetched.bytes).write(to: partial)
         } catch {
             say("Error: module sync: cannot write into \(folder.path) (\(error.localizedDescription)); make the folder writable by den (or set XDG_DATA_HOME).")

@@ -34,6 +34,30 @@ struct IsolationEndToEndTests {
         #expect(call.stdout == "42\n")
     }
 
+    @Test("den run --isolate crashme isolates a module without a manifest: its builder's segfault ends only the worker")
+    func manifestless() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixtureCrashMe"])
+        let plugins = try den.run(["plugins", "--plugin-dir", folder.path, "--isolate", "crashme"])
+        #expect(plugins.status == 0, "\(plugins.stderr)")
+        let line = plugins.stdout.split(separator: "\n").first { $0.contains("crashme") }
+        #expect(plugins.stdout.contains("runs isolated, pid "), "\(plugins.stdout)")
+        #expect(line != nil, "\(plugins.stdout)")
+        let run = try den.run(["run", "crashme", "--plugin-dir", folder.path, "--isolate", "crashme"], input: "quit\n")
+        #expect(run.status == 0, "den survives: \(run.stderr)")
+        #expect(run.stdout.replacing("\n", with: " ").contains("crashme"), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("Bye.\n"), "\(run.stdout)")
+    }
+
+    @Test("--isolate naming no module refuses to start, listing the modules found")
+    func unknownIsolate() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule"])
+        let result = try den.run(["plugins", "--plugin-dir", folder.path, "--isolate", "crashmee"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--isolate names 'crashmee', but no module has that id or file name (modules found: about"), "\(result.stderr)")
+    }
+
     @Test("--isolate '' is refused before anything loads")
     func emptyIsolate() throws {
         let result = try DenCommand().run(["plugins", "--isolate", ""])

@@ -1,7 +1,7 @@
 /*
  * den_module.h — the one contract between the Den host and a module plugin.
  *
- * ABI version 1, revision 3. Everything that crosses the host/module line is a C type: integers, C strings,
+ * ABI version 1, revision 4. Everything that crosses the host/module line is a C type: integers, C strings,
  * byte buffers, function pointers and opaque pointers. Rich data (screens, events, service
  * requests) crosses as UTF-8 JSON documents described in docs/ABI.md. No Swift type ever crosses:
  * the host and each plugin carry their own copy of every Swift module, so a Swift object made on
@@ -9,10 +9,16 @@
  *
  * A plugin is a shared library that exports two data symbols and one function:
  *
- *     const uint32_t den_abi_version;      read from the file BEFORE any plugin code runs
- *     const char     den_toolchain[];      optional; "swift <version>" for plugins that use Swift
- *     const char     den_manifest[];       optional; the module's manifest, UTF-8 JSON (see below)
- *     int32_t den_module_entry(const den_host *host, const den_registrar *registrar);
+ *     const uint32_t den_abi_version;      read from the file BEFORE any plugin code runs (rev. 0)
+ *     const char     den_toolchain[];      optional; "swift <version>" for plugins that use Swift (rev. 0)
+ *     const char     den_manifest[];       optional; the module's manifest, UTF-8 JSON (see below; rev. 0)
+ *     int32_t den_module_entry(const den_host *host, const den_registrar *registrar);   (rev. 0)
+ *
+ * Every struct field, function and flag below names the revision that added it ("revision N").
+ * How revisions grow (see DEN_ABI_REVISION): a host-owned struct (den_host, den_registrar) grows
+ * at its end and a plugin reads den_host.abi_revision before it reads a newer field; a
+ * plugin-owned table (den_instance_api) carries its own struct_size, and the host reads no field
+ * past it, so a field a plugin's header did not have yet counts as NULL.
  *
  * Load sequence: the host copies the plugin file to a new unique path, reads den_abi_version
  * (refusing any other version) and den_toolchain (when present) from the copy's dynamic symbol
@@ -76,7 +82,7 @@
 extern "C" {
 #endif
 
-/** The ABI version this header describes. Bumped on any incompatible change. */
+/** The ABI version this header describes (revision 0). Bumped on any incompatible change. */
 #define DEN_ABI_VERSION 1u
 
 /**
@@ -90,10 +96,13 @@ extern "C" {
  *      and the host services exports.call and exports.list.
  *   3  `fields` in a plugins.list request: only the entry fields named are answered (docs/ABI.md,
  *      "Host services"). No struct changed; an older host ignores the key and answers them all.
+ *   4  den_instance_api.state_version (optional): a screen that did not change costs no snapshot.
+ *      A plugin built against an older header has a smaller table (its struct_size says so) and
+ *      keeps loading: the host reads no field past struct_size.
  */
-#define DEN_ABI_REVISION 3u
+#define DEN_ABI_REVISION 4u
 
-/** Makes a symbol visible outside the plugin even when built with -fvisibility=hidden. */
+/** Makes a symbol visible outside the plugin even when built with -fvisibility=hidden (revision 0). */
 #if defined(__GNUC__) || defined(__clang__)
 #define DEN_EXPORT __attribute__((visibility("default")))
 #else
@@ -101,7 +110,7 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------------------
- * Status codes. Every int32_t-returning function returns one of these. On an error the callee
+ * Status codes (revision 0). Every int32_t-returning function returns one of these. On an error the callee
  * may put a UTF-8 message (plain text, not JSON) in the den_owned out-parameter, if it has one.
  * ------------------------------------------------------------------------------------------- */
 typedef enum den_status {
@@ -119,21 +128,21 @@ typedef enum den_status {
  * Byte buffers.
  * ------------------------------------------------------------------------------------------- */
 
-/** Borrowed bytes: valid only during the call that passed them. Never freed by the receiver. */
+/** Borrowed bytes (revision 0): valid only during the call that passed them. Never freed by the receiver. */
 typedef struct den_bytes {
-    const uint8_t *ptr;
-    size_t len;
+    const uint8_t *ptr;   /* revision 0 */
+    size_t len;           /* revision 0 */
 } den_bytes;
 
 /**
- * Owned bytes: the receiver now owns ptr and must call release(ptr, len) exactly once, from any
+ * Owned bytes (revision 0): the receiver now owns ptr and must call release(ptr, len) exactly once, from any
  * thread. The side that allocated the buffer supplies release, so host and plugin may use
  * different allocators. An empty den_owned is {NULL, 0, NULL}.
  */
 typedef struct den_owned {
-    uint8_t *ptr;
-    size_t len;
-    void (*release)(uint8_t *ptr, size_t len);
+    uint8_t *ptr;                                 /* revision 0 */
+    size_t len;                                   /* revision 0 */
+    void (*release)(uint8_t *ptr, size_t len);    /* revision 0 */
 } den_owned;
 
 /* ---------------------------------------------------------------------------------------------
@@ -141,7 +150,8 @@ typedef struct den_owned {
  * ------------------------------------------------------------------------------------------- */
 
 /**
- * A host service call: `service` names the operation ("log", "plugins.list", "storage.get",
+ * A host service call (revision 0; services added later name their revision in docs/ABI.md):
+ * `service` names the operation ("log", "plugins.list", "storage.get",
  * "http.get" ...; docs/ABI.md lists them with their JSON), `request` is a borrowed JSON
  * document, and on return *response holds an owned JSON document (on DEN_OK) or an owned plain
  * text message (on an error). Thread-safe; may block (storage, network) and so should not be
@@ -157,14 +167,14 @@ typedef int32_t (*den_host_call_fn)(void *ctx, const char *service, den_bytes re
                                     den_owned *response);
 
 /**
- * What the host gives a module. Valid from den_module_entry until the process exits: a module may
+ * What the host gives a module (revision 0; host-owned). Valid from den_module_entry until the process exits: a module may
  * keep the pointer. Its fields never change after the host built it.
  */
 typedef struct den_host {
-    uint32_t abi_version;     /* the host's DEN_ABI_VERSION */
-    uint32_t abi_revision;    /* the host's DEN_ABI_REVISION; 0 in hosts before revision 1 */
-    void *ctx;                /* opaque; pass it back as the first argument of call */
-    den_host_call_fn call;
+    uint32_t abi_version;     /* revision 0: the host's DEN_ABI_VERSION */
+    uint32_t abi_revision;    /* revision 1 (a reserved 0 before): the host's DEN_ABI_REVISION */
+    void *ctx;                /* revision 0: opaque; pass it back as the first argument of call */
+    den_host_call_fn call;    /* revision 0 */
 } den_host;
 
 /* ---------------------------------------------------------------------------------------------
@@ -172,16 +182,21 @@ typedef struct den_host {
  * ------------------------------------------------------------------------------------------- */
 
 /**
- * The functions of a live instance. The struct is owned by the plugin and must stay valid for the
- * process lifetime (a static const in the plugin is the usual choice).
+ * The functions of a live instance (revision 0; plugin-owned). The struct is owned by the plugin
+ * and must stay valid for the process lifetime (a static const in the plugin is the usual choice).
+ * Fields are only ever appended. The host accepts any struct_size from revision 0's table (40
+ * bytes on 64-bit systems, up to and including destroy) upwards and reads no field past
+ * struct_size: a field the plugin's header did not have yet counts as NULL. A field the host does
+ * not know (a plugin built against a newer header) is never read.
  */
 typedef struct den_instance_api {
-    /** sizeof(den_instance_api) as the plugin was compiled; lets later ABIs add fields. */
+    /** Revision 0: sizeof(den_instance_api) as the plugin was compiled; always set it so. */
     uint32_t struct_size;
+    /** Revision 0: set it to 0. */
     uint32_t reserved;
 
     /**
-     * Handles one event (JSON, see docs/ABI.md: "appear", "action" with field values, and
+     * Revision 0, required. Handles one event (JSON, see docs/ABI.md: "appear", "action" with field values, and
      * "change" for a field whose element set "changes": true) and puts
      * the reply (JSON: "v": 1, the new screen, effects such as navigate/back/open_url) in *reply,
      * which the host zeroed before the call. A reply over 4 MiB, nested deeper than 64 levels,
@@ -193,13 +208,13 @@ typedef struct den_instance_api {
     int32_t (*handle)(void *self, den_bytes event, den_owned *reply);
 
     /**
-     * Serialises the instance's state as opaque bytes for a hot swap; the next version of the
+     * Revision 0, optional. Serialises the instance's state as opaque bytes for a hot swap; the next version of the
      * module gets them in restore. May return DEN_ERR_UNSUPPORTED, or be NULL (no state kept).
      */
     int32_t (*snapshot)(void *self, den_owned *state);
 
     /**
-     * Restores state written by snapshot, possibly by an older version of the module: an
+     * Revision 0, optional. Restores state written by snapshot, possibly by an older version of the module: an
      * instance that cannot read the bytes returns DEN_ERR_VERSION (any error does the same). In a
      * hot swap the host then shows that screen freshly built from its route, with a banner saying
      * its state was not kept, and the swap goes on (docs/HOT_SWAP.md). May be NULL (the instance
@@ -207,12 +222,25 @@ typedef struct den_instance_api {
      */
     int32_t (*restore)(void *self, den_bytes state);
 
-    /** Frees the instance and its whole stack. `self` is invalid afterwards. */
+    /** Revision 0, required. Frees the instance and its whole stack. `self` is invalid afterwards. */
     void (*destroy)(void *self);
+
+    /* ---- Revision 4: absent from tables built against an older header (struct_size says so). */
+
+    /**
+     * Optional (NULL, or absent: the host snapshots whenever it needs the state). A number that
+     * changes whenever the bytes snapshot would write change; a counter bumped on every change of
+     * state is enough. The host calls it, serialised with the instance's other functions, before
+     * it would call snapshot, and calls snapshot only when the number differs from the one it saw
+     * at the instance's last snapshot (or after restore), reusing the bytes it got then. So a
+     * screen that did not change costs no snapshot. Returning a number that did not change when
+     * the state did loses that change at the next hot swap or session save: when in doubt, change it.
+     */
+    uint64_t (*state_version)(void *self);
 } den_instance_api;
 
 /**
- * Builds an instance for a matched route. `params` is borrowed JSON: {"route": "...",
+ * A route's builder (revision 0). Builds an instance for a matched route. `params` is borrowed JSON: {"route": "...",
  * "pattern": "...", "parameters": {name: string}, "query": {name: string},
  * "queryValues": {name: [string]}} (`query` keeps the last value of a repeated key, `queryValues`
  * all of them). The host zeroes *self, *api and *error before the call. On DEN_OK, *self must be
@@ -230,13 +258,13 @@ typedef int32_t (*den_builder_fn)(void *builder_ctx, const den_host *host, den_b
  * ------------------------------------------------------------------------------------------- */
 
 /**
- * Route flags for add_route_with_flags (revision 1). A host refuses bits it does not know with
+ * Route flags for add_route_with_flags (revision 1; each flag names its revision). A host refuses bits it does not know with
  * DEN_ERR_UNSUPPORTED, so a module never believes a route is guarded when it is not.
  */
 typedef enum den_route_flags {
-    DEN_ROUTE_FLAGS_NONE = 0,
+    DEN_ROUTE_FLAGS_NONE = 0,                 /* revision 1 */
     /**
-     * The route needs a logged-in user. The host checks before it calls the builder: with nobody
+     * Revision 1. The route needs a logged-in user. The host checks before it calls the builder: with nobody
      * logged in in the UI session it opens the login route instead, as "login?next=<route>"
      * (percent-encoded), and the builder never runs. With no module serving "login" loaded, the
      * user gets a host screen saying so. An instance of a guarded route is shown to, and sent
@@ -257,17 +285,17 @@ typedef enum den_route_flags {
 typedef void (*den_export_fn)(void);
 
 /**
- * The registrar. Call describe first and exactly once, then add_route for each route, all during
+ * The registrar (revision 0; host-owned). Call describe first and exactly once, then add_route for each route, all during
  * den_module_entry. Strings are borrowed UTF-8; the host copies them. Any refused call rejects the
  * whole plugin, even if den_module_entry then returns DEN_OK. A module that keeps the pointer (or a
  * copy of the struct) and calls it after den_module_entry returned gets DEN_ERR_INVALID_ARGUMENT
  * (logged with its id; nothing changes): registration is over.
  */
 typedef struct den_registrar {
-    void *ctx;
+    void *ctx;   /* revision 0 */
 
     /**
-     * Names the module. `id`: 1-64 characters of a-z, 0-9, '-' and '_', starting with a letter or
+     * Revision 0. Names the module. `id`: 1-64 characters of a-z, 0-9, '-' and '_', starting with a letter or
      * digit ("about", "counter-tools"). `version`: MAJOR.MINOR.PATCH of decimal numbers, optionally
      * followed by -PRERELEASE and/or +BUILD made of A-Z, a-z, 0-9, '-' and '.', at most 64
      * characters ("1.2.0", "2.0.0-rc.1"). `summary`: one human-readable line (printed sanitised).
@@ -276,7 +304,7 @@ typedef struct den_registrar {
     int32_t (*describe)(void *ctx, const char *id, const char *version, const char *summary);
 
     /**
-     * Adds a route pattern served by `build` (e.g. "jogs/<int:id>"; placeholders are
+     * Revision 0. Adds a route pattern served by `build` (e.g. "jogs/<int:id>"; placeholders are
      * <int:n>, <double:x>, <uuid:u>, <string:s> or <s>, and a trailing <path:rest>). The host
      * passes `builder_ctx` back to every call of `build`; it must stay valid for the process
      * lifetime. Returns DEN_ERR_INVALID_ARGUMENT for a malformed pattern (including '.' or '..'
@@ -289,7 +317,7 @@ typedef struct den_registrar {
      * revision-0 host checks abi_revision first (reading this field there is out of bounds). */
 
     /**
-     * add_route with `flags`, a bitwise OR of den_route_flags. add_route(...) is exactly
+     * Revision 1. add_route with `flags`, a bitwise OR of den_route_flags. add_route(...) is exactly
      * add_route_with_flags(..., DEN_ROUTE_FLAGS_NONE, ...). Returns DEN_ERR_UNSUPPORTED for an
      * unknown flag bit (which rejects the plugin, like any refused registration call).
      */
@@ -299,7 +327,7 @@ typedef struct den_registrar {
     /* ---- Revision 2: present only when den_host.abi_revision >= 2 (check it first, as above). */
 
     /**
-     * Exports `function` as "<module id>.<name>" (the host adds the id given to describe), callable
+     * Revision 2. Exports `function` as "<module id>.<name>" (the host adds the id given to describe), callable
      * from the command line (`den call`) and from other modules (the "exports.call" service).
      *   name       1-64 characters of a-z, 0-9 and '_', starting with a letter ("convert").
      *   signature  its parameter and result types in the notation of DEN_EXPORT_SIGNATURE below,
@@ -363,23 +391,24 @@ typedef struct den_registrar {
  * (30 s by default), with no UI session. An export must not block for long.
  */
 
-#define DEN_EXPORT_MAX_PARAMETERS 16
-#define DEN_EXPORT_MAX_SIGNATURE_BYTES 512
+#define DEN_EXPORT_MAX_PARAMETERS 16        /* revision 2 */
+#define DEN_EXPORT_MAX_SIGNATURE_BYTES 512  /* revision 2 */
 
 /* ---------------------------------------------------------------------------------------------
  * What a plugin exports.
  * ------------------------------------------------------------------------------------------- */
 
-/** Type of the entry point. Returning anything but DEN_OK rejects the plugin (and its routes). */
+/** Type of the entry point (revision 0). Returning anything but DEN_OK rejects the plugin (and its routes). */
 typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar *registrar);
 
+/* The exported symbols' names (revision 0). */
 #define DEN_ABI_VERSION_SYMBOL "den_abi_version"
 #define DEN_TOOLCHAIN_SYMBOL "den_toolchain"
 #define DEN_ENTRY_SYMBOL "den_module_entry"
 #define DEN_MANIFEST_SYMBOL "den_manifest"
 
 /**
- * For plugins written in C: defines the ABI-version symbol. Put `DEN_DEFINE_ABI_VERSION();`
+ * For plugins written in C (revision 0): defines the ABI-version symbol. Put `DEN_DEFINE_ABI_VERSION();`
  * in exactly one source file of the plugin. (Swift plugins get it from DenKit.)
  */
 #define DEN_DEFINE_ABI_VERSION() \
@@ -387,7 +416,7 @@ typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar
     DEN_EXPORT const uint32_t den_abi_version = DEN_ABI_VERSION
 
 /**
- * The manifest (optional, any revision): what the module is, readable from the file without
+ * The manifest (optional; revision 0, its "exports" key revision 2): what the module is, readable from the file without
  * running any of its code. A NUL-terminated UTF-8 JSON document of at most 64 KiB exported as
  * `const char den_manifest[]` (docs/ABI.md "The manifest", docs/schema/v1/manifest.json):
  *
@@ -422,7 +451,7 @@ typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar
  * ------------------------------------------------------------------------------------------- */
 
 /**
- * A release function that calls free(): pair it with buffers allocated by malloc. It is
+ * A release function that calls free() (revision 0): pair it with buffers allocated by malloc. It is
  * `static inline`, so every image that uses it (the host, or a plugin in C or Swift) compiles its
  * own copy and no image has to export it: a plugin may use it freely.
  */

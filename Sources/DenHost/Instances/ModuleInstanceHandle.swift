@@ -10,9 +10,12 @@ import Synchronization
 package final class ModuleInstanceHandle: @unchecked Sendable {
     package let moduleID: String
     private let pointer: UnsafeMutableRawPointer
-    private let api: UnsafePointer<den_instance_api>
+    private let functions: InstanceFunctions
     private let lock = Lock()
     private let abandonedCall = Mutex<ModuleCall?>(nil)
+    /// The last snapshot and the `state_version` it was taken at (revision 4): while the number
+    /// stays, the instance's state is unchanged and its snapshot is not taken again.
+    private let lastSnapshot = Mutex<(version: UInt64, state: Data?)?>(nil)
 
     /// What giving up a builder means (the stall error's last words).
     static let builderGivenUp = "the host gave up on it; this module's screens open again once it returns"
@@ -39,7 +42,8 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         let outcome = runner.run(call, whenGivenUp: { gate.markStalled(call.what) }, onAbandon: { gate.markStalled(call.what) },
                                  consequence: Self.builderGivenUp, lateResult: { (late: BuildOutcome) in
             // The builder returned after the host gave up: free what it built, reopen the module.
-            if late.status == DEN_OK.rawValue, let instance = late.instance, let destroy = late.api?.pointee.destroy {
+            if late.status == DEN_OK.rawValue, let instance = late.instance, let api = late.api,
+               let destroy = InstanceFunctions.field(\.destroy, of: api) {
                 destroy(instance)
             }
             gate.clearStall()
@@ -67,27 +71,25 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         guard let instance = built.instance, let api = built.api else {
             throw fail(DEN_ERR_INTERNAL, "reported success from its builder but returned no instance (set *self and *api on DEN_OK)")
         }
-        // Read no field the plugin's table does not have: a smaller table can only be leaked.
-        guard api.pointee.struct_size >= UInt32(MemoryLayout<den_instance_api>.size) else {
-            throw fail(DEN_ERR_VERSION, "returned an instance API table older than this host's: its struct_size is below this den_module.h's (rebuild it against this den_module.h)")
+        let functions: InstanceFunctions
+        do { functions = try InstanceFunctions.read(api) } catch {
+            // A table too small to hold destroy can only be leaked.
+            if error == .missingRequired { InstanceFunctions.field(\.destroy, of: api)?(instance) }
+            throw fail(DEN_ERR_VERSION, "returned an instance API table \(error.text)")
         }
-        guard api.pointee.handle != nil, api.pointee.destroy != nil else {
-            api.pointee.destroy?(instance)
-            throw fail(DEN_ERR_VERSION, "returned an instance API table without a handle or destroy function (both are required)")
-        }
-        return ModuleInstanceHandle(moduleID: target.moduleID, pointer: instance, api: api)
+        return ModuleInstanceHandle(moduleID: target.moduleID, pointer: instance, functions: functions)
     }
 
-    private init(moduleID: String, pointer: UnsafeMutableRawPointer, api: UnsafePointer<den_instance_api>) {
+    private init(moduleID: String, pointer: UnsafeMutableRawPointer, functions: InstanceFunctions) {
         self.moduleID = moduleID
         self.pointer = pointer
-        self.api = api
+        self.functions = functions
     }
 
     deinit {
         // An abandoned instance may still be inside one of its functions: leak it rather than
         // free memory that code is using.
-        if !isAbandoned { api.pointee.destroy?(pointer) }
+        if !isAbandoned { functions.destroy(pointer) }
     }
 
     /// Sends an event under the default call policy.
@@ -115,12 +117,12 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         do { body = try WireFormat.encode(document) } catch {
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue), message: "\(error)")
         }
-        let pointer = UnsafeSendablePointer(pointer), api = UnsafeSendablePointer(api), lock = lock
+        let pointer = UnsafeSendablePointer(pointer), handle = functions.handle, lock = lock
         let abandon: @Sendable () -> Void = { self.abandonedCall.withLock { $0 = call } }
         let outcome = runner.run(call, whenGivenUp: abandon, onAbandon: abandon, consequence: Self.handleGivenUp) {
             var reply = den_owned(ptr: nil, len: 0, release: nil)
             let status = lock.withLock {
-                OwnedBuffer.borrow(body) { api.value.pointee.handle!(pointer.value, $0, &reply) }
+                OwnedBuffer.borrow(body) { handle(pointer.value, $0, &reply) }
             }
             guard status == DEN_OK.rawValue else { return HandleOutcome(status: status, error: BoundedTake.errorText(&reply)) }
             // One byte past the limit is enough to know the reply is too large.
@@ -138,30 +140,50 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         }
         var reply = try ReplyReader.read(answer.reply, length: answer.replyLength, moduleID: moduleID)
         // An isolated module's screen brought back after its worker crashed says so, once.
-        if self.api == UnsafePointer(IsolatedModule.instanceAPI), let notice = InstanceStandIn.from(self.pointer).takeNotice() {
+        if functions.table == UnsafePointer(IsolatedModule.instanceAPI), let notice = InstanceStandIn.from(self.pointer).takeNotice() {
             reply.screen.elements.insert(.banner(Banner(.warning, notice)), at: 0)
         }
         return reply
     }
 
-    /// The instance's state for a hot swap, or nil when it keeps none.
+    /// The instance's state for a hot swap or a session save, or nil when it keeps none. An
+    /// instance with `state_version` is not asked again while that number stays the same.
     package func snapshot() throws(ModuleCallError) -> Data? {
-        guard !isAbandoned, let snapshot = api.pointee.snapshot else { return nil }
+        guard !isAbandoned, let snapshot = functions.snapshot else { return nil }
+        let pointer = pointer, stateVersion = functions.stateVersion
         var state = den_owned(ptr: nil, len: 0, release: nil)
-        let status = lock.withLock { snapshot(pointer, &state) }
+        var version: UInt64?
+        var reused: Data??
+        let status: Int32 = lock.withLock {
+            version = stateVersion?(pointer)
+            if let version, let last = lastSnapshot.withLock({ $0 }), last.version == version {
+                reused = .some(last.state)
+                return Int32(DEN_OK.rawValue)
+            }
+            return snapshot(pointer, &state)
+        }
+        if let reused { return reused }
         guard status == DEN_OK.rawValue else {
             let message = BoundedTake.errorText(&state)
             if status == DEN_ERR_UNSUPPORTED.rawValue { return nil }
             throw ModuleCallError(moduleID: moduleID, status: status, message: message)
         }
-        return OwnedBuffer.take(&state)
+        let bytes = OwnedBuffer.take(&state)
+        if let version { lastSnapshot.withLock { $0 = (version, bytes) } }
+        return bytes
+    }
+
+    /// The instance's `state_version` (revision 4), or nil when its table has none.
+    package func stateVersion() -> UInt64? {
+        guard !isAbandoned, let stateVersion = functions.stateVersion else { return nil }
+        let pointer = pointer
+        return lock.withLock { stateVersion(pointer) }
     }
 
     /// Restores state from `snapshot()`; false when the instance could not use it.
     @discardableResult
     package func restore(_ state: Data) -> Bool {
-        guard !isAbandoned, let restore = api.pointee.restore else { return false }
-        return lock.withLock { OwnedBuffer.borrow(state) { restore(pointer, $0) } } == DEN_OK.rawValue
+        restoreOutcome(state) == .restored
     }
 
     /// What `restore` did: hot swap tells a refused state (the screen starts fresh, and says so)
@@ -172,8 +194,9 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
 
     func restoreOutcome(_ state: Data) -> RestoreOutcome {
         guard !isAbandoned else { return .refused(Int32(DEN_ERR_INTERNAL.rawValue)) }
-        guard let restore = api.pointee.restore else { return .keepsNoState }
+        guard let restore = functions.restore else { return .keepsNoState }
         let status = lock.withLock { OwnedBuffer.borrow(state) { restore(pointer, $0) } }
+        lastSnapshot.withLock { $0 = nil } // a restored instance is snapshot afresh
         if status == DEN_OK.rawValue { return .restored }
         return status == DEN_ERR_UNSUPPORTED.rawValue ? .keepsNoState : .refused(status)
     }

@@ -39,8 +39,14 @@ public struct HostingPolicy: Sendable, Equatable {
             if isolated.contains(moduleID) { return .isolated }
             if let chosen = configured[HostingSettings.name(for: moduleID)] { return chosen }
         }
-        if isolated.contains(fileName) { return .isolated }
+        if isolated.contains(fileName) || isolated.contains(fileName.lowercased()) { return .isolated }
         return Self.defaultMode
+    }
+
+    /// Whether `--isolate` or `den.hosting` names modules one by one: then a module without a
+    /// manifest, whose id only its code can tell, runs its entry point in a worker first.
+    package var namesModules: Bool {
+        !isolated.isEmpty || configured.values.contains(.isolated)
     }
 
     /// Whether any module could be isolated (so a host that isolates none starts no machinery).

@@ -34,10 +34,9 @@ package enum HostingSettings {
     }
 
     package static func store(_ values: [String: String], in dataDirectory: URL) throws {
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try encoder.encode(values).write(to: URL(fileURLWithPath: file(in: dataDirectory)), options: .atomic)
+        try PrivateFolder.write(encoder.encode(values), to: URL(fileURLWithPath: file(in: dataDirectory)))
     }
 
     /// The modes chosen, by setting name; a value that is no mode is ignored (`den config show`

@@ -325,7 +325,9 @@ package final class IsolatedModule: @unchecked Sendable {
             },
             destroy: { instance in
                 Unmanaged<InstanceStandIn>.fromOpaque(instance!).takeRetainedValue().destroy()
-            }))
+            },
+            // The worker keeps the module's state_version; the snapshot rides in each answer.
+            state_version: nil))
         return api
     }()
 }

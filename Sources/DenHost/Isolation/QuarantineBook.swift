@@ -70,9 +70,7 @@ package final class QuarantineBook: Sendable {
 
     private func write(_ document: Document) {
         guard let path, let data = try? JSONEncoder().encode(document) else { return }
-        let folder = IsolationSettings.folder(of: path)
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        try? PrivateFolder.write(data, to: URL(fileURLWithPath: path))
     }
 }
 

@@ -16,7 +16,7 @@ package final class WorkerModuleHost: @unchecked Sendable {
     private var moduleID = ""
     private var routes: [PluginRoute] = []
     private var exports: [String: PluginExport] = [:]
-    private var instances: [UInt64: (pointer: UnsafeMutableRawPointer, api: UnsafePointer<den_instance_api>)] = [:]
+    private var instances: [UInt64: WorkerInstance] = [:]
     private var nextInstance: UInt64 = 1
     private var host: UnsafePointer<den_host>!
 
@@ -131,22 +131,29 @@ package final class WorkerModuleHost: @unchecked Sendable {
             guard let instance, let api else {
                 return try reply(Int32(DEN_ERR_INTERNAL.rawValue), Data("reported success from its builder but returned no instance (set *self and *api on DEN_OK)".utf8))
             }
-            guard api.pointee.struct_size >= UInt32(MemoryLayout<den_instance_api>.size), api.pointee.handle != nil, api.pointee.destroy != nil else {
-                return try reply(Int32(DEN_ERR_VERSION.rawValue), Data("returned an instance API table that is older than this host's or lacks handle or destroy".utf8))
+            let functions: InstanceFunctions
+            do { functions = try InstanceFunctions.read(api) } catch {
+                if error == .missingRequired { InstanceFunctions.field(\.destroy, of: api)?(instance) }
+                return try reply(Int32(DEN_ERR_VERSION.rawValue), Data("returned an instance API table \(error.text)".utf8))
             }
             let id = nextInstance
             nextInstance += 1
-            instances[id] = (instance, api)
+            instances[id] = WorkerInstance(pointer: instance, functions: functions)
             try reply(ok, ref: id)
         case .handle:
             guard let instance = instances[frame.ref] else { return try reply(Int32(DEN_ERR_NOT_FOUND.rawValue), Self.unknownInstance) }
             var answer = den_owned(ptr: nil, len: 0, release: nil)
-            let status = OwnedBuffer.borrow(frame.body) { instance.api.pointee.handle!(instance.pointer, $0, &answer) }
+            let status = OwnedBuffer.borrow(frame.body) { instance.functions.handle(instance.pointer, $0, &answer) }
             guard status == ok else { return try reply(status, Data(BoundedTake.errorText(&answer).utf8)) }
             let (bytes, _) = BoundedTake.take(&answer, upTo: WireLimits.maxReplyBytes + 1)
-            guard let snapshot = instance.api.pointee.snapshot else { return try reply(ok, bytes) }
+            guard let snapshot = instance.functions.snapshot else { return try reply(ok, bytes) }
             // The state after every event, in the same frame, so the host can restore the screen
-            // after a crash. One too large to carry counts as none kept.
+            // after a crash. One too large to carry counts as none kept. An unchanged
+            // state_version (revision 4) sends the bytes taken last time without asking again.
+            let version = instance.functions.stateVersion?(instance.pointer)
+            if let version, let last = instance.last, last.version == version {
+                return try channel.send(Frame(.handled, status: last.status, ref: frame.ref, body: HandledBody.make(reply: bytes, state: last.state)))
+            }
             var state = den_owned(ptr: nil, len: 0, release: nil)
             var stateStatus = snapshot(instance.pointer, &state)
             var stateBytes = Data()
@@ -156,20 +163,22 @@ package final class WorkerModuleHost: @unchecked Sendable {
             } else {
                 _ = BoundedTake.errorText(&state)
             }
+            if let version { instances[frame.ref]?.last = (version, stateStatus, stateBytes) }
             try channel.send(Frame(.handled, status: stateStatus, ref: frame.ref, body: HandledBody.make(reply: bytes, state: stateBytes)))
         case .snapshot:
             guard let instance = instances[frame.ref] else { return try reply(Int32(DEN_ERR_NOT_FOUND.rawValue), Self.unknownInstance) }
-            guard let snapshot = instance.api.pointee.snapshot else { return try reply(Int32(DEN_ERR_UNSUPPORTED.rawValue)) }
+            guard let snapshot = instance.functions.snapshot else { return try reply(Int32(DEN_ERR_UNSUPPORTED.rawValue)) }
             var state = den_owned(ptr: nil, len: 0, release: nil)
             let status = snapshot(instance.pointer, &state)
             guard status == ok else { return try reply(status, Data(BoundedTake.errorText(&state).utf8)) }
             try reply(ok, OwnedBuffer.take(&state))
         case .restore:
             guard let instance = instances[frame.ref] else { return try reply(Int32(DEN_ERR_NOT_FOUND.rawValue), Self.unknownInstance) }
-            guard let restore = instance.api.pointee.restore else { return try reply(Int32(DEN_ERR_UNSUPPORTED.rawValue)) }
+            guard let restore = instance.functions.restore else { return try reply(Int32(DEN_ERR_UNSUPPORTED.rawValue)) }
+            instances[frame.ref]?.last = nil
             try reply(OwnedBuffer.borrow(frame.body) { restore(instance.pointer, $0) })
         case .destroy:
-            if let instance = instances.removeValue(forKey: frame.ref) { instance.api.pointee.destroy?(instance.pointer) }
+            if let instance = instances.removeValue(forKey: frame.ref) { instance.functions.destroy(instance.pointer) }
         case .export:
             let call: ExportCallRequest
             do { call = try JSONDecoder().decode(ExportCallRequest.self, from: frame.body) } catch {
@@ -195,4 +204,12 @@ package final class WorkerModuleHost: @unchecked Sendable {
             throw .malformed("the host sent a \(frame.kind) frame where a request belongs")
         }
     }
+}
+
+/// One instance the worker built: its functions, and the state it sent after its last event with
+/// the `state_version` it had then (revision 4).
+private struct WorkerInstance {
+    let pointer: UnsafeMutableRawPointer
+    let functions: InstanceFunctions
+    var last: (version: UInt64, status: Int32, state: Data)?
 }

@@ -22,6 +22,9 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case changedSinceStart(String)
         /// An isolated module's worker could not start or register it (docs/ISOLATION.md).
         case workerFailed(String)
+        /// A module without a manifest, run in a worker to learn its id (modules are isolated by
+        /// id), whose worker could not start or register it: it is not loaded in-process either.
+        case idUnknown(String)
         /// The file crashed in a loop and is quarantined by its content hash.
         case quarantined(String)
         /// The trust policy refuses it for its signature (ModuleTrust): what is wrong, what to do.
@@ -34,6 +37,9 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
     /// The module's id when the file told it before failing (its manifest, or `describe`), so
     /// `den plugins` and `den modules remove` can name the module and not only its file.
     package var moduleID: String?
+    /// The route patterns its manifest declares, when the file has one: a visitor who opens one
+    /// of them is told why the module is missing. nil when den cannot know the module's routes.
+    package var manifestRoutes: [String]?
 
     package init(file: String, cause: Cause, moduleID: String? = nil) {
         self.file = file
@@ -71,6 +77,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
             "what it registered does not match its manifest (`den_manifest`): \(differences.joined(separator: "; "))"
         case .changedSinceStart(let detail): "the file changed after den started: \(detail)"
         case .workerFailed(let detail): "it runs isolated, and \(detail)"
+        case .idUnknown(let detail):
+            "it has no manifest, so den runs its entry point in a worker to learn its id before it may enter den's process (--isolate or den.hosting names modules to isolate), and \(detail)"
         case .quarantined(let detail): "it \(detail)"
         case .untrusted(let reason, _): reason
         }
@@ -109,6 +117,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .manifestMismatch:
             "make the manifest (module.json) and the module's registration say the same, then rebuild it; `den plugins --inspect <file>` prints the manifest"
         case .changedSinceStart: "restart den to load the new version of the file"
+        case .idUnknown:
+            "den does not load it in its own process meanwhile: give the module a manifest (docs/ABI.md, \"The manifest\"), isolate it by file name (--isolate \(ModuleText.singleLine(file.split(separator: "/").last.map(String.init) ?? file, limit: 100))), or check that `den worker` runs on this machine (docs/ISOLATION.md)"
         case .workerFailed: "run it in-process to see its own error (drop --isolate, or den config set den.hosting <module> in-process), or check that `den worker` runs on this machine (docs/ISOLATION.md)"
         case .quarantined: "fix the module and replace its file, or lift the quarantine with `den modules release <hash or module>`"
         case .untrusted(_, let fix): fix

@@ -92,11 +92,6 @@ public struct PluginLoader: Sendable {
     }
 
     private func load(_ file: URL, from copy: URL, knownManifest: ModuleManifest?) throws(PluginLoadError) -> LoadedPlugin {
-        var knownID: String? // from the manifest, then from describe
-        // Paths without URL.path's first-use cost (URL+FilePath.swift): a first build runs this.
-        let filePath = file.filePath, fileName = file.fileName, copyPath = copy.filePath
-        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: filePath, cause: cause, moduleID: knownID) }
-
         // Check the copy, the file dlopen will map: the original may be rewritten meanwhile (a
         // build in progress), and a copy never changes once written.
         try checkHeader(of: copy, reportedAs: file)
@@ -106,7 +101,21 @@ public struct PluginLoader: Sendable {
         // (≈ 170,000 instructions and eight reads of a module's first build).
         let (exportsChecked, manifest): (Bool, ModuleManifest?)
         if let knownManifest { (exportsChecked, manifest) = (true, knownManifest) } else { (exportsChecked, manifest) = try checkExports(of: copy, reportedAs: file) }
-        knownID = manifest?.id
+        do {
+            return try load(file, from: copy, manifest: manifest, exportsChecked: exportsChecked)
+        } catch {
+            // A route of a refused module then opens a screen saying why, not "not found".
+            var error = error
+            error.manifestRoutes = manifest.map { $0.routes.map(\.pattern) }
+            throw error
+        }
+    }
+
+    private func load(_ file: URL, from copy: URL, manifest: ModuleManifest?, exportsChecked: Bool) throws(PluginLoadError) -> LoadedPlugin {
+        var knownID = manifest?.id // then from describe
+        // Paths without URL.path's first-use cost (URL+FilePath.swift): a first build runs this.
+        let filePath = file.filePath, fileName = file.fileName, copyPath = copy.filePath
+        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError { PluginLoadError(file: filePath, cause: cause, moduleID: knownID) }
         // Trust is judged on the copy too, the bytes dlopen maps: a file swapped after it was
         // checked is never the one that runs.
         var signature: SignatureState?
@@ -119,15 +128,25 @@ public struct PluginLoader: Sendable {
             if case .isolated = trust.decide(state) { mustIsolate = true }
         }
         if let isolation, mustIsolate || isolation.policy.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
-            var plugin = try loadIsolated(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest, isolation: isolation)
-            if case .signed(_, let keyID, let signedID, let signedVersion)? = signature,
-               let problem = ModuleTrust.mismatch(ModuleSignature.Claim(keyID: keyID, id: signedID, version: signedVersion), id: plugin.id, version: plugin.version) {
-                plugin.isolated?.retire()
-                throw fail(.untrusted(reason: "its signature does not hold: \(problem)",
-                                      fix: "sign the module again (den modules sign <file>) if you built it; otherwise get the file again from its publisher"))
+            let plugin = try loadIsolated(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest, isolation: isolation)
+            return try keepIsolated(plugin, signature: signature, isolation: isolation, fail: fail)
+        }
+        // Without a manifest a module tells its id only by running. While --isolate or den.hosting
+        // names module ids, its code first runs in a worker, never here: it comes into den's
+        // process only once its id turns out not to be one of them (docs/ISOLATION.md).
+        if manifest == nil, let isolation, isolation.policy.namesModules {
+            let probed: LoadedPlugin
+            do {
+                probed = try loadIsolated(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: nil, isolation: isolation)
+            } catch {
+                guard case .workerFailed(let detail) = error.cause else { throw error }
+                throw PluginLoadError(file: filePath, cause: .idUnknown(detail), moduleID: error.moduleID)
             }
-            plugin.signature = signature
-            return plugin
+            if isolation.policy.mode(moduleID: probed.id, fileName: fileName) == .isolated {
+                return try keepIsolated(probed, signature: signature, isolation: isolation, fail: fail)
+            }
+            probed.endpoint?.revoke()
+            probed.isolated?.retire()
         }
         let library: DynamicLibrary
         do {
@@ -189,6 +208,23 @@ public struct PluginLoader: Sendable {
         return plugin
     }
 
+    /// An isolated module's signature held to what its worker registered; the module is then
+    /// remembered as the file's (a hot swap replaces it).
+    private func keepIsolated(_ plugin: LoadedPlugin, signature: SignatureState?, isolation: IsolationSettings,
+                              fail: (PluginLoadError.Cause) -> PluginLoadError) throws(PluginLoadError) -> LoadedPlugin {
+        var plugin = plugin
+        if case .signed(_, let keyID, let signedID, let signedVersion)? = signature,
+           let problem = ModuleTrust.mismatch(ModuleSignature.Claim(keyID: keyID, id: signedID, version: signedVersion), id: plugin.id, version: plugin.version) {
+            plugin.endpoint?.revoke()
+            plugin.isolated?.retire()
+            throw fail(.untrusted(reason: "its signature does not hold: \(problem)",
+                                  fix: "sign the module again (den modules sign <file>) if you built it; otherwise get the file again from its publisher"))
+        }
+        plugin.signature = signature
+        if let module = plugin.isolated { isolation.remember(module) }
+        return plugin
+    }
+
     /// Loads the module in a worker process: the worker runs the entry point, and what it
     /// registered is replayed here through a registrar of the host's own, so every rule is
     /// checked on this side as well (docs/ISOLATION.md).
@@ -234,7 +270,6 @@ public struct PluginLoader: Sendable {
             guard differences.isEmpty else { throw fail(.manifestMismatch(differences)) }
             plugin.manifest = manifest
         }
-        isolation.remember(module)
         return plugin
     }
 

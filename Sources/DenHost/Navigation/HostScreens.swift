@@ -3,12 +3,18 @@ import DenKit
 
 /// The screens the host draws itself, when no module can.
 enum HostScreens {
-    static func notFound(_ error: RouteResolutionError, routes: [(pattern: String, moduleID: String, requiresLogin: Bool)]) -> Screen {
+    /// `unknownRoutes`: modules den did not load whose routes it cannot know (no manifest), so
+    /// the route may be theirs: each is named with why it was not loaded.
+    static func notFound(_ error: RouteResolutionError, routes: [(pattern: String, moduleID: String, requiresLogin: Bool)],
+                         unknownRoutes: [PluginLoadError] = []) -> Screen {
         let plain = routes.filter { !$0.pattern.contains("<") }
         var elements: [Element] = [
             .banner(Banner(.error, "\(error)")),
             .text("Check the route, or run `den routes` to list every route the loaded modules serve."),
         ]
+        for failure in unknownRoutes {
+            elements.append(.banner(Banner(.warning, "It may belong to a module den did not load, whose routes it cannot know without a manifest: \(failure)")))
+        }
         if !plain.isEmpty {
             elements.append(.list(ItemList(title: "Available screens", items: plain.map {
                 ItemList.Item(title: $0.pattern, detail: "module \($0.moduleID)\($0.requiresLogin ? ", requires login" : "")",

@@ -478,7 +478,8 @@ public final class NavigationSession: @unchecked Sendable {
                 return (Entry(route: route, moduleID: nil, instance: nil, screen: HostScreens.refused(route, refusal)), nil)
             }
             logger?.debug("no module serves \(route): \(error)")
-            return (Entry(route: route, moduleID: nil, instance: nil, screen: HostScreens.notFound(error, routes: registry.routes)), nil)
+            return (Entry(route: route, moduleID: nil, instance: nil,
+                          screen: HostScreens.notFound(error, routes: registry.routes, unknownRoutes: registry.failuresWithUnknownRoutes)), nil)
         case .success(let match):
             let user = currentUser
             switch RouteGuard.decide(route, match, user: user, resolve: registry.resolve) {

@@ -167,8 +167,20 @@ public final class ModuleRegistry: @unchecked Sendable {
         var id = error.moduleID
         if id == nil, case .duplicateModule(let taken, _) = error.cause { id = taken }
         var record = PluginRecord(file: file, id: id, version: nil, summary: nil, routes: [], status: .failed(error))
-        record.refusedRoutes = refusedRoutes
+        record.refusedRoutes = refusedRoutes.isEmpty ? error.manifestRoutes ?? [] : refusedRoutes
         lock.withLock { records.append(record) }
+    }
+
+    /// Files that failed before den could know their routes (no manifest): a route that no
+    /// module serves may be one of theirs, so "not found" names them with why they failed.
+    package var failuresWithUnknownRoutes: [PluginLoadError] {
+        lock.withLock {
+            records.compactMap { record in
+                guard case .failed(let error) = record.status, error.manifestRoutes == nil, record.refusedRoutes.isEmpty else { return nil }
+                if case .duplicateModule = error.cause { return nil } // its routes are the other file's
+                return error
+            }
+        }
     }
 
     /// Why `route` is not served when a module refused before it loaded would serve it.

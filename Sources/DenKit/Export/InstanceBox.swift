@@ -63,7 +63,9 @@ nonisolated(unsafe) let instanceAPI: UnsafePointer<den_instance_api> = {
         destroy: { pointer in
             guard let pointer else { return }
             Unmanaged<InstanceBox>.fromOpaque(pointer).release()
-        }
+        },
+        // A Swift instance cannot tell cheaply whether its snapshot changed: the host asks each time.
+        state_version: nil
     ))
     return UnsafePointer(api)
 }()

@@ -81,7 +81,7 @@ struct RuleBreakingModuleTests {
 
     @Test("a builder's broken instance table is refused with what was wrong, as the host's finding", arguments: [
         ("no-instance", "module 'rule-breaker' reported success from its builder but returned no instance (set *self and *api on DEN_OK)"),
-        ("old-table", "module 'rule-breaker' returned an instance API table older than this host's: its struct_size is below this den_module.h's"),
+        ("old-table", "module 'rule-breaker' returned an instance API table whose struct_size (8) is below revision 0's 40 bytes"),
         ("no-handle", "module 'rule-breaker' returned an instance API table without a handle or destroy function (both are required)"),
     ])
     func brokenInstanceTable(route: String, expected: String) {
