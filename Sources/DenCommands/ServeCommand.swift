@@ -18,6 +18,16 @@ struct ServeCommand: ParsableCommand {
         sessions, cookies, limits and --trust-proxy.
         """)
 
+    @OptionGroup var serve: ServeOptions
+
+    func run() throws {
+        try serve.serve(events: serve.watching.watch ? DevEvents() : nil)
+    }
+}
+
+/// What `den serve` takes, and serving with it; `den dev` takes the same. Arguments, not a
+/// command, so that `den dev`'s usage line is its own ("den dev <options>").
+struct ServeOptions: ParsableArguments {
     @OptionGroup var options: HostOptions
 
     @OptionGroup var watching: WatchOptions
@@ -54,10 +64,6 @@ struct ServeCommand: ParsableCommand {
         guard (1...1_000_000).contains(maxSessions) else { throw ValidationError("--max-sessions \(maxSessions) must be 1 to 1000000") }
         guard (1...1_000_000).contains(maxSessionsPerAccount) else { throw ValidationError("--max-sessions-per-account \(maxSessionsPerAccount) must be 1 to 1000000") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections \(maxConnections) must be 1 to 1000000") }
-    }
-
-    func run() throws {
-        try serve(events: watching.watch ? DevEvents() : nil)
     }
 
     /// Serves; with `events` (`--watch`, `den dev`) it also hot-swaps changed plugins and tells the pages.
@@ -105,7 +111,7 @@ final class SyncSlot: Sendable {
     let sync = Mutex<ModuleSync?>(nil)
 }
 
-extension ServeCommand {
+extension ServeOptions {
     /// On PostgreSQL, follows the modules published in the database (docs/DEPLOY.md, "Modules
     /// across hosts"); nil on SQLite, or when this den loads no user modules folder.
     func startModuleSync(_ runtime: DenRuntime, swapper: HotSwapper?) -> ModuleSync? {

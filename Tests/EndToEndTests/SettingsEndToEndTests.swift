@@ -16,6 +16,31 @@ struct SettingsEndToEndTests {
         #expect(result.stdout.contains("Takes an http:// or https:// URL"))
     }
 
+    @Test("the first command to create the data folder makes it private (0700), and hosting.json 0600", arguments: [
+        ["config", "set", "den.hosting", "about", "isolated"],
+        ["config", "set", "main", "fetch_timeout", "25"],
+    ])
+    func privateDataFolder(arguments: [String]) throws {
+        let den = try DenCommand()
+        let result = try den.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        func mode(_ path: String) throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
+        }
+        let data = den.temp.path("data").path
+        #expect(try mode(data) == 0o700)
+        if arguments[2] == "den.hosting" {
+            #expect(try mode(data + "/hosting.json") == 0o600)
+        }
+    }
+
+    @Test("den dev's usage line names den dev")
+    func devUsage() throws {
+        let result = try DenCommand().run(["dev", "--help"])
+        #expect(result.stdout.contains("USAGE: den dev <options>"), "\(result.stdout)")
+        #expect(!result.stdout.contains("den serve dev"))
+    }
+
     @Test("a set value is shown with the default beside it, and unset goes back")
     func setShowUnset() throws {
         let den = try DenCommand()

@@ -20,7 +20,7 @@ struct DevCommand: ParsableCommand {
         printed here and shown on every open page; the old version keeps serving. docs/HOT_SWAP.md.
         """)
 
-    @OptionGroup var serve: ServeCommand
+    @OptionGroup var serve: ServeOptions
 
     @Option(name: .customLong("package-path"), help: ArgumentHelp(
         "The Den checkout, or the module package, whose sources to watch (default: the current folder).", valueName: "dir"))
