@@ -212,6 +212,8 @@ let package = Package(
         .testTarget(name: "LoginModuleTests", dependencies: ["LoginModule", "DenKit"]),
         .testTarget(name: "JogsModuleTests", dependencies: ["JogsModule", "DenKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["DenTestSupport"]),
+        // README's target table held against this file and every target's imports.
+        .testTarget(name: "ArchitectureTests"),
     ],
     swiftLanguageModes: [.v6]
 )
