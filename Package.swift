@@ -105,6 +105,9 @@ let package = Package(
             "CDenProcess", "CDenCommonPasswords",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
+        // Module signatures: minisign files, keys, the trust list and the verdict cache, behind
+        // DenHost's `SignatureChecking` (docs/SIGNING.md). The runtime applies the policy only.
+        .target(name: "DenTrust", dependencies: ["DenHost", "DenKit", "CDenLibraries", "DenLibraryContracts"]),
         // Starting and watching isolated modules' worker processes: posix_spawn, pidfd (docs/ISOLATION.md).
         .target(name: "CDenProcess"),
         // The worker's sandbox: no_new_privs, seccomp (Debian libseccomp-dev, installed by
@@ -172,7 +175,7 @@ let package = Package(
                                                .product(name: "HummingbirdCore", package: "hummingbird", condition: host),
                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: host)]),
         // What `den` and `den-commands` share: the host options, the exit statuses, `render`'s output.
-        .target(name: "DenCommandLine", dependencies: ["DenHost", "DenKit", "DenTerminalText",
+        .target(name: "DenCommandLine", dependencies: ["DenHost", "DenTrust", "DenKit", "DenTerminalText",
                                                           .product(name: "Logging", package: "swift-log", condition: host)],
                 swiftSettings: startPathSwift),
         // `den`: runs `den render` itself, without Foundation or ArgumentParser (a start within 2×
@@ -180,7 +183,7 @@ let package = Package(
         .executableTarget(name: "den", dependencies: ["DenCommandLine", "DenHost", "DenWorker"], swiftSettings: startPathSwift),
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
-            "DenCommandLine", "DenHost", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit",
+            "DenCommandLine", "DenHost", "DenTrust", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
             .product(name: "Mustache", package: "swift-mustache", condition: host),
@@ -202,6 +205,7 @@ let package = Package(
         .target(name: "DenTestSupport", dependencies: ["DenHost", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
         .testTarget(name: "DenRoutingTests", dependencies: ["DenRouting"]),
+        .testTarget(name: "DenTrustTests", dependencies: ["DenTrust", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log", condition: host)]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenTerminalText", "DenHost", "DenKit", "DenTestSupport"]),

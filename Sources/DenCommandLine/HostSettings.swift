@@ -1,5 +1,6 @@
 import DenLibraryContracts
 import DenHost
+import DenTrust
 import DenKit
 import DenTerminalText
 import FoundationEssentials

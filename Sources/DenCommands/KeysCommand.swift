@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenTrust
 import Foundation
 
 /// `den keys generate|list|trust|revoke|policy`: your signing keys and the keys you trust

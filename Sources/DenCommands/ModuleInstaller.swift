@@ -1,4 +1,5 @@
 import DenHost
+import DenTrust
 import DenKit
 import Foundation
 import Logging

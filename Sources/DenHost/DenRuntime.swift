@@ -117,8 +117,8 @@ public final class DenRuntime: Sendable {
             ? ManifestIndex(directory: configuration.cacheDirectory) : nil
         let lazyLoaded = lazyModuleLoadHandler()
         // Signatures checked anew are saved once, after the loop.
-        loader.trust?.index.hold()
-        defer { loader.trust?.index.release() }
+        loader.trust?.signatures.hold()
+        defer { loader.trust?.signatures.release() }
         for candidate in candidates {
             // The same file reached twice (a folder named twice, a link) is loaded once: a second
             // dlopen would return the loaded image and run its entry point again. One `stat` per

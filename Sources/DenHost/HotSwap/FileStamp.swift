@@ -9,18 +9,18 @@ import Glibc
 ///
 /// The change time rides along for the signature cache (`SignatureIndex.Stamp`), which a start
 /// then judges from this one `stat`; it is no part of the identity (a `chmod` is no new version).
-struct FileStamp: Hashable, Sendable {
-    let device: UInt64
-    let inode: UInt64
-    let size: Int64
-    let seconds: Int
-    let nanoseconds: Int
+package struct FileStamp: Hashable, Sendable {
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int64
+    package let seconds: Int
+    package let nanoseconds: Int
     /// A plain file (not a folder, device or socket).
-    let isRegularFile: Bool
-    let changeSeconds: Int
-    let changeNanoseconds: Int
+    package let isRegularFile: Bool
+    package let changeSeconds: Int
+    package let changeNanoseconds: Int
 
-    init?(_ path: String) {
+    package init?(_ path: String) {
         var info = stat()
         // `withCString`, not the implicit conversion: that copies the path into a new array for
         // every call, and a start stats every module file.
@@ -39,12 +39,12 @@ struct FileStamp: Hashable, Sendable {
         changeNanoseconds = info.st_ctim.tv_nsec
     }
 
-    static func == (a: FileStamp, b: FileStamp) -> Bool {
+    package static func == (a: FileStamp, b: FileStamp) -> Bool {
         a.device == b.device && a.inode == b.inode && a.size == b.size && a.seconds == b.seconds
             && a.nanoseconds == b.nanoseconds && a.isRegularFile == b.isRegularFile
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(inode)
         hasher.combine(size)
         hasher.combine(nanoseconds)

@@ -6,12 +6,12 @@ import Musl
 
 /// A `dlopen`ed image. Never closed: the Swift runtime keeps pointers into every image it has
 /// registered, and unmapping one makes the next conformance lookup crash (DESIGN §2).
-struct DynamicLibrary: @unchecked Sendable {
+package struct DynamicLibrary: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
     /// Opens with `RTLD_NOW` (an undefined symbol fails here, not at first call, where it would
     /// kill the process), `RTLD_LOCAL` (no interposition between plugins) and `RTLD_NODELETE`.
-    static func open(_ path: String) throws(DynamicLibraryError) -> DynamicLibrary {
+    package static func open(_ path: String) throws(DynamicLibraryError) -> DynamicLibrary {
         _ = dlerror()
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             throw DynamicLibraryError(message: lastError() ?? "dlopen failed")
@@ -19,7 +19,7 @@ struct DynamicLibrary: @unchecked Sendable {
         return DynamicLibrary(handle: handle)
     }
 
-    func symbol(_ name: String) -> UnsafeMutableRawPointer? {
+    package func symbol(_ name: String) -> UnsafeMutableRawPointer? {
         dlsym(handle, name)
     }
 
@@ -28,8 +28,8 @@ struct DynamicLibrary: @unchecked Sendable {
     }
 }
 
-struct DynamicLibraryError: Error {
-    let message: String
+package struct DynamicLibraryError: Error {
+    package let message: String
 }
 
 extension DynamicLibrary {

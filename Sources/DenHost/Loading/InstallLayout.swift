@@ -88,7 +88,7 @@ package struct InstallLayout: Sendable, Equatable {
     /// The user's home folder: `$HOME` when it is an absolute path, as the XDG rules and every
     /// shell take it; else the account's, from the user database (FileManager). `$HOME` first
     /// also spares a start FileManager's first use (≈ 30,000 instructions).
-    static func homeDirectory() -> URL {
+    package static func homeDirectory() -> URL {
         if let home = ProcessEnvironment.value("HOME"), home.hasPrefix("/") { return URL(fileURLWithPath: home, isDirectory: true) }
         return FileManager.default.homeDirectoryForCurrentUser
     }

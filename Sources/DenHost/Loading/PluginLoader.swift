@@ -186,8 +186,8 @@ public struct PluginLoader: Sendable {
             throw fail(.invalidRegistration(problem))
         }
         // Without a manifest the signed id and version can only be held to the registration.
-        if case .signed(_, let keyID, let signedID, let signedVersion)? = signature,
-           let problem = ModuleTrust.mismatch(ModuleSignature.Claim(keyID: keyID, id: signedID, version: signedVersion), id: id, version: version) {
+        if case .signed(_, _, let signedID, let signedVersion)? = signature,
+           let problem = ModuleTrust.mismatch(signedID: signedID, signedVersion: signedVersion, id: id, version: version) {
             endpoint.revoke()
             throw fail(.untrusted(reason: "its signature does not hold: \(problem)",
                                   fix: "sign the module again (den modules sign <file>) if you built it; otherwise get the file again from its publisher"))
@@ -213,8 +213,8 @@ public struct PluginLoader: Sendable {
     private func keepIsolated(_ plugin: LoadedPlugin, signature: SignatureState?, isolation: IsolationSettings,
                               fail: (PluginLoadError.Cause) -> PluginLoadError) throws(PluginLoadError) -> LoadedPlugin {
         var plugin = plugin
-        if case .signed(_, let keyID, let signedID, let signedVersion)? = signature,
-           let problem = ModuleTrust.mismatch(ModuleSignature.Claim(keyID: keyID, id: signedID, version: signedVersion), id: plugin.id, version: plugin.version) {
+        if case .signed(_, _, let signedID, let signedVersion)? = signature,
+           let problem = ModuleTrust.mismatch(signedID: signedID, signedVersion: signedVersion, id: plugin.id, version: plugin.version) {
             plugin.endpoint?.revoke()
             plugin.isolated?.retire()
             throw fail(.untrusted(reason: "its signature does not hold: \(problem)",

@@ -7,10 +7,10 @@ import Musl
 /// A small file's bytes read with `open`/`read`: FileManager's first use costs a fresh process
 /// ≈ 50,000 instructions (its singleton, then generic reading code), and `den render` reads
 /// only the registry cache this way (docs/PERFORMANCE.md).
-enum FileBytes {
+package enum FileBytes {
     /// The whole file; nil when it cannot be opened or read, or is not a regular file, or is
     /// larger than `limit` bytes.
-    static func read(atPath path: String, limit: Int = 64 << 20) -> [UInt8]? {
+    package static func read(atPath path: String, limit: Int = 64 << 20) -> [UInt8]? {
         // O_NONBLOCK: a FIFO at the path must not hang the start before fstat refuses it.
         var descriptor: Int32
         repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while descriptor < 0 && errno == EINTR

@@ -8,7 +8,7 @@ import FoundationEssentials
 /// `path` and `lastPathComponent`.
 extension URL {
     /// `path`: the percent-encoded path decoded by bytes, without trailing slashes (but "/").
-    var filePath: String {
+    package var filePath: String {
         guard var path = decodedPath else { return self.path }
         while path.utf8.count > 1, path.hasSuffix("/") { path.removeLast() }
         return path
@@ -21,14 +21,14 @@ extension URL {
     }
 
     /// `lastPathComponent`: what follows the last '/' of `filePath` ("/" for the root).
-    var fileName: String {
+    package var fileName: String {
         let path = filePath
         guard path != "/", let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
         return String(path[path.utf8.index(after: slash)...])
     }
 
     /// `appendingPathComponent(name)` for a file in this folder.
-    func appendingFileName(_ name: String) -> URL {
+    package func appendingFileName(_ name: String) -> URL {
         guard let folder = decodedPath else { return appendingPathComponent(name) }
         return URL(fileURLWithPath: folder + (folder.hasSuffix("/") ? "" : "/") + name, isDirectory: false)
     }

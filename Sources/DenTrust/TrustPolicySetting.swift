@@ -1,3 +1,4 @@
+import DenHost
 import FoundationEssentials
 
 /// Which trust policy a den runs under: `--trust-policy`, else `DEN_TRUST_POLICY`, else the

@@ -1,3 +1,4 @@
+import DenHost
 import FoundationEssentials
 
 /// minisign's file formats (https://jedisct1.github.io/minisign/), so module authors can sign

@@ -1,3 +1,4 @@
+import DenHost
 import FoundationEssentials
 
 /// What den signs and checks: a minisign signature over the module file (BLAKE2b-512 prehash,

@@ -1,4 +1,5 @@
 @testable import DenHost
+@testable import DenTrust
 import DenTestSupport
 import Foundation
 

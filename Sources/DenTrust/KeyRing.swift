@@ -1,3 +1,4 @@
+import DenHost
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import DenHost
 import CDenLibraries
 import FoundationEssentials
 import Synchronization

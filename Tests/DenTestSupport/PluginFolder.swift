@@ -1,29 +1,28 @@
 import DenHost
-import DenTestSupport
 import Foundation
 
 /// Real plugin files for loader tests: the bundled modules and the deliberately broken fixtures
 /// the package builds (Tests/Fixtures), copied into a private plugin folder per test.
-struct PluginFolder {
-    let temp: TemporaryDirectory
-    let plugins: URL
+package struct PluginFolder {
+    package let temp: TemporaryDirectory
+    package let plugins: URL
 
-    init() throws {
+    package init() throws {
         temp = try TemporaryDirectory("den-loader")
         plugins = try temp.folder("plugins")
     }
 
     @discardableResult
-    func add(_ library: String, as name: String? = nil) throws -> URL {
+    package func add(_ library: String, as name: String? = nil) throws -> URL {
         try temp.copy(try BuildProducts.require(BuildProducts.library(library)), into: plugins, as: name)
     }
 
     @discardableResult
-    func write(_ bytes: [UInt8], as name: String) throws -> URL {
+    package func write(_ bytes: [UInt8], as name: String) throws -> URL {
         try temp.write(Data(bytes), to: name, in: plugins)
     }
 
-    func runtime(selecting modules: Set<String>? = nil) throws -> DenRuntime {
+    package func runtime(selecting modules: Set<String>? = nil) throws -> DenRuntime {
         let runtime = DenRuntime(configuration: HostConfiguration(
             pluginDirectories: [plugins], bundledDirectory: nil, selectedModules: modules,
             cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data")))
@@ -33,7 +32,7 @@ struct PluginFolder {
 }
 
 extension DenRuntime {
-    func record(_ file: String) -> PluginRecord? {
+    package func record(_ file: String) -> PluginRecord? {
         registry.plugins.first { $0.file.lastPathComponent == file }
     }
 }

@@ -1,3 +1,4 @@
+import DenHost
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
