@@ -8,9 +8,9 @@ package enum RouteRendering {
     /// Prints the screen; the exit status is 1 when no module serves the route, the module cannot
     /// build it, or its screen failed (a host screen or errors), else 0. A module call that passes
     /// the call limit ends the process at once with status 1 and the error on standard error:
-    /// the calls run on this thread, which saves a start the thread each would cost.
+    /// the watchdog's give-up action for a one-shot process (`CallHandOff(ending:)`).
     package static func render(_ route: String, json: Bool, runtime: DenRuntime) throws -> Int32 {
-        let view = runtime.makeSession(placement: .callingThread(stalledCallEnding)).open(route)
+        let view = runtime.makeSession(handOff: CallHandOff(ending: stalledCallEnding)).open(route)
         if json {
             print(String(decoding: try WireFormat.encode(view.screen), as: UTF8.self))
         } else {

@@ -35,7 +35,12 @@ struct CallCommand: ParsableCommand {
             throw ValidationError("name an export, e.g. den call main.convert 100 USD EUR (den exports lists them)")
         }
         let runtime = try host.makeRuntime()
-        switch runtime.callExport(name, words: Array(words.dropFirst())) {
+        // A one-shot process: an export past the call limit ends it at once, with the error.
+        let limit = runtime.configuration.callPolicy.timeout
+        let ending = ProcessEnding(status: ExitStatus.failure, consequence: "den call ends here") { _ in
+            "Error: \(DenRuntime.gaveUpText(name, after: limit))\n"
+        }
+        switch runtime.callExport(name, words: Array(words.dropFirst()), handOff: CallHandOff(ending: ending)) {
         case .success(let value):
             if json {
                 let document = CallResultDocument(name: name, type: value.type.rawValue, result: value == .void ? nil : value)

@@ -31,11 +31,16 @@ struct RunCommand: ParsableCommand {
         var policy = runtime.configuration.callPolicy
         policy.slowNotice = WaitNotice.delay
         // The runtime's session store: route guards read the user that auth.login set there.
-        let session = NavigationSession(registry: runtime.registry, policy: policy, logger: runtime.logger,
+        // The session's steps (and so its module calls) run on its lane, so that a call the
+        // watchdog gives up (past the limit, or Ctrl-C) leaves the lane's thread behind, not this
+        // one, which goes on reading the keyboard.
+        let handOff = CallHandOff()
+        let session = NavigationSession(registry: runtime.registry, policy: policy, handOff: handOff, logger: runtime.logger,
                                         interruption: interrupts.interruption, onSlowCall: { call, elapsed in
             notice.callIsSlow(call, elapsed: elapsed)
         }, sessions: runtime.sessions, appName: { [runtime] in runtime.appName })
-        let terminal = TerminalSession(session: session, renderer: TextRenderer(style: style),
+        let lane = try SessionLane(session: session, handOff: handOff)
+        let terminal = TerminalSession(lane: lane, renderer: TextRenderer(style: style),
                                        columns: { TerminalWidth.current() })
         let editor = LineEditor()
         let watch = watching.watch ? TerminalHotSwap.start(runtime, terminal: terminal, options: watching.watcherOptions,

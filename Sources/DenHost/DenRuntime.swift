@@ -185,10 +185,11 @@ public final class DenRuntime: Sendable {
         return registry.routes.first { !$0.pattern.contains("<") }?.pattern ?? "main"
     }
 
-    /// A UI session; `onSlowCall` hears of a module call that runs long (see `ModuleCallPolicy`).
-    public func makeSession(placement: CallPlacement = .ownThread, interruption: CallInterruption = CallInterruption(),
+    /// A UI session; `onSlowCall` hears of a module call that runs long (see `ModuleCallPolicy`);
+    /// `handOff` hears of a call given up (`CallHandOff`).
+    public func makeSession(handOff: CallHandOff? = nil, interruption: CallInterruption = CallInterruption(),
                             onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) -> NavigationSession {
-        NavigationSession(registry: registry, policy: configuration.callPolicy, placement: placement, logger: logger, interruption: interruption,
+        NavigationSession(registry: registry, policy: configuration.callPolicy, handOff: handOff, logger: logger, interruption: interruption,
                           onSlowCall: onSlowCall, sessions: sessions, appName: { [weak self] in self?.appName ?? "Den" })
     }
 }

@@ -30,18 +30,31 @@ package final class TerminalSession {
     /// The password field whose value the front-end is reading (hidden) for us.
     private var pendingSecret: String?
 
+    /// Runs one navigation step: on this thread, or on the session's lane (`den run`).
+    private let step: (@escaping @Sendable (NavigationSession) -> SessionView) -> SessionView
+
     /// - Parameter columns: the width to draw in (default: the renderer's fixed width).
     package init(session: NavigationSession, renderer: TextRenderer = TextRenderer(), columns: (() -> Int)? = nil) {
         self.session = session
         self.renderer = renderer
         self.columns = columns
+        step = { [session] body in body(session) }
+    }
+
+    /// A terminal whose steps run on `lane`, so that a call the watchdog gives up (past the
+    /// limit, or Ctrl-C) leaves its thread behind, not this one.
+    package init(lane: SessionLane, renderer: TextRenderer = TextRenderer(), columns: (() -> Int)? = nil) {
+        session = lane.session
+        self.renderer = renderer
+        self.columns = columns
+        step = { body in lane.perform(body) }
     }
 
     private var style: TerminalStyle { renderer.style }
 
     /// Opens the first screen.
     package func start(at route: String) -> Output {
-        show(session.open(route))
+        show(step { $0.open(route) })
     }
 
     package func handle(line: String) -> Output {
@@ -57,19 +70,19 @@ package final class TerminalSession {
                 ?? items.first { $0.title.lowercased() == wanted }
             guard let item else { return message("There is no menu entry '\(TerminalText.sanitize(choice))'.\n\n" + menuText()) }
             switch item.target {
-            case .route(let route): return show(session.open(route))
-            case .logOut: return show(session.logOut())
+            case .route(let route): return show(step { $0.open(route) })
+            case .logOut: return show(step { $0.logOut() })
             }
-        case .logout: return show(session.logOut())
+        case .logout: return show(step { $0.logOut() })
         case .redraw: return Output(text: draw(), quit: false)
-        case .back: return show(session.back())
+        case .back: return show(step { $0.back() })
         case .go(let route):
             guard !route.isEmpty else {
                 var text = "Say which route to open, e.g. `go about`."
                 if let button = button(named: "go") { text += " To press the button \(button.label), type \(button.number) or `press go`." }
                 return message(text)
             }
-            return show(session.open(route))
+            return show(step { $0.open(route) })
         case .set(let field, let value):
             // `set <password>` alone asks for the value hidden; `<password>=` still empties it.
             if value.isEmpty, !line.contains("="), let password = passwordField(named: field) {
@@ -178,9 +191,10 @@ package final class TerminalSession {
     private func perform(_ action: RenderedScreen.Action) -> Output {
         switch action {
         case .button(let id, _):
-            return show(session.send(action: id, fields: currentFields()))
+            let fields = currentFields()
+            return show(step { $0.send(action: id, fields: fields) })
         case .route(let route, _):
-            return show(session.follow(route))
+            return show(step { $0.follow(route) })
         }
     }
 
@@ -200,7 +214,10 @@ package final class TerminalSession {
         }
         edits[field.id] = value
         // A field that asked for change events (`changes`) sends one now, with every value.
-        if field.changes { return show(session.send(change: field.id, fields: currentFields())) }
+        if field.changes {
+            let (id, fields) = (field.id, currentFields())
+            return show(step { $0.send(change: id, fields: fields) })
+        }
         return Output(text: draw() + "\n\n" + note("(\(TerminalText.sanitize(field.id)) set; press a button to send it)"), quit: false)
     }
 

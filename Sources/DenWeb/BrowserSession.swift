@@ -9,7 +9,7 @@ import Synchronization
 /// Module calls block their thread until the module answers, so they never run on the server's
 /// threads: each session's requests run one by one, in order (two tabs posting at once are
 /// handled one by one), on a serial queue of its own, where the session's module calls run too
-/// (`CallPlacement.watched`: no thread per call). When the host's call limit gives a call up,
+/// (`ModuleCallRunner`: on the calling thread, no thread per call). When the host's call limit gives a call up,
 /// the watchdog tells this session (`CallHandOff`): the queue's thread stays stuck in the
 /// module, so the session moves to a fresh queue, finishes the stuck step there
 /// (`NavigationSession.recover`), answers the waiting request with it and goes on with the
@@ -88,7 +88,7 @@ final class BrowserSession: Sendable {
     private let afterStep: (@Sendable (BrowserSession) -> Void)?
 
     /// - Parameters:
-    ///   - handOff: the one in `navigation`'s placement (`.watched`), if any.
+    ///   - handOff: the one `navigation` was made with, if any.
     ///   - id, csrfToken: a saved session's (`BrowserSessionTable.restore`); new ones otherwise.
     init(navigation: NavigationSession, handOff: CallHandOff? = nil, now: ContinuousClock.Instant,
          id: String? = nil, csrfToken: String? = nil, afterStep: (@Sendable (BrowserSession) -> Void)? = nil) {

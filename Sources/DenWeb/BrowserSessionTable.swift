@@ -70,7 +70,7 @@ final class BrowserSessionTable: Sendable {
             return nil
         }
         let handOff = CallHandOff()
-        let session = BrowserSession(navigation: runtime.makeSession(placement: .watched(handOff)), handOff: handOff, now: time,
+        let session = BrowserSession(navigation: runtime.makeSession(handOff: handOff), handOff: handOff, now: time,
                                      id: cookie, csrfToken: saved.csrfToken, afterStep: { [weak self] in self?.persist($0) })
         runtime.sessions.restore(saved.values, into: session.navigation.id)
         _ = session.noteUser(saved.values.user)
@@ -109,7 +109,7 @@ final class BrowserSessionTable: Sendable {
         let time = now()
         // The session's module calls run on its queue, under the watchdog (no thread per call).
         let handOff = CallHandOff()
-        let session = BrowserSession(navigation: runtime.makeSession(placement: .watched(handOff)), handOff: handOff, now: time,
+        let session = BrowserSession(navigation: runtime.makeSession(handOff: handOff), handOff: handOff, now: time,
                                      afterStep: { [weak self] in self?.persist($0) })
         let ended = sessions.withLock { table -> [BrowserSession] in
             let ended = makeRoom(&table, at: time)

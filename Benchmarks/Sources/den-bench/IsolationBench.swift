@@ -27,6 +27,9 @@ struct IsolationBench {
         var workerRSS: Double = .nan
         var workerPrivate: Double = .nan
         var moduleImage: Double = .nan
+        /// Bytes the worker read and wrote per "count" event, per screen (its /proc/PID/io):
+        /// the socketpair baseline sends the same.
+        var bytesPerEvent: [String: (request: Int, reply: Int)] = [:]
         var failures: [String] = []
     }
 
@@ -61,6 +64,16 @@ struct IsolationBench {
             }
         }
         let workerPid = isolated.worker(ofModule: "faults")?.pid
+        // The bytes of one event each way, as the worker's I/O counters see them (per screen).
+        if let workerPid {
+            for (route, isIsolated, session) in sessions where isIsolated {
+                _ = session.send(action: "count", fields: [:]) // warm
+                let before = Self.io(pid: workerPid)
+                for _ in 0..<20 { _ = session.send(action: "count", fields: [:]) }
+                let after = Self.io(pid: workerPid)
+                result.bytesPerEvent[route] = (request: (after.read - before.read) / 20, reply: (after.written - before.written) / 20)
+            }
+        }
         var workerCPUStart = 0.0
         for round in 0..<(events + 50) {
             if round == 50, let workerPid { workerCPUStart = Self.cpuNanoseconds(pid: workerPid) }
@@ -115,6 +128,18 @@ struct IsolationBench {
         // That the state survives is the tests' business (IsolationSpec); here the next event must work.
         if !session.send(action: "count", fields: [:]).errors.isEmpty { result.failures.append("no event after \(crashes) crashes") }
         return result
+    }
+
+    /// Bytes a process has read and written through system calls (rchar, wchar of /proc/PID/io).
+    static func io(pid: Int32) -> (read: Int, written: Int) {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return (0, 0) }
+        var read = 0, written = 0
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let value = Int(parts[1]) else { continue }
+            if parts[0] == "rchar:" { read = value } else if parts[0] == "wchar:" { written = value }
+        }
+        return (read, written)
     }
 
     /// CPU time of this whole process (every thread), in nanoseconds.

@@ -7,9 +7,11 @@ extension DenRuntime {
     public var exports: [ModuleExport] { registry.exports.all }
 
     /// Calls an export with command-line words (`den call main.convert 100 USD EUR`): the words
-    /// are checked against its signature, then the export runs on a thread of its own under the
-    /// host's call limit (`--call-timeout`), outside any UI session.
-    package func callExport(_ name: String, words: [String]) -> Result<ExportValue, ExportCallFailure> {
+    /// are checked against its signature, then the export runs on this thread under the host's
+    /// call limit (`--call-timeout`), outside any UI session. Past the limit the watchdog gives
+    /// it up: with `handOff` (`den call`'s, which ends the process) at once; without, the caller
+    /// gets the failure once the export returns, and its late result is discarded.
+    package func callExport(_ name: String, words: [String], handOff: CallHandOff? = nil) -> Result<ExportValue, ExportCallFailure> {
         let export: ModuleExport
         let values: [ExportValue]
         switch registry.exports.find(name) {
@@ -17,7 +19,7 @@ extension DenRuntime {
         case .failure(let failure): return .failure(failure)
         }
         do { values = try ExportArguments.parse(words, for: export) } catch { return .failure(error) }
-        let runner = ModuleCallRunner(policy: configuration.callPolicy)
+        let runner = ModuleCallRunner(policy: configuration.callPolicy, handOff: handOff)
         let call = ModuleCall(moduleID: export.moduleID, what: "export \(export.function)")
         switch runner.run(call, { ExportCallDepth.$current.withValue(1) { ExportInvoker.invoke(export, values) } }) {
         case .success(let outcome):
@@ -28,9 +30,13 @@ extension DenRuntime {
         case .failure(let giveUp):
             let after = switch giveUp { case .timedOut(let after), .interrupted(let after): after; case .noThread: Duration.zero }
             logger.error("\(call): given up after \(ModuleCallRunner.format(after))")
-            return .failure(ExportCallFailure(.gaveUp, status: DEN_ERR_INTERNAL,
-                                              "\(export.name) did not return within \(ModuleCallRunner.format(after)) (the call limit, --call-timeout); den gave up on it"))
+            return .failure(ExportCallFailure(.gaveUp, status: DEN_ERR_INTERNAL, Self.gaveUpText(export.name, after: after)))
         }
+    }
+
+    /// What `den call` says of an export given up after `after`.
+    package static func gaveUpText(_ name: String, after: Duration) -> String {
+        "\(name) did not return within \(ModuleCallRunner.format(after)) (the call limit, --call-timeout); den gave up on it"
     }
 
     /// Calls an export with JSON values, as `exports.call` does, on this thread.

@@ -73,7 +73,7 @@ extension NavigationSession {
     func applySwap(_ plan: SessionSwapPlan, turn: UInt64) {
         var state = committedState()
         state.stepID = turn
-        state.unwatched = true // nobody recovers a swap stuck in a call: it gets a thread per call
+        state.unrecovered = true // nobody recovers a swap stuck in a call: it goes on once the call returns
         let top = state.stack.count - 1
         for (index, entry) in plan.replacements where index < state.stack.count { state.stack[index] = entry }
         if plan.replacements.contains(where: { $0.index == top }) {
@@ -100,8 +100,8 @@ extension NavigationSession {
         let request = BuildRequest(route: route, pattern: match.pattern, parameters: match.parameters, query: match.query,
                                    queryValues: match.queryValues)
         do {
-            // A thread per call even in a `.watched` session: nobody recovers a stuck swap.
-            return try ModuleInstanceHandle.build(match.value, request: request, runner: runner.unwatched)
+            // No hand-off: nobody recovers a stuck swap; it goes on, refused, once the call returns.
+            return try ModuleInstanceHandle.build(match.value, request: request, runner: runner.unrecovered)
         } catch {
             throw .rebuildFailed(route: route, detail: error.description)
         }

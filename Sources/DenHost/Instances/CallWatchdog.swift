@@ -1,37 +1,44 @@
 import DenKit
 import Synchronization
 
-/// Times `.watched` module calls (`CallPlacement.watched`) without a thread per call: one thread
-/// per process, started with the first watched call, sleeps until the earliest slow notice or
-/// limit of the calls in progress, says the notice once and gives a call up at its limit.
+/// Times every module call (`ModuleCallRunner`) without a thread per call: one thread per
+/// process, started with the first call, sleeps until the earliest slow notice or limit of the
+/// calls in progress, says the notice once, and gives a call up at its limit or when its
+/// `CallInterruption` fires (the terminal's Ctrl-C).
 ///
-/// A call and its watchdog decide under the ticket's lock, as `ModuleCallRunner`'s `Outcome`
-/// does for a call on its own thread: either the call finishes first and its caller gets the
-/// result, or the watchdog gives it up first and runs the give-up action, exactly once, and the
-/// result, should it ever come, is late.
+/// A call and the watchdog decide under the ticket's lock: either the call finishes first and its
+/// caller gets the result, or the watchdog gives it up first and runs the give-up action, exactly
+/// once, and the result, should it ever come, is late.
 final class CallWatchdog: @unchecked Sendable {
     static let shared = CallWatchdog()
 
+    /// How often the watchdog looks at interrupts that only a poll can see (the terminal's SIGINT
+    /// flag), while a call that has them runs.
+    static let interruptPoll = Duration.milliseconds(50)
+
     final class Ticket: @unchecked Sendable {
-        enum State { case running, finished, givenUp }
+        enum State { case running, finished, givenUp(ModuleCallRunner.GiveUp) }
 
         let call: ModuleCall
         let start: ContinuousClock.Instant
         let notice: ContinuousClock.Instant?
         let deadline: ContinuousClock.Instant
+        let interruption: CallInterruption?
         let onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)?
-        /// Runs once when the call is given up (on the watchdog's thread), with how long it ran.
-        let giveUp: @Sendable (Duration) -> Void
+        /// Runs once when the call is given up (on the watchdog's thread), with why.
+        let giveUp: @Sendable (ModuleCallRunner.GiveUp) -> Void
         let state = Mutex<State>(.running)
         /// Guarded by the watchdog's lock.
         nonisolated(unsafe) var noticed: Bool
 
-        init(call: ModuleCall, policy: ModuleCallPolicy, onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)?,
-             giveUp: @escaping @Sendable (Duration) -> Void) {
+        init(call: ModuleCall, policy: ModuleCallPolicy, interruption: CallInterruption?,
+             onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)?,
+             giveUp: @escaping @Sendable (ModuleCallRunner.GiveUp) -> Void) {
             self.call = call
             start = ContinuousClock.now
             notice = onSlowCall == nil || policy.slowNotice >= policy.timeout ? nil : start + policy.slowNotice
             deadline = start + policy.timeout
+            self.interruption = interruption
             self.onSlowCall = onSlowCall
             self.giveUp = giveUp
             noticed = notice == nil
@@ -40,27 +47,32 @@ final class CallWatchdog: @unchecked Sendable {
         /// When the watchdog must next look at this call.
         var nextEvent: ContinuousClock.Instant { noticed ? deadline : notice! }
 
-        /// The call returned: true when it was still running (the result is the caller's).
-        func finish() -> Bool {
+        /// The call returned: nil when it was still running (the result is the caller's), else
+        /// why it was given up (the result is late).
+        func finish() -> ModuleCallRunner.GiveUp? {
             state.withLock { state in
-                guard state == .running else { return false }
+                if case .givenUp(let reason) = state { return reason }
                 state = .finished
+                return nil
+            }
+        }
+
+        /// True when the call was still running: it is given up now, for `reason`.
+        fileprivate func takeGiveUp(_ reason: ModuleCallRunner.GiveUp) -> Bool {
+            state.withLock { state in
+                guard case .running = state else { return false }
+                state = .givenUp(reason)
                 return true
             }
         }
 
-        /// True when the call was still running: it is given up now.
-        fileprivate func takeGiveUp() -> Bool {
-            state.withLock { state in
-                guard state == .running else { return false }
-                state = .givenUp
-                return true
-            }
+        fileprivate var isRunning: Bool {
+            state.withLock { if case .running = $0 { true } else { false } }
         }
     }
 
     private let lock = Lock()
-    /// The calls in progress, in the order they started (with one policy, deadline order).
+    /// The calls in progress, in the order they started.
     private var tickets: [Ticket] = []
     private var started = false
     /// When the watchdog wakes next; nil while it waits for a call (or has not started).
@@ -68,12 +80,16 @@ final class CallWatchdog: @unchecked Sendable {
     private let wake = ThreadSignal()
 
     /// Watches `ticket` until `end(ticket)`.
+    /// - Throws: `StartFailure` when the watchdog's thread (started by the first call) could not
+    ///   be started; the call is then not made.
     func begin(_ ticket: Ticket) throws(HostThread.StartFailure) {
         let (start, wakeUp) = lock.withLock { () -> (Bool, Bool) in
             tickets.append(ticket)
             let start = !started
             started = true
-            let wakeUp = sleepingUntil.map { ticket.nextEvent < $0 } ?? true
+            // A flag-polled interrupt needs the watchdog awake at the poll interval.
+            let earliest = ticket.interruption?.polls == true ? min(ticket.nextEvent, ticket.start + Self.interruptPoll) : ticket.nextEvent
+            let wakeUp = sleepingUntil.map { earliest < $0 } ?? true
             return (start, wakeUp)
         }
         if start {
@@ -99,16 +115,33 @@ final class CallWatchdog: @unchecked Sendable {
         }
     }
 
+    /// An interrupt was requested (`CallInterruption.interrupt()`): look at the calls now.
+    func poke() {
+        let running = lock.withLock { started }
+        if running { wake.signal() }
+    }
+
     private func watch() {
         let clock = ContinuousClock()
         while true {
             let now = clock.now
             var notices: [Ticket] = []
-            var expired: [Ticket] = []
+            var givenUp: [(Ticket, ModuleCallRunner.GiveUp)] = []
             let next = lock.withLock { () -> ContinuousClock.Instant? in
+                var interrupted = Set<ObjectIdentifier>()
+                // The latest call first: an interrupt gives up the innermost call of its session.
+                for ticket in tickets.reversed() {
+                    guard let interruption = ticket.interruption, !interrupted.contains(ObjectIdentifier(interruption)) else { continue }
+                    if interruption.consume() {
+                        interrupted.insert(ObjectIdentifier(interruption))
+                        givenUp.append((ticket, .interrupted(after: now - ticket.start)))
+                    }
+                }
                 tickets.removeAll { ticket in
+                    if givenUp.contains(where: { $0.0 === ticket }) { return true }
                     if ticket.deadline <= now {
-                        expired.append(ticket)
+                        // Said as the limit it passed, however late this thread woke.
+                        givenUp.append((ticket, .timedOut(after: ticket.deadline - ticket.start)))
                         return true
                     }
                     if !ticket.noticed, let notice = ticket.notice, notice <= now {
@@ -117,14 +150,18 @@ final class CallWatchdog: @unchecked Sendable {
                     }
                     return false
                 }
-                sleepingUntil = tickets.map(\.nextEvent).min()
-                return sleepingUntil
+                var next = tickets.map(\.nextEvent).min()
+                if tickets.contains(where: { $0.interruption?.polls == true }) {
+                    next = min(next ?? now + Self.interruptPoll, now + Self.interruptPoll)
+                }
+                sleepingUntil = next
+                return next
             }
-            for ticket in notices where ticket.state.withLock({ $0 == .running }) {
+            for ticket in notices where ticket.isRunning {
                 ticket.onSlowCall?(ticket.call, now - ticket.start)
             }
-            for ticket in expired where ticket.takeGiveUp() {
-                ticket.giveUp(now - ticket.start)
+            for (ticket, reason) in givenUp where ticket.takeGiveUp(reason) {
+                ticket.giveUp(reason)
             }
             if let next { _ = wake.wait(upTo: next - clock.now) } else { wake.wait() }
         }

@@ -3,8 +3,9 @@ import Synchronization
 
 /// How long the host waits for module code (a builder, `handle`) before giving up on it, and how
 /// a front-end hears about a slow call and can interrupt it. A call that is given up is never
-/// waited for again: its thread stays blocked in the module (in-process code cannot be killed),
-/// the instance is abandoned and never called again, and the user is back on a working screen.
+/// waited for again: its thread stays blocked in the module until it returns (in-process code
+/// cannot be killed), the instance is abandoned and never called again, and the front-end
+/// recovers the session on another thread (`CallHandOff`).
 public struct ModuleCallPolicy: Sendable {
     /// The longest a call may run (`--call-timeout`, `DEN_CALL_TIMEOUT`; default 30 s, longer
     /// than the `http` service's own limits so a module fetching data is not cut short).
@@ -20,35 +21,26 @@ public struct ModuleCallPolicy: Sendable {
     public static let `default` = ModuleCallPolicy()
 }
 
-/// Lets a front-end give up the call in progress, e.g. when the user presses Ctrl-C.
+/// Lets a front-end give up the call in progress, e.g. when the user presses Ctrl-C. The
+/// watchdog (`CallWatchdog`) gives the call up, through the same path as a call past the limit.
 public final class CallInterruption: Sendable {
     private let requested = Atomic<Bool>(false)
     private let checking: (@Sendable () -> Bool)?
-    /// What the call in progress waits on, woken by `interrupt()` (`ModuleCallRunner.run`).
-    private let waiter = Mutex<ThreadSignal?>(nil)
 
-    /// - Parameter checking: polled while a call runs, for interrupts that arrive elsewhere
-    ///   (the terminal's SIGINT flag); true once per interrupt. Without it, a waiting call is
-    ///   never woken to poll: `interrupt()` wakes it.
+    /// - Parameter checking: polled by the watchdog while a call runs, for interrupts that
+    ///   arrive elsewhere (the terminal's SIGINT flag); true once per interrupt. Without it,
+    ///   `interrupt()` wakes the watchdog.
     public init(checking: (@Sendable () -> Bool)? = nil) {
         self.checking = checking
     }
 
     package func interrupt() {
         requested.store(true, ordering: .sequentiallyConsistent)
-        waiter.withLock { $0 }?.signal()
+        CallWatchdog.shared.poke()
     }
 
-    /// True when interrupts arrive through `checking`, so a waiting call must poll it.
+    /// True when interrupts arrive through `checking`, so the watchdog must poll it.
     var polls: Bool { checking != nil }
-
-    /// Makes `signal` the one `interrupt()` wakes (nil: none); returns the one it replaces.
-    func swapWaiter(_ signal: ThreadSignal?) -> ThreadSignal? {
-        waiter.withLock { waiter in
-            defer { waiter = signal }
-            return waiter
-        }
-    }
 
     /// True once after `interrupt()` (or a `checking` hit); clears the request.
     func consume() -> Bool {

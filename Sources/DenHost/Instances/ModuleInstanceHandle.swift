@@ -39,7 +39,7 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         let body: Data
         do { body = try WireFormat.encode(request) } catch { throw fail(DEN_ERR_INTERNAL, "could not be sent its build request (\(error))") }
         let gate = target.gate
-        let outcome = runner.run(call, whenGivenUp: { gate.markStalled(call.what) }, onAbandon: { gate.markStalled(call.what) },
+        let outcome = runner.run(call, onAbandon: { gate.markStalled(call.what) },
                                  consequence: Self.builderGivenUp, lateResult: { (late: BuildOutcome) in
             // The builder returned after the host gave up: free what it built, reopen the module.
             if late.status == DEN_OK.rawValue, let instance = late.instance, let api = late.api,
@@ -119,7 +119,7 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         }
         let pointer = UnsafeSendablePointer(pointer), handle = functions.handle, lock = lock
         let abandon: @Sendable () -> Void = { self.abandonedCall.withLock { $0 = call } }
-        let outcome = runner.run(call, whenGivenUp: abandon, onAbandon: abandon, consequence: Self.handleGivenUp) {
+        let outcome = runner.run(call, onAbandon: abandon, consequence: Self.handleGivenUp) {
             var reply = den_owned(ptr: nil, len: 0, release: nil)
             let status = lock.withLock {
                 OwnedBuffer.borrow(body) { handle(pointer.value, $0, &reply) }

@@ -48,17 +48,17 @@ public final class NavigationSession: @unchecked Sendable {
         var stepID: UInt64 = 0
         /// The stack the step started from (what a step over its budget goes back to).
         var undo: [Entry] = []
-        /// Module calls get a thread each even in a `.watched` session (a hot swap: nobody
-        /// recovers a swap stuck in a call).
-        var unwatched = false
+        /// Nobody recovers this step should a call of it be given up (a hot swap): its calls
+        /// tell no hand-off, and the step goes on once the call returns.
+        var unrecovered = false
         /// The step's call was given up and the recovery took its turn (`takeStalledStep`):
         /// it calls no module and commits nothing more.
         var abandoned = false
     }
 
-    /// Where a step stood when it called a module, in a `.watched` session: should the watchdog
-    /// give the call up, `takeStalledStep` finishes the step from here on another thread, the
-    /// way the step itself goes on after a stall in the other placements.
+    /// Where a step stood when it called a module, in a session with a hand-off: should the
+    /// watchdog give the call up, `takeStalledStep` finishes the step from here on another
+    /// thread, the way the step itself goes on after a stall when nobody recovers it.
     fileprivate struct PendingCall {
         enum Resume {
             /// A builder of `route` (of module `moduleID`), called by `show`.
@@ -95,15 +95,16 @@ public final class NavigationSession: @unchecked Sendable {
     /// turn passes from a step stuck in a given-up call to its recovery without a release.
     private var turnOwner: UInt64 = 0
     private var lastTurn: UInt64 = 0
-    /// The `.watched` call in progress, if any; under `lock`.
+    /// The call in progress of a session with a hand-off, if any; under `lock`.
     private var pending: PendingCall?
 
     /// - Parameters:
     ///   - policy: how long a module call may run before the host gives up on it.
-    ///   - placement: where module calls run (a thread each, or this thread for a one-shot command).
+    ///   - handOff: who hears of a call given up and recovers the session (its front-end); nil
+    ///     when the caller waits for a stuck call to return and goes on from there.
     ///   - onSlowCall: told when a call has run past `policy.slowNotice` (say what we wait for).
     ///   - interruption: how a front-end interrupts calls (default: only through `interrupt()`).
-    package init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, placement: CallPlacement = .ownThread, logger: Logger? = nil,
+    package init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, handOff: CallHandOff? = nil, logger: Logger? = nil,
                 interruption: CallInterruption = CallInterruption(),
                 onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil, sessions: SessionStore? = nil,
                 appName: @escaping @Sendable () -> String = { AppSettingDefinitions.name.defaultValue }) {
@@ -114,7 +115,7 @@ public final class NavigationSession: @unchecked Sendable {
         self.sessions = sessions
         let id = sessions?.makeSessionID() ?? UISessionID(UInt64.random(in: 1 << 32 ... .max))
         self.id = id
-        self.runner = ModuleCallRunner(policy: policy, placement: placement, interruption: interruption, session: id) { call, elapsed in
+        self.runner = ModuleCallRunner(policy: policy, handOff: handOff, interruption: interruption, session: id) { call, elapsed in
             // A notice, not a warning: the front-end tells the user itself (onSlowCall).
             logger?.notice("\(call) has been running for \(ModuleCallRunner.format(elapsed))", metadata: ["module": "\(call.moduleID)"])
             onSlowCall?(call, elapsed)
@@ -173,7 +174,7 @@ public final class NavigationSession: @unchecked Sendable {
         return view
     }
 
-    /// A step whose `.watched` call the watchdog gave up, taken from its stuck thread
+    /// A step whose call the watchdog gave up, taken from its stuck thread
     /// (`takeStalledStep`) to be finished elsewhere (`recover`).
     package struct StalledStep: Sendable {
         fileprivate let call: PendingCall
@@ -181,7 +182,7 @@ public final class NavigationSession: @unchecked Sendable {
         fileprivate let error: ModuleCallError
     }
 
-    /// Takes the step stuck in a `.watched` call that the watchdog gave up (`givenUp` says which),
+    /// Takes the step stuck in a call that the watchdog gave up (`givenUp` says which),
     /// with its turn: from now on the stuck thread's step commits nothing and calls no module,
     /// whatever its call does. nil when there is no such step any more (the call returned in
     /// time, and its step goes on by itself).
@@ -212,27 +213,27 @@ public final class NavigationSession: @unchecked Sendable {
 
     /// The runner for this step's calls.
     private func runner(for state: StepState) -> ModuleCallRunner {
-        state.unwatched ? runner.unwatched : runner
+        state.unrecovered ? runner.unrecovered : runner
     }
 
-    /// Before a module call of a step in a `.watched` session: records where the step stands.
+    /// Before a module call of a step in a session with a hand-off: records where the step stands.
     private func callStarts(_ resume: PendingCall.Resume, _ state: StepState) {
-        guard !state.unwatched, case .watched(let handOff) = runner.placement else { return }
+        guard !state.unrecovered, let handOff = runner.handOff else { return }
         let call = PendingCall(state: state, resume: resume, number: handOff.number())
         lock.withLock { pending = call }
     }
 
     /// The call returned in time.
     private func callReturned(_ state: StepState) {
-        guard !state.unwatched, runner.isWatched else { return }
+        guard !state.unrecovered, runner.handOff != nil else { return }
         lock.withLock { if pending?.state.stepID == state.stepID { pending = nil } }
     }
 
-    /// The call was given up: true when this step goes on (the usual case, and a `.watched`
-    /// call that returned before anyone recovered its step); false, and the step is abandoned,
+    /// The call was given up: true when this step goes on (nobody recovers it, or the call
+    /// returned before anyone recovered its step); false, and the step is abandoned,
     /// when `takeStalledStep` took its turn.
     private func callGivenUp(_ state: inout StepState) -> Bool {
-        guard !state.unwatched, runner.isWatched else { return true }
+        guard !state.unrecovered, runner.handOff != nil else { return true }
         let ours = lock.withLock { () -> Bool in
             guard pending?.state.stepID == state.stepID, turnOwner == state.stepID else { return false }
             pending = nil

@@ -5,9 +5,10 @@ import Glibc
 import Musl
 #endif
 
-/// Starts a detached thread. The host imports FoundationEssentials only, which has no `Thread`;
-/// a module call or a file watcher needs a thread of its own (not a Dispatch worker) because it
-/// may block for as long as it likes.
+/// Starts a detached thread. The host imports FoundationEssentials only, which has no `Thread`.
+/// For the host's long-lived threads, which may block for as long as they like: the call
+/// watchdog (one per process), a session's lane (`SessionLane`), a file watcher, a worker's
+/// supervisor. Module calls never get one: they run on their caller's thread (`ModuleCallRunner`).
 public enum HostThread {
     private final class Start {
         let name: String

@@ -140,16 +140,15 @@ struct ExportCallTests {
         #expect(failure.message == "exporter.leaky_error failed (DEN_ERR_INTERNAL): a message without release (its message had no release function, so it was leaked)")
     }
 
-    @Test("den call's path gives up on an export that runs past the call limit")
+    @Test("an export past the call limit is given up: its caller gets the failure once it returns, and its late result is discarded")
     func timeout() throws {
         // A limit of its own: the other tests keep the default, so a busy machine cannot time
-        // out a call that returns. The nap outlasts any delay in noticing the limit.
+        // out a call that returns. (`den call` ends the process at the limit instead: its
+        // hand-off, seen in ExportsEndToEndTests.)
         let fixture = try ExportFixture(timeout: .seconds(1))
-        let started = ContinuousClock.now
-        let failure = try #require(fixture.call("exporter.nap", "60000").failure)
+        let failure = try #require(fixture.call("exporter.nap", "3000").failure)
         #expect(failure.kind == .gaveUp)
         #expect(failure.message.contains("exporter.nap did not return within "), "\(failure.message)")
-        #expect(ContinuousClock.now - started < .seconds(30), "given up at the limit, not when the nap ended")
         #expect(fixture.call("exporter.nap", "1").value == .void)
     }
 

@@ -139,9 +139,16 @@ struct RuleBreakingModuleTests {
 
     // MARK: calls that never return
 
+    /// A session whose steps run on a lane of their own, as a front-end runs them: a call the
+    /// watchdog gives up leaves the lane's thread in the module, and the view comes back here.
+    func lane(timeout: Duration, slowNotice: Duration = .seconds(2), interruption: CallInterruption = CallInterruption(),
+              onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) throws -> SessionLane {
+        try SessionLane(runtime: runtime(timeout: timeout, slowNotice: slowNotice), interruption: interruption, onSlowCall: onSlowCall)
+    }
+
     @Test("a handle() that never returns is given up after the call limit: the user is back on the previous screen")
-    func hangingAppear() {
-        let session = runtime(timeout: Self.hangLimit).makeSession()
+    func hangingAppear() throws {
+        let session = try lane(timeout: Self.hangLimit)
         _ = session.open("about")
         let view = session.open("hangs")
         #expect(view.route == "about")
@@ -154,8 +161,8 @@ struct RuleBreakingModuleTests {
     }
 
     @Test("an action that never returns closes that screen; the instance is never called again")
-    func hangingAction() {
-        let session = runtime(timeout: Self.hangLimit).makeSession()
+    func hangingAction() throws {
+        let session = try lane(timeout: Self.hangLimit)
         _ = session.open("about")
         #expect(session.open("hangs-on-tap").errors.isEmpty)
         let view = session.send(action: "tap", fields: [:])
@@ -166,8 +173,8 @@ struct RuleBreakingModuleTests {
     }
 
     @Test("a stalled first screen is replaced by a host screen that says what happened")
-    func hangingFirstScreen() {
-        let session = runtime(timeout: Self.hangLimit).makeSession()
+    func hangingFirstScreen() throws {
+        let session = try lane(timeout: Self.hangLimit)
         let view = session.open("hangs")
         #expect(view.isHostScreen)
         #expect(view.screen.title == "Cannot open hangs")
@@ -176,8 +183,8 @@ struct RuleBreakingModuleTests {
     }
 
     @Test("an action that never returns on the first screen: that screen is built afresh, with the banner")
-    func hangingActionFirstScreen() {
-        let session = runtime(timeout: Self.hangLimit).makeSession()
+    func hangingActionFirstScreen() throws {
+        let session = try lane(timeout: Self.hangLimit)
         _ = session.open("hangs-on-tap")
         let view = session.send(action: "tap", fields: [:])
         #expect(view.route == "hangs-on-tap")
@@ -188,8 +195,8 @@ struct RuleBreakingModuleTests {
     }
 
     @Test("a builder that never returns is given up; later builds of that module fail at once, other modules work")
-    func hangingBuilder() {
-        let session = runtime(timeout: Self.hangLimit).makeSession()
+    func hangingBuilder() throws {
+        let session = try lane(timeout: Self.hangLimit)
         _ = session.open("about")
         let first = session.open("build-hangs")
         #expect(first.route == "about")
@@ -205,8 +212,8 @@ struct RuleBreakingModuleTests {
     }
 
     @Test("a builder that never returns on the first screen: a host screen says so, and the log names module and call")
-    func hangingBuilderFirstScreen() {
-        let session = runtime(timeout: Self.hangLimit).makeSession()
+    func hangingBuilderFirstScreen() throws {
+        let session = try lane(timeout: Self.hangLimit)
         let view = session.open("build-hangs")
         #expect(view.isHostScreen)
         #expect(view.errors.first?.contains("did not return from the builder of route 'build-hangs'") == true, "\(view.errors)")
@@ -214,8 +221,8 @@ struct RuleBreakingModuleTests {
     }
 
     @Test("replacing a screen with one whose builder never returns keeps the screen the user had")
-    func hangingBuilderOnReplace() {
-        let session = runtime(timeout: Self.hangLimit).makeSession()
+    func hangingBuilderOnReplace() throws {
+        let session = try lane(timeout: Self.hangLimit)
         _ = session.open("about")
         let view = session.replace("build-hangs")
         #expect(view.route == "about")
@@ -224,11 +231,11 @@ struct RuleBreakingModuleTests {
     }
 
     @Test("an interrupt (the terminal's Ctrl-C) gives up the call at once, long before the limit")
-    func interrupt() {
+    func interrupt() throws {
         // Interrupted from the slow-call notice, so the interrupt comes while the call is
         // running however slow the machine is (an interrupt before a call is not for it).
         let interruption = CallInterruption()
-        let session = runtime(timeout: .seconds(600), slowNotice: .milliseconds(50)).makeSession(interruption: interruption) { call, _ in
+        let session = try lane(timeout: .seconds(600), slowNotice: .milliseconds(50), interruption: interruption) { call, _ in
             if call == Self.hangingAppear { interruption.interrupt() }
         }
         _ = session.open("about")
@@ -238,10 +245,10 @@ struct RuleBreakingModuleTests {
     }
 
     @Test("a slow call is announced to the front-end once, naming the module and the call")
-    func slowNotice() {
+    func slowNotice() throws {
         let heard = Mutex<[String]>([])
         let interruption = CallInterruption()
-        let session = runtime(timeout: .seconds(600), slowNotice: .milliseconds(100)).makeSession(interruption: interruption) { call, _ in
+        let session = try lane(timeout: .seconds(600), slowNotice: .milliseconds(100), interruption: interruption) { call, _ in
             heard.withLock { $0.append(call.description) }
             if call == Self.hangingAppear { interruption.interrupt() }
         }

@@ -51,25 +51,6 @@ struct HostThreadSpec {
         #expect(ran.value == nil)
     }
 
-    @Test("a module call that gets no thread fails with that reason, never runs the module, and does not give up on the instance")
-    func callWithoutThread() {
-        var runner = ModuleCallRunner()
-        runner.startThread = { _, _ throws(HostThread.StartFailure) in throw HostThread.StartFailure(code: EAGAIN) }
-        let ran = Box()
-        var gaveUp = false
-        let call = ModuleCall(moduleID: "about", what: "build about")
-        let result = runner.run(call, whenGivenUp: { gaveUp = true }) { ran.value = "ran"; return 1 }
-        guard case .failure(let reason) = result else {
-            Issue.record("the call ran: \(result)")
-            return
-        }
-        #expect(reason == .noThread(HostThread.StartFailure(code: EAGAIN)))
-        #expect(ran.value == nil && !gaveUp)
-        let error = ModuleCallRunner.error(for: call, reason, consequence: "unused: the call never started")
-        #expect(!error.isStall)
-        #expect(error.message.hasPrefix("could not be called for build about: the system would not start another thread"), "\(error.message)")
-    }
-
     @Test("sleep waits at least as long as asked")
     func sleeps() {
         let start = ContinuousClock.now
