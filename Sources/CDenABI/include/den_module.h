@@ -34,11 +34,12 @@
  *   - The functions of one module instance are called by one thread at a time (the host
  *     serialises them per instance); different instances may run concurrently.
  *   - den_host.call is thread-safe and may be called from any plugin function, re-entrantly.
- *   - Builders and handle run on a host worker thread in den run and den serve, and on the
- *     process's main thread in den render: never assume either (no dispatch to the main queue
- *     and waiting for it). den render's call limit is a timer that sends the real-time signal
- *     SIGRTMAX - 2: install no handler for it, and never block, ignore, sigwait or signalfd it
- *     on the thread that calls you (docs/ABI.md, "A call that never returns").
+ *   - Builders, handle and exports run on the thread that makes the call (a den serve session's
+ *     thread, den run's session thread, or the process's main thread in den render and den
+ *     call): never assume which (no dispatch to the main queue and waiting for it). A call past
+ *     the host's call limit (30 s by default) is given up by the host's one watchdog thread, not
+ *     by a signal: the calling thread stays in your code until it returns, and what it returns
+ *     then is discarded (docs/ABI.md, "A call that never returns").
  *
  * Memory: a den_bytes is borrowed and valid only for the duration of the call that received it.
  * A den_owned is handed over with its release function; whoever receives it calls release
