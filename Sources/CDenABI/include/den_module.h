@@ -188,7 +188,10 @@ typedef struct den_host {
  * Fields are only ever appended. The host accepts any struct_size from revision 0's table (40
  * bytes on 64-bit systems, up to and including destroy) upwards and reads no field past
  * struct_size: a field the plugin's header did not have yet counts as NULL. A field the host does
- * not know (a plugin built against a newer header) is never read.
+ * not know (a plugin built against a newer header) is never read. Fill it with designated
+ * initializers ({.struct_size = sizeof(den_instance_api), .handle = ..., .destroy = ...}): a
+ * field appended later is then NULL when you rebuild, where a positional initializer draws
+ * -Wmissing-field-initializers (part of -Wextra).
  */
 typedef struct den_instance_api {
     /** Revision 0: sizeof(den_instance_api) as the plugin was compiled; always set it so. */
