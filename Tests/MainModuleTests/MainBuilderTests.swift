@@ -115,7 +115,7 @@ struct MainBuilderTests {
 
     @Test("a deep link with a missing value is refused")
     func missingValue() {
-        let partial = context("convert/1/USD", pattern: MainRoutes.convert, parameters: ["amount": "1", "from": "USD"])
+        let partial = context("convert/1/USD", pattern: MainManifest.Routes.convertAmountFromTo, parameters: ["amount": "1", "from": "USD"])
         #expect(throws: ModuleError.self) { try MainBuilder.build(partial) }
     }
 

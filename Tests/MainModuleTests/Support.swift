@@ -137,12 +137,12 @@ final class MockMainView: MainViewInput {
     }
 }
 
-func context(_ route: String, pattern: String = MainRoutes.main, parameters: [String: String] = [:]) -> BuildContext {
+func context(_ route: String, pattern: String = MainManifest.Routes.main, parameters: [String: String] = [:]) -> BuildContext {
     BuildContext(route: route, pattern: pattern, parameters: parameters, query: [:], host: .unavailable)
 }
 
 func deepLinkContext(amount: String, from: String, to: String) -> BuildContext {
-    context("convert/\(amount)/\(from)/\(to)", pattern: MainRoutes.convert,
+    context("convert/\(amount)/\(from)/\(to)", pattern: MainManifest.Routes.convertAmountFromTo,
             parameters: ["amount": amount, "from": from, "to": to])
 }
 

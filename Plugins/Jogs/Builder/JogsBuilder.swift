@@ -2,8 +2,16 @@ import DenKit
 
 /// Assembles a Jogs stack for a route and injects its dependencies; holds nothing afterwards.
 /// One view, interactor and router for every route; the presenter is the route's own.
-enum JogsBuilder: ModuleBuilder {
-    static func build(_ context: BuildContext) throws -> any ModuleInstance {
+/// Its builders are the routes of Manifest/module.json (`JogsRouteBuilding`, generated).
+enum JogsBuilder {
+    static func buildJogs(_ context: BuildContext) throws -> any ModuleInstance { build(context) }
+    static func buildJogsNew(_ context: BuildContext) throws -> any ModuleInstance { build(context) }
+    static func buildJogsReport(_ context: BuildContext) throws -> any ModuleInstance { build(context) }
+    /// The presenter reads the id's text as well, to name it on "Jog not found".
+    static func buildJogs(_ context: BuildContext, id: Int) throws -> any ModuleInstance { build(context) }
+
+    /// One view, interactor and router for every route; the matched pattern picks the presenter.
+    static func build(_ context: BuildContext) -> any ModuleInstance {
         assemble(context, dependencies: .host(context.host)).instance
     }
 

@@ -2,7 +2,20 @@ import DenKit
 import Foundation
 
 /// Assembles a Main stack for a route and injects its dependencies; holds nothing afterwards.
-enum MainBuilder: ModuleBuilder {
+/// Its builders are the routes of Manifest/module.json (`MainRouteBuilding`, generated).
+enum MainBuilder {
+    static func buildMain(_ context: BuildContext) throws -> any ModuleInstance {
+        try build(context)
+    }
+
+    /// `convert/<string:amount>/<string:from>/<string:to>`. The amount is a string, not a
+    /// `<double>`: the link follows the amount field's own rules (`AmountInput`), so ".5", "5." and
+    /// "1,5" open like they do in the field, "00" and "007" are refused with Main's message, and no
+    /// spelling the field refuses ("1e3", "-5") gets in through the router. `deepLink` reads them.
+    static func buildConvert(_ context: BuildContext, amount: String, from: String, to: String) throws -> any ModuleInstance {
+        try build(context)
+    }
+
     static func build(_ context: BuildContext) throws -> any ModuleInstance {
         try assemble(context, dependencies: .host(context.host)).instance
     }
