@@ -13,10 +13,13 @@ import PackagePlugin
         let output = context.pluginWorkDirectoryURL.appending(path: "ModuleManifest.swift")
         // `JogsModule` → `Jogs`: the generated code names JogsBuilder, JogsExports and jogsModule.
         let prefix = target.name.hasSuffix("Module") && target.name != "Module" ? String(target.name.dropLast(6)) : target.name
+        // The target's own Swift goes in too: the tool refuses a builder or export function that
+        // module.json does not declare (Swift cannot list static functions at run time).
+        let sources = target.sourceFiles(withSuffix: "swift").map(\.url)
         return [.buildCommand(displayName: "Generating \(target.name)'s Swift from Manifest/module.json",
                               executable: try context.tool(named: "den-manifest-swift").url,
-                              arguments: [input.path, output.path, prefix],
-                              inputFiles: [input], outputFiles: [output])]
+                              arguments: [input.path, output.path, prefix] + sources.map(\.path),
+                              inputFiles: [input] + sources, outputFiles: [output])]
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -141,9 +141,8 @@ func context(_ route: String, pattern: String = MainManifest.Routes.main, parame
     BuildContext(route: route, pattern: pattern, parameters: parameters, query: [:], host: .unavailable)
 }
 
-func deepLinkContext(amount: String, from: String, to: String) -> BuildContext {
-    context("convert/\(amount)/\(from)/\(to)", pattern: MainManifest.Routes.convertAmountFromTo,
-            parameters: ["amount": amount, "from": from, "to": to])
+func conversionLink(amount: String, from: String, to: String) -> MainBuilder.ConversionLink {
+    MainBuilder.ConversionLink(amount: amount, from: from, to: to)
 }
 
 func offlineDependencies(_ settings: MockSettingsStore = MockSettingsStore(),
