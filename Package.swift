@@ -16,26 +16,29 @@ let moduleLinkerFlags: [LinkerSetting] = pluginLinkerFlags + [
 
 let startPathSwift: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 
-/// A bundled module: `Plugins/<Name>` (the VIPER layers, also linked into its unit tests) plus
-/// `Plugins/<Name>/Entry` (only the exported C entry point, which would clash between modules
-/// linked into one test binary) plus `Plugins/<Name>/Manifest` (the `den_manifest` symbol),
-/// built together as `lib<Name>Module.so`.
-func module(_ name: String, dependencies: [Target.Dependency] = []) -> [Target] {
-    [
-        .target(name: "\(name)Module", dependencies: [.target(name: "DenKit")] + dependencies, path: "Plugins/\(name)",
-                exclude: ["Entry", "Manifest"], swiftSettings: startPathSwift, linkerSettings: pluginLinkerFlags),
+/// A bundled module: `Plugins/<Name>` (the VIPER layers, also linked into its unit tests, with the
+/// Swift that DenManifestPlugin generates from `Manifest/module.json`) plus `Plugins/<Name>/Entry`
+/// (only the exported C entry point, which would clash between modules linked into one test
+/// binary) plus `Plugins/<Name>/Manifest` (module.json as the `den_manifest` symbol), built
+/// together as `lib<Name>Module.so`.
+func module(_ name: String, path: String? = nil, dependencies: [Target.Dependency] = []) -> [Target] {
+    let path = path ?? "Plugins/\(name)"
+    return [
+        .target(name: "\(name)Module", dependencies: [.target(name: "DenKit")] + dependencies, path: path,
+                exclude: ["Entry", "Manifest"], swiftSettings: startPathSwift, linkerSettings: pluginLinkerFlags,
+                plugins: ["DenManifestPlugin"]),
         .target(name: "\(name)ModuleEntry", dependencies: [.target(name: "\(name)Module"), "DenKit", .target(name: "\(name)ModuleManifest")],
-                path: "Plugins/\(name)/Entry", swiftSettings: startPathSwift, linkerSettings: moduleLinkerFlags),
+                path: "\(path)/Entry", swiftSettings: startPathSwift, linkerSettings: moduleLinkerFlags),
         // `den_manifest`: Manifest/module.json put into the library by clang's #embed (docs/ABI.md, "The manifest").
-        .target(name: "\(name)ModuleManifest", dependencies: ["CDenABI"], path: "Plugins/\(name)/Manifest", exclude: ["module.json"],
+        .target(name: "\(name)ModuleManifest", dependencies: ["CDenABI"], path: "\(path)/Manifest", exclude: ["module.json"],
                 publicHeadersPath: "."),
     ]
 }
 
 /// The files `den new-module` renders, built into `den-commands` itself (`PackageResources.<name>_mustache`).
-let newModuleTemplates = ["Package.swift", "README.md", "gitignore", "Module.swift", "Builder.swift", "Entity.swift",
+let newModuleTemplates = ["Package.swift", "README.md", "gitignore", "Builder.swift", "Entity.swift",
                           "Interactor.swift", "Presenter.swift", "Router.swift", "View.swift", "ViewObject.swift",
-                          "Settings.swift", "Services.swift", "Entry.swift", "manifest.c", "module.json", "Mocks.swift",
+                          "Services.swift", "Entry.swift", "manifest.c", "module.json", "Mocks.swift",
                           "PresenterTests.swift", "InteractorTests.swift", "RouterTests.swift", "StackTests.swift"]
 
 /// Everything but the SDK needs the trait `Host` (on by default). A module package depends on Den
@@ -59,7 +62,7 @@ let package = Package(
         .library(name: "JogsModule", type: .dynamic, targets: ["JogsModuleEntry"]),
         // For the isolation tests only (Tests/SwiftFaultsFixture). Its file name does not end in
         // Module.so, so den never loads it from its own folder and Scripts/install.sh never copies it.
-        .library(name: "DenFixtureSwiftFaults", type: .dynamic, targets: ["DenFixtureSwiftFaultsEntry"]),
+        .library(name: "DenFixtureSwiftFaults", type: .dynamic, targets: ["SwiftFaultsModuleEntry"]),
         // The `http` service's network I/O, loaded by the host on the first fetch.
         .library(name: "DenHTTPTransport", type: .dynamic, targets: ["DenHTTPTransport"]),
         // scrypt, SHA-256 and Ed25519 (swift-crypto), BLAKE2b (libsodium), loaded by the host on the
@@ -67,6 +70,8 @@ let package = Package(
         .library(name: "DenCrypto", type: .dynamic, targets: ["DenCrypto"]),
         // SQLite storage (GRDB, which imports Foundation), loaded by the host on the first storage call.
         .library(name: "DenSQLiteStorage", type: .dynamic, targets: ["DenSQLiteStorage"]),
+        // Generates a Swift module's side from its Manifest/module.json at build time (docs/WRITING_MODULES.md).
+        .plugin(name: "DenManifestPlugin", targets: ["DenManifestPlugin"]),
     ],
     traits: [
         .trait(name: "Host", description: "Den itself: the host, its front-ends, its libraries and the bundled modules. A module package turns it off (traits: [])."),
@@ -184,23 +189,28 @@ let package = Package(
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
             "DenCommandLine", "DenHost", "DenTrust", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit",
+            "DenManifestCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
             .product(name: "Mustache", package: "swift-mustache", condition: host),
         ], path: "Sources/DenCommands", resources: newModuleTemplates.map { .embedInCode("Templates/\($0).mustache") }),
         .testTarget(name: "DenWebPagesTests", dependencies: ["DenWebPages", "DenKit"]),
+        // A module's Swift side from its module.json: reading and checking the file, naming, the
+        // generated source. Pure; shared by the build tool and its tests. Build-time only (Foundation).
+        .target(name: "DenManifestCodegen", dependencies: ["DenKit", "DenRouting"]),
+        // The build tool DenManifestPlugin runs: module.json in, Swift out, or a build error naming the field.
+        .executableTarget(name: "den-manifest-swift", dependencies: ["DenManifestCodegen"]),
+        // The build-tool plugin module targets apply; it finds `Manifest/module.json` in the target's folder.
+        .plugin(name: "DenManifestPlugin", capability: .buildTool(), dependencies: ["den-manifest-swift"],
+                path: "Sources/DenManifestPlugin"),
+        .testTarget(name: "DenManifestCodegenTests", dependencies: ["DenManifestCodegen", "DenKit", "DenRouting"]),
 
     ] + module("About") + module("Main") + module("Login") + module("Jogs") + [
         // The isolation tests' fault module in Swift, laid out like a bundled module (layers, Entry,
         // Manifest) and built on DenKit alone. A product of this package rather than a package the
         // tests build (as the `den new-module` tests do): it reuses the DenKit den is built with,
         // where a package of its own would compile DenKit again, minutes on a busy machine.
-        .target(name: "DenFixtureSwiftFaults", dependencies: ["DenKit"], path: "Tests/SwiftFaultsFixture",
-                exclude: ["Entry", "Manifest"], linkerSettings: pluginLinkerFlags),
-        .target(name: "DenFixtureSwiftFaultsEntry", dependencies: ["DenFixtureSwiftFaults", "DenKit", "DenFixtureSwiftFaultsManifest"],
-                path: "Tests/SwiftFaultsFixture/Entry", linkerSettings: moduleLinkerFlags),
-        .target(name: "DenFixtureSwiftFaultsManifest", dependencies: ["CDenABI"], path: "Tests/SwiftFaultsFixture/Manifest",
-                exclude: ["module.json"], publicHeadersPath: "."),
+    ] + module("SwiftFaults", path: "Tests/SwiftFaultsFixture") + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.
         .target(name: "DenTestSupport", dependencies: ["DenHost", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),

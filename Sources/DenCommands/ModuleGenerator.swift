@@ -1,5 +1,6 @@
-import DenRouting
 import DenHost
+import DenManifestCodegen
+import DenRouting
 import Foundation
 import Mustache
 
@@ -70,7 +71,9 @@ struct ModuleGenerator {
             "summary": "The \(name) module",
             "denVersion": VersionText.version,
             "denPackage": den.packageReference,
-            "routes": patterns.enumerated().map { ["pattern": $0.element, "last": $0.offset == patterns.count - 1] as [String: Any] },
+            "routes": try patterns.enumerated().map { (item) throws(Problem) -> [String: Any] in
+                ["pattern": item.element, "last": item.offset == patterns.count - 1, "builder": try Self.builder(for: item.element)]
+            },
             // A route string the first pattern matches, for the README's `den render` line.
             "firstRouteSample": Self.sample(for: first),
         ]
@@ -78,6 +81,16 @@ struct ModuleGenerator {
         if let url = den.url { context["denURL"] = url }
         if let path = den.path { context["denPath"] = path }
         return context
+    }
+
+    /// `buildTrails(_ context: BuildContext, `name`: String) throws -> any ModuleInstance`: the
+    /// requirement DenManifestPlugin will generate for the route, so the builder is written to match.
+    static func builder(for pattern: String) throws(Problem) -> String {
+        do {
+            return ModuleSwiftSource.builderRequirement(CheckedManifest.Route(pattern: try RoutePattern(pattern), requiresLogin: false))
+        } catch {
+            throw Problem(description: "--route '\(pattern)': \(error)")
+        }
     }
 
     /// `weather/<string:city>` → `weather/example`; `jogs/<int:id>` → `jogs/1`.

@@ -62,7 +62,7 @@ struct AboutStackTests {
 
     @Test("built for the route without a host, the screen explains that the modules cannot be listed")
     func builtWithoutHost() throws {
-        let instance = try AboutBuilder.build(BuildContext(route: "about", pattern: "about", parameters: [:], query: [:],
+        let instance = try AboutBuilder.buildAbout(BuildContext(route: "about", pattern: "about", parameters: [:], query: [:],
                                                            host: .unavailable))
         let reply = try instance.handle(.appear)
 

@@ -25,7 +25,7 @@ struct NewModuleEndToEndTests {
         #expect(generate.status == 0, "\(generate.stderr)")
         #expect(generate.stdout.contains("Wrote module 'trail-map'"), "\(generate.stdout)")
         for file in ["Package.swift", "README.md", "Sources/TrailMapModule/Presenter/TrailMapPresenter.swift",
-                     "Sources/TrailMapModuleManifest/module.json", "Tests/TrailMapModuleTests/Mocks.swift"] {
+                     "Sources/TrailMapModule/Manifest/module.json", "Tests/TrailMapModuleTests/Mocks.swift"] {
             #expect(FileManager.default.fileExists(atPath: package.appendingPathComponent(file).path), "\(file) was not written")
         }
 
@@ -54,6 +54,21 @@ struct NewModuleEndToEndTests {
         #expect(settings.status == 0, "\(settings.stderr)")
         #expect(try den.run(["render", "trails"]).stdout.contains("HIYA FROM TRAILMAP!"), "the setting changed the greeting")
         #expect(try den.run(["modules", "remove", "trail-map"]).status == 0)
+
+        // module.json is the one source: a route added there alone fails to compile, naming its
+        // builder; a bad field fails the build naming the file and the field.
+        let manifest = package.appendingPathComponent("Sources/TrailMapModule/Manifest/module.json")
+        let original = try String(contentsOf: manifest, encoding: .utf8)
+        try original.replacingOccurrences(of: #"{"pattern": "trails"}"#, with: #"{"pattern": "trails"}, {"pattern": "trails/<int:id>/map"}"#)
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let unimplemented = try swift(["build", "--package-path", package.path, "--scratch-path", scratch.path])
+        #expect(unimplemented.status != 0)
+        #expect((unimplemented.stdout + unimplemented.stderr).contains("buildTrailsMap"), "\(unimplemented.stdout.suffix(3000))")
+        try original.replacingOccurrences(of: #""version": "0.1.0""#, with: #""version": 1"#)
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let bad = try swift(["build", "--package-path", package.path, "--scratch-path", scratch.path])
+        #expect(bad.status != 0)
+        #expect((bad.stdout + bad.stderr).contains("module.json: error: version: is not a string"), "\(bad.stdout.suffix(3000))")
     }
 
     @Test("bad names, bad routes and an occupied folder are refused, writing nothing", arguments: [

@@ -80,7 +80,7 @@ struct JogPagingTests {
         interactor.jogs = jogs(120)
         let screen = JogsView.screen(for: try list(page: 2))
         #expect(screen.elements.contains(.text("Jogs 51–100 of 120 · page 2 of 3", style: .caption)))
-        let presenter = JogsBuilder.presenter(for: context("jogs?page=3", pattern: "jogs", query: ["page": "3"]),
+        let presenter = JogsBuilder.presenter(for: .list, context("jogs?page=3", pattern: "jogs", query: ["page": "3"]),
                                               interactor: interactor, router: MockJogsRouter())
         presenter.view = view
         presenter.viewDidAppear()

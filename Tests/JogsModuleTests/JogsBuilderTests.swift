@@ -24,7 +24,7 @@ struct JogsBuilderTests {
             parameters["id"] = String(path.dropFirst("jogs/".count))
         }
         return JogsBuilder.assemble(context(route, pattern: pattern, parameters: parameters, query: query),
-                                    dependencies: dependencies(store, user: user))
+                                    destination(pattern, parameters), dependencies: dependencies(store, user: user))
     }
 
     static func split(_ route: String) -> (String, [String: String]) {
@@ -63,7 +63,9 @@ struct JogsBuilderTests {
         ("jogs", "jogs"), ("jogs/new", "jogs/new"), ("jogs/report", "jogs/report"), ("jogs/1", JogsRoutes.detail),
     ])
     func buildWithoutHost(route: String, pattern: String) throws {
-        let instance = try JogsBuilder.build(context(route, pattern: pattern, parameters: pattern == JogsRoutes.detail ? ["id": "1"] : [:]))
+        // Through the generated registration, as the host calls it.
+        let registered = try #require(jogsModule.routes.first { $0.pattern == pattern })
+        let instance = try registered.build(context(route, pattern: pattern, parameters: pattern == JogsRoutes.detail ? ["id": "1"] : [:]))
         let reply = try instance.handle(.appear)
         #expect(reply.screen.banners.first?.text.contains("could not tell who is logged in") == true, "\(reply.screen.allText)")
         _ = try WireFormat.encode(reply)
@@ -146,10 +148,26 @@ struct JogsBuilderTests {
         #expect(!String(decoding: try bobsView.snapshot(), as: UTF8.self).contains("7.77"))
     }
 
-    @Test("an id the router takes but no Int holds is not found, not a crash")
-    func hugeID() throws {
-        let screen = try open("jogs/99999999999999999999999").handle(.appear).screen
+    /// The router's `<int>` takes -?digits within Int64 (= Int here), so every id it passes fits
+    /// the builder's `Int`; longer numbers never reach Jogs (JogsThroughHostSpec checks that end).
+    @Test("the largest and smallest ids the router takes are not found, not a crash",
+          arguments: ["9223372036854775807", "-9223372036854775808", "0"])
+    func extremeIDs(id: String) throws {
+        let screen = try open("jogs/\(id)").handle(.appear).screen
         #expect(screen.title == "Jog not found")
+        #expect(screen.allText.contains("There is no jog \(id) in your log"))
+    }
+
+    /// The generated registration reads `<int:id>` once and passes it typed; the detail screen
+    /// opens that id, with no second read of the context's parameters.
+    @Test("the detail screen opens the typed id it was built with")
+    func typedID() throws {
+        let id = try add("2026-01-05", "7.77", "44:44")
+        let stack = JogsBuilder.assemble(context("jogs/\(id)", pattern: JogsRoutes.detail), .detail(id: id, text: "\(id)"),
+                                         dependencies: dependencies(store))
+        let screen = try stack.instance.handle(.appear).screen
+        #expect(screen.title == "Jog of 2026-01-05")
+        #expect(screen.field("distance")?.value == "7.77")
     }
 
     @Test("a destroyed instance frees its whole stack")

@@ -9,7 +9,8 @@ struct JogsStateTests {
     let store = InMemoryKeyValueStore()
 
     func stack(_ route: String, pattern: String, parameters: [String: String] = [:]) -> JogsBuilder.Stack {
-        JogsBuilder.assemble(context(route, pattern: pattern, parameters: parameters), dependencies: dependencies(store))
+        JogsBuilder.assemble(context(route, pattern: pattern, parameters: parameters), destination(pattern, parameters),
+                             dependencies: dependencies(store))
     }
 
     @Test("a half-filled new jog form survives, exactly as typed")

@@ -1,4 +1,5 @@
 import DenKit
+import Testing
 import Foundation
 @testable import JogsModule
 
@@ -27,6 +28,23 @@ func jog(_ id: Int, _ date: String, metres: Int, seconds: Int) -> Jog {
 func context(_ route: String, pattern: String, parameters: [String: String] = [:],
              query: [String: String] = [:]) -> BuildContext {
     BuildContext(route: route, pattern: pattern, parameters: parameters, query: query, host: .unavailable)
+}
+
+/// The destination the registered builder of `pattern` asks for with these parameters (as the
+/// generated registration passes `jogs/<int:id>`'s id: typed, with its spelling).
+func destination(_ pattern: String, _ parameters: [String: String] = [:]) -> JogsBuilder.Destination {
+    switch pattern {
+    case JogsRoutes.new: return .new
+    case JogsRoutes.report: return .report
+    case JogsRoutes.detail:
+        let text = parameters["id"] ?? ""
+        guard let id = Int(text) else {
+            Issue.record("'\(text)' is no <int:id> the router would pass")
+            return .detail(id: 0, text: text)
+        }
+        return .detail(id: id, text: text)
+    default: return .list
+    }
 }
 
 /// A store and a session with `user` logged in (nil: nobody), as a stack's dependencies.

@@ -17,7 +17,7 @@ struct MainBuilderTests {
 
     @Test("builds with the real host clients even when no host answers")
     func buildWithoutHost() throws {
-        let instance = try MainBuilder.build(context("main"))
+        let instance = try MainBuilder.buildMain(context("main"))
         let reply = try instance.handle(.appear)
         #expect(reply.screen.field("from")?.value == "USD")
         #expect(reply.screen.field("to")?.value == "EUR")
@@ -29,7 +29,7 @@ struct MainBuilderTests {
     @Test("the main route restores the last saved conversion")
     func restoresSaved() throws {
         let settings = MockSettingsStore([SettingsKey.lastConversion: #"{"from":"GBP","to":"JPY","amount":"7.5"}"#])
-        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        let stack = try MainBuilder.assemble(dependencies: offlineDependencies(settings))
         #expect(stack.presenter.state == SavedConversion(from: gbp, to: jpy, amount: "7.5"))
     }
 
@@ -40,7 +40,7 @@ struct MainBuilderTests {
     ])
     func invalidSaved(saved: String, said: String) throws {
         let settings = MockSettingsStore([SettingsKey.lastConversion: saved])
-        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        let stack = try MainBuilder.assemble(dependencies: offlineDependencies(settings))
         #expect(stack.presenter.state == SavedConversion(from: usd, to: eur, amount: "100"))
         let banners = try stack.instance.handle(.appear).screen.banners
         #expect(banners.contains { $0.text.contains(said) && $0.text.contains("100 USD → EUR") }, "\(banners)")
@@ -50,7 +50,7 @@ struct MainBuilderTests {
     func unreadableSaved() throws {
         let settings = MockSettingsStore()
         settings.failReads = true
-        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        let stack = try MainBuilder.assemble(dependencies: offlineDependencies(settings))
         #expect(try stack.instance.handle(.appear).screen.banners.contains { $0.text.contains("could not be read back") })
     }
 
@@ -67,7 +67,7 @@ struct MainBuilderTests {
     ])
     func deepLink(amount: String, from: String, to: String, expectedFrom: String, expectedTo: String,
                   expectedAmount: String) throws {
-        let stack = try MainBuilder.assemble(deepLinkContext(amount: amount, from: from, to: to),
+        let stack = try MainBuilder.assemble(link: conversionLink(amount: amount, from: from, to: to),
                                              dependencies: offlineDependencies())
         #expect(stack.presenter.state == SavedConversion(from: currency(expectedFrom), to: currency(expectedTo),
                                                          amount: expectedAmount))
@@ -78,15 +78,16 @@ struct MainBuilderTests {
 
     @Test("the deep link shows the converted amount")
     func deepLinkResult() throws {
-        let instance = try MainBuilder.assemble(deepLinkContext(amount: "100", from: "usd", to: "eur"),
+        let instance = try MainBuilder.assemble(link: conversionLink(amount: "100", from: "usd", to: "eur"),
                                                 dependencies: offlineDependencies()).instance
         #expect(try instance.handle(.appear).screen.texts.contains("100 USD = 89.08 EUR"))
     }
 
     @Test("an unknown currency is refused with the list of valid codes", arguments: [("XYZ", "EUR"), ("USD", "xyz"), ("US", "EUR")])
     func unknownCurrency(from: String, to: String) throws {
-        let link = deepLinkContext(amount: "1", from: from, to: to)
-        let error = try #require(throws: ModuleError.self) { try MainBuilder.build(link) }
+        let error = try #require(throws: ModuleError.self) {
+            try MainBuilder.buildConvert(context("convert/1/\(from)/\(to)"), amount: "1", from: from, to: to)
+        }
         guard case .invalidParameter(let message) = error else {
             Issue.record("expected invalidParameter, got \(error)")
             return
@@ -102,7 +103,7 @@ struct MainBuilderTests {
           arguments: ["-5", "abc", "1e20", "1e3", "0.0000001", "00", "007", "00.5", "1.2.3", "1234567890123456"])
     func badAmount(amount: String) throws {
         let error = try #require(throws: ModuleError.self) {
-            try MainBuilder.build(deepLinkContext(amount: amount, from: "USD", to: "EUR"))
+            try MainBuilder.buildConvert(context("convert/\(amount)/USD/EUR"), amount: amount, from: "USD", to: "EUR")
         }
         guard case .invalidParameter(let message) = error else {
             Issue.record("expected invalidParameter, got \(error)")
@@ -113,15 +114,35 @@ struct MainBuilderTests {
         #expect(message.contains(reason.description))
     }
 
-    @Test("a deep link with a missing value is refused")
-    func missingValue() {
-        let partial = context("convert/1/USD", pattern: MainRoutes.convert, parameters: ["amount": "1", "from": "USD"])
-        #expect(throws: ModuleError.self) { try MainBuilder.build(partial) }
+    @Test("a deep link with a missing value is refused by the registered route")
+    func missingValue() throws {
+        let partial = context("convert/1/USD", pattern: MainManifest.Routes.convertAmountFromTo, parameters: ["amount": "1", "from": "USD"])
+        let route = try #require(mainModule.routes.first { $0.pattern == MainManifest.Routes.convertAmountFromTo })
+        #expect(throws: ModuleError.self) { try route.build(partial) }
+    }
+
+    /// The builder takes the link's values from its typed parameters, which the generated
+    /// registration read from the route once; it does not read the context again.
+    @Test("the convert builder opens the values it is given, whatever the context holds")
+    func convertUsesItsParameters() throws {
+        let instance = try MainBuilder.buildConvert(context("convert/100/usd/eur"), amount: "100", from: "usd", to: "eur")
+        let screen = try instance.handle(.appear).screen
+        #expect(screen.field("from")?.value == "USD")
+        #expect(screen.field("amount")?.value == "100")
+        #expect(screen.texts.contains("100 USD = 89.08 EUR"))
+        // Through the registration, from the route's own parameters.
+        let route = try #require(mainModule.routes.first { $0.pattern == MainManifest.Routes.convertAmountFromTo })
+        let viaRoute = try route.build(context("convert/12/chf/usd", pattern: MainManifest.Routes.convertAmountFromTo,
+                                               parameters: ["amount": "12", "from": "chf", "to": "usd"]))
+        let routed = try viaRoute.handle(.appear).screen
+        #expect(routed.field("from")?.value == "CHF")
+        #expect(routed.field("to")?.value == "USD")
+        #expect(routed.field("amount")?.value == "12")
     }
 
     @Test("info through the instance emits navigate(about)")
     func infoEffect() throws {
-        let instance = try MainBuilder.build(context("main"))
+        let instance = try MainBuilder.buildMain(context("main"))
         let reply = try instance.handle(.action(id: "info", fields: [:]))
         #expect(reply.effects == [.navigate("about")])
         #expect(try instance.handle(.appear).effects.isEmpty)
@@ -130,7 +151,7 @@ struct MainBuilderTests {
     @Test("convert through the instance saves from, to and amount")
     func convertThroughInstance() throws {
         let settings = MockSettingsStore()
-        let instance = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings)).instance
+        let instance = try MainBuilder.assemble(dependencies: offlineDependencies(settings)).instance
         let reply = try instance.handle(.action(id: "convert", fields: ["from": "JPY", "to": "usd", "amount": "1000"]))
         #expect(reply.screen.field("amount")?.value == "1000")
         #expect(reply.screen.texts.contains("1000 JPY = 6.34 USD"))
@@ -142,9 +163,9 @@ struct MainBuilderTests {
     @Test("the choices submitted with any action survive a restart", arguments: ["convert", "reload", "info"])
     func choicesSurviveRestart(action: String) throws {
         let settings = MockSettingsStore()
-        let before = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings)).instance
+        let before = try MainBuilder.assemble(dependencies: offlineDependencies(settings)).instance
         _ = try before.handle(.action(id: action, fields: ["from": "GBP", "to": "jpy", "amount": "7,5"]))
-        let restarted = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        let restarted = try MainBuilder.assemble(dependencies: offlineDependencies(settings))
         #expect(restarted.presenter.state == SavedConversion(from: gbp, to: jpy, amount: "7.5"))
         #expect(try restarted.instance.handle(.appear).screen.field("amount")?.value == "7.5")
     }
@@ -152,9 +173,9 @@ struct MainBuilderTests {
     @Test("swap's result survives a restart")
     func swapSurvivesRestart() throws {
         let settings = MockSettingsStore()
-        let before = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings)).instance
+        let before = try MainBuilder.assemble(dependencies: offlineDependencies(settings)).instance
         _ = try before.handle(.action(id: "swap", fields: ["from": "GBP", "to": "JPY", "amount": "3"]))
-        let restarted = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        let restarted = try MainBuilder.assemble(dependencies: offlineDependencies(settings))
         #expect(restarted.presenter.state == SavedConversion(from: jpy, to: gbp, amount: "3"))
     }
 
@@ -166,7 +187,7 @@ struct MainBuilderTests {
         weak var router: MainRouter?
         weak var instance: VIPERInstance?
         try {
-            let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+            let stack = try MainBuilder.assemble(dependencies: offlineDependencies())
             _ = try stack.instance.handle(.action(id: "swap", fields: ["amount": "3"]))
             _ = try stack.instance.handle(.action(id: "reload", fields: [:]))
             _ = try stack.instance.handle(.action(id: "info", fields: [:]))
@@ -186,7 +207,7 @@ struct MainBuilderTests {
 
     @Test("the ownership follows VIPERRoles: interactor → presenter and router → view are weak")
     func ownership() throws {
-        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        let stack = try MainBuilder.assemble(dependencies: offlineDependencies())
         #expect(stack.interactor.output === stack.presenter)
         #expect(stack.router.view === stack.view)
         #expect(stack.view.presenter === stack.presenter)
@@ -197,13 +218,13 @@ struct MainBuilderTests {
 struct MainStateTests {
     @Test("snapshot then restore into a new instance keeps from, to and amount")
     func roundTrip() throws {
-        let old = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        let old = try MainBuilder.assemble(dependencies: offlineDependencies())
         _ = try old.instance.handle(.action(id: "convert", fields: ["from": "GBP", "to": "JPY", "amount": "12,5"]))
         let bytes = try old.instance.snapshot()
         let json = try #require(String(data: bytes, encoding: .utf8))
         #expect(json == #"{"state":{"amount":"12.5","from":"GBP","to":"JPY"},"v":2}"#)
 
-        let new = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        let new = try MainBuilder.assemble(dependencies: offlineDependencies())
         try new.instance.restore(bytes)
         #expect(new.presenter.state == SavedConversion(from: gbp, to: jpy, amount: "12.5"))
         #expect(try new.instance.handle(.appear).screen.field("amount")?.value == "12.5")
@@ -211,10 +232,10 @@ struct MainStateTests {
 
     @Test("state from an older version (v1, flat, before CodableState), or with unknown keys, is read")
     func tolerant() throws {
-        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        let stack = try MainBuilder.assemble(dependencies: offlineDependencies())
         try stack.instance.restore(Data(#"{"v":1,"from":"chf","to":"EUR","amount":"3","extra":true}"#.utf8))
         #expect(stack.presenter.state == SavedConversion(from: currency("CHF"), to: eur, amount: "3"))
-        let current = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        let current = try MainBuilder.assemble(dependencies: offlineDependencies())
         try current.instance.restore(Data(#"{"v":2,"state":{"from":"GBP","to":"EUR","amount":"4","extra":1},"more":true}"#.utf8))
         #expect(current.presenter.state == SavedConversion(from: gbp, to: eur, amount: "4"))
     }
@@ -225,7 +246,7 @@ struct MainStateTests {
         #"{"v":1,"from":"USD","to":"EUR","amount":"0.11.2"}"#, #"{"v":1,"from":"??","to":"EUR","amount":"1"}"#,
     ])
     func refused(state: String) throws {
-        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        let stack = try MainBuilder.assemble(dependencies: offlineDependencies())
         #expect(throws: (any Error).self) { try stack.instance.restore(Data(state.utf8)) }
         #expect(stack.presenter.state == SavedConversion(from: usd, to: eur, amount: "100"))
     }

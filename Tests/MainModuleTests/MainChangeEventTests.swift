@@ -9,7 +9,7 @@ import Testing
 struct MainChangeEventTests {
     @Test("every field of the converter asks for change events")
     func fieldsAsk() throws {
-        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        let stack = try MainBuilder.assemble(dependencies: offlineDependencies())
         let fields = try stack.instance.handle(.appear).screen.fields
         #expect(fields.map(\.id) == ["from", "to", "amount"])
         #expect(fields.allSatisfy { $0.changes })
@@ -18,7 +18,7 @@ struct MainChangeEventTests {
     @Test("a change recomputes the result and saves nothing; Convert saves")
     func changeRecomputes() throws {
         let settings = MockSettingsStore()
-        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies(settings))
+        let stack = try MainBuilder.assemble(dependencies: offlineDependencies(settings))
         let reply = try stack.instance.handleChange(FieldChange(field: "amount", fields: ["from": "USD", "to": "EUR", "amount": "200"]))
         #expect(reply.screen.texts.contains("200 USD = 178.17 EUR"))
         #expect(settings.writes.isEmpty)
@@ -28,7 +28,7 @@ struct MainChangeEventTests {
 
     @Test("a refused change keeps the previous amount and says why, like the field")
     func refusedChange() throws {
-        let stack = try MainBuilder.assemble(context("main"), dependencies: offlineDependencies())
+        let stack = try MainBuilder.assemble(dependencies: offlineDependencies())
         let reply = try stack.instance.handleChange(FieldChange(field: "amount", fields: ["amount": "007"]))
         #expect(reply.screen.texts.contains("100 USD = 89.08 EUR"))
         #expect(reply.screen.field("amount")?.error?.contains("no second leading zero") == true)

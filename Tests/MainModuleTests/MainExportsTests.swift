@@ -59,8 +59,12 @@ struct MainExportsTests {
         #expect(try later.convert(amount: 120, from: "USD", to: "EUR") == "100", "with the cached USD rate of 1.2000")
     }
 
-    @Test("the C functions write the result or the message through the calling convention")
-    func cFunctions() {
+    @Test("the generated C functions write the result or the message through the calling convention")
+    func cFunctions() throws {
+        typealias Convert = @convention(c) (UnsafeRawPointer?, Double, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+                                            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
+        let function = try #require(mainModule.exports.first { $0.name == "convert" }?.function)
+        let mainConvertExport = unsafeBitCast(function, to: Convert.self)
         var result = den_owned_stub()
         var error = den_owned_stub()
         let status = withUnsafeMutableBytes(of: &result) { resultBytes in

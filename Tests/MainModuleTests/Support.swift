@@ -137,13 +137,12 @@ final class MockMainView: MainViewInput {
     }
 }
 
-func context(_ route: String, pattern: String = MainRoutes.main, parameters: [String: String] = [:]) -> BuildContext {
+func context(_ route: String, pattern: String = MainManifest.Routes.main, parameters: [String: String] = [:]) -> BuildContext {
     BuildContext(route: route, pattern: pattern, parameters: parameters, query: [:], host: .unavailable)
 }
 
-func deepLinkContext(amount: String, from: String, to: String) -> BuildContext {
-    context("convert/\(amount)/\(from)/\(to)", pattern: MainRoutes.convert,
-            parameters: ["amount": amount, "from": from, "to": to])
+func conversionLink(amount: String, from: String, to: String) -> MainBuilder.ConversionLink {
+    MainBuilder.ConversionLink(amount: amount, from: from, to: to)
 }
 
 func offlineDependencies(_ settings: MockSettingsStore = MockSettingsStore(),

@@ -1,8 +1,9 @@
 import DenKit
 
-/// Assembles the About stack and injects its services.
-enum AboutBuilder: ModuleBuilder {
-    static func build(_ context: BuildContext) throws -> any ModuleInstance {
+/// Assembles the About stack and injects its services. Its builder per route is what
+/// Manifest/module.json declares (`AboutRouteBuilding`, generated).
+enum AboutBuilder {
+    static func buildAbout(_ context: BuildContext) throws -> any ModuleInstance {
         let parts = assemble(catalog: HostPluginCatalog(context.host))
         return VIPERInstance(view: parts.view, navigation: parts.navigation)
     }

@@ -1,13 +1,13 @@
-/// The routes Jogs serves, and the routes it links to. Every one needs a logged-in user
-/// (`RouteDefinition.requiresLogin`); literals win over `<int:id>`, so `jogs/new` and
-/// `jogs/report` never reach the detail builder.
+/// The routes Jogs serves (Manifest/module.json's, through the generated `JogsManifest.Routes`),
+/// and the routes it links to. Every one needs a logged-in user (`requiresLogin` in module.json);
+/// literals win over `<int:id>`, so `jogs/new` and `jogs/report` never reach the detail builder.
 enum JogsRoutes {
     /// The list; takes the date filter as a query, `jogs?from=2026-01-01&to=2026-01-31`.
-    static let list = "jogs"
-    static let new = "jogs/new"
-    static let report = "jogs/report"
+    static let list = JogsManifest.Routes.jogs
+    static let new = JogsManifest.Routes.jogsNew
+    static let report = JogsManifest.Routes.jogsReport
     /// One jog: detail, edit and delete.
-    static let detail = "jogs/<int:id>"
+    static let detail = JogsManifest.Routes.jogsId
 
     /// The list with the filter `range`, at `page` (the first page leaves `page` out).
     static func list(_ range: DayRange, page: Int) -> String {

@@ -70,3 +70,10 @@ struct WeeklyTotalsDocument: Codable, Equatable {
     var unreadable: Int
     var weeks: [Week]
 }
+
+/// The exports Manifest/module.json declares (`JogsExporting`, generated), on the host's services.
+extension JogsExports {
+    static func weeklyTotals(host: HostServices) throws -> String {
+        try JogsExports(dependencies: .host(host)).weeklyTotals()
+    }
+}

@@ -19,7 +19,7 @@ final class JogDetailPresenter: JogsPresenterInput {
 
     private let interactor: any JogsInteractorInput
     private let router: any JogsRouterInput
-    /// Nil when the route's number is not a possible id (too large): always "not found".
+    /// Nil when the route's number cannot be an id (ids start at 1): always "not found".
     private let id: Int?
     private let idText: String
     private var jog: Jog?

@@ -2,7 +2,14 @@ import DenKit
 
 /// Assembles a Login stack for one of its routes and injects its dependencies; holds nothing
 /// afterwards. The page comes from the matched pattern, `next` from the query.
-enum LoginBuilder: ModuleBuilder {
+/// Its builders are the routes of Manifest/module.json (`LoginRouteBuilding`, generated).
+enum LoginBuilder {
+    static func buildLogin(_ context: BuildContext) throws -> any ModuleInstance { try build(context) }
+    static func buildLoginRegister(_ context: BuildContext) throws -> any ModuleInstance { try build(context) }
+    static func buildLoginReset(_ context: BuildContext) throws -> any ModuleInstance { try build(context) }
+    static func buildLoginPassword(_ context: BuildContext) throws -> any ModuleInstance { try build(context) }
+
+    /// Every page is one stack; the matched pattern picks the page.
     static func build(_ context: BuildContext) throws -> any ModuleInstance {
         try assemble(context, dependencies: .host(context.host)).instance
     }

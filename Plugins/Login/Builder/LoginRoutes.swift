@@ -6,15 +6,16 @@ import Foundation
 
 /// The routes the Login module serves, and the route strings its Router navigates to.
 enum LoginRoutes {
+    // The patterns are Manifest/module.json's (`LoginManifest.Routes`, generated).
     /// The login form; the account (log out, change password, go on) when someone is logged in.
     /// The host's route guard opens `login?next=<route>` for a guarded route.
-    static let logIn = "login"
+    static let logIn = LoginManifest.Routes.login
     /// Create an account, then go on logged in.
-    static let register = "login/register"
+    static let register = LoginManifest.Routes.loginRegister
     /// Set a new password with a token from `den users reset-token <username>`.
-    static let reset = "login/reset"
-    /// Change the logged-in user's password; guarded (`requiresLogin`).
-    static let changePassword = "login/password"
+    static let reset = LoginManifest.Routes.loginReset
+    /// Change the logged-in user's password; guarded (`requiresLogin` in module.json).
+    static let changePassword = LoginManifest.Routes.loginPassword
 
     /// Every page takes the same query key: where to go after logging in.
     static let nextKey = "next"

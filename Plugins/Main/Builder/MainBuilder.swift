@@ -2,9 +2,18 @@ import DenKit
 import Foundation
 
 /// Assembles a Main stack for a route and injects its dependencies; holds nothing afterwards.
-enum MainBuilder: ModuleBuilder {
-    static func build(_ context: BuildContext) throws -> any ModuleInstance {
-        try assemble(context, dependencies: .host(context.host)).instance
+/// Its builders are the routes of Manifest/module.json (`MainRouteBuilding`, generated).
+enum MainBuilder {
+    static func buildMain(_ context: BuildContext) throws -> any ModuleInstance {
+        try assemble(dependencies: .host(context.host)).instance
+    }
+
+    /// `convert/<string:amount>/<string:from>/<string:to>`. The amount is a string, not a
+    /// `<double>`: the link follows the amount field's own rules (`AmountInput`), so ".5", "5." and
+    /// "1,5" open like they do in the field, "00" and "007" are refused with Main's message, and no
+    /// spelling the field refuses ("1e3", "-5") gets in through the router. `deepLink` checks them.
+    static func buildConvert(_ context: BuildContext, amount: String, from: String, to: String) throws -> any ModuleInstance {
+        try assemble(link: ConversionLink(amount: amount, from: from, to: to), dependencies: .host(context.host)).instance
     }
 
     /// The parts of one stack (the instance owns them; tests look inside).
@@ -16,15 +25,23 @@ enum MainBuilder: ModuleBuilder {
         let router: MainRouter
     }
 
-    static func assemble(_ context: BuildContext, dependencies: MainDependencies) throws -> Stack {
+    /// The values of a `convert/<amount>/<from>/<to>` link, as the route spelled them.
+    struct ConversionLink: Equatable {
+        var amount: String
+        var from: String
+        var to: String
+    }
+
+    /// A stack opening `link`'s conversion, or (no link) the last one saved.
+    static func assemble(link: ConversionLink? = nil, dependencies: MainDependencies) throws -> Stack {
         let interactor = MainInteractor(settings: dependencies.settings, fetcher: dependencies.fetcher,
                                         bundled: dependencies.bundled, environment: dependencies.environment,
                                         log: dependencies.log)
         let load = interactor.loadOfflineRates()
         let initial: (SavedConversion, AmountInput.Amount)
         var problem: RestoreProblem?
-        if let link = try deepLink(context, rates: load.rates) {
-            initial = link
+        if let link {
+            initial = try deepLink(link, rates: load.rates)
         } else {
             do {
                 initial = try restored(interactor.lastConversion(), rates: load.rates) ?? defaultConversion(load.rates)
@@ -46,21 +63,18 @@ enum MainBuilder: ModuleBuilder {
         return Stack(instance: instance, view: view, presenter: presenter, interactor: interactor, router: router)
     }
 
-    /// The values of a `convert/<amount>/<from>/<to>` link, nil for other routes. The amount
-    /// follows the field's input rules; currency codes may be lower-case. Anything refused gets
-    /// Main's own message (the host shows it), naming what was wrong and what is allowed.
-    static func deepLink(_ context: BuildContext, rates: ExchangeRates) throws -> (SavedConversion, AmountInput.Amount)? {
-        let names = ["amount", "from", "to"]
-        guard names.contains(where: { context.parameters[$0] != nil }) else { return nil }
-        let raw = try context.string("amount")
+    /// The conversion `link` opens. The amount follows the field's input rules; currency codes may
+    /// be lower-case. Anything refused gets Main's own message (the host shows it), naming what
+    /// was wrong and what is allowed.
+    static func deepLink(_ link: ConversionLink, rates: ExchangeRates) throws -> (SavedConversion, AmountInput.Amount) {
         let value: AmountInput.Amount
         do {
-            value = try AmountInput.parse(raw)
+            value = try AmountInput.parse(link.amount)
         } catch {
-            throw ModuleError.invalidParameter("The link's amount '\(raw)' was not accepted: \(error.description).")
+            throw ModuleError.invalidParameter("The link's amount '\(link.amount)' was not accepted: \(error.description).")
         }
-        let from = try currency(context.string("from"), rates: rates)
-        let to = try currency(context.string("to"), rates: rates)
+        let from = try currency(link.from, rates: rates)
+        let to = try currency(link.to, rates: rates)
         return (SavedConversion(from: from, to: to, amount: value.text), value)
     }
 

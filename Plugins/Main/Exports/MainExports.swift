@@ -53,3 +53,14 @@ struct MainExports {
         return currency
     }
 }
+
+/// The exports Manifest/module.json declares (`MainExporting`, generated), on the host's services.
+extension MainExports {
+    static func convert(host: HostServices, amount: Double, from: String, to: String) throws -> String {
+        try MainExports(dependencies: .host(host)).convert(amount: amount, from: from, to: to)
+    }
+
+    static func ratesDate(host: HostServices) throws -> String {
+        MainExports(dependencies: .host(host)).ratesDate()
+    }
+}

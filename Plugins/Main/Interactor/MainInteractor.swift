@@ -82,7 +82,7 @@ final class MainInteractor: MainInteractorInput, ModuleInteractor {
     /// An empty value means offline. A stored value the setting's rule refuses is reported,
     /// never fetched.
     func ratesSource() -> RatesSourceChoice {
-        let value = settingsReader.value(MainSettings.ratesURL.name)
+        let value = settingsReader.value(MainManifest.Settings.ratesUrl.name)
         // A stored value that is refused (or unreadable) is the user's choice gone wrong: say
         // so rather than quietly fetch the default from the network.
         if let problem = value.problem { return .refused(problem) }
@@ -105,14 +105,14 @@ final class MainInteractor: MainInteractorInput, ModuleInteractor {
 
     /// Seconds Reload waits (`fetch_timeout`); a refused stored value falls back to the default.
     func fetchTimeout() -> Duration {
-        let value = settingsReader.value(MainSettings.fetchTimeout.name)
+        let value = settingsReader.value(MainManifest.Settings.fetchTimeout.name)
         if let problem = value.problem { log?.log(.warning, problem) }
         return .seconds(Int(value.value) ?? 10)
     }
 
     private var settingsReader: ModuleSettings {
         let settings = settings
-        return ModuleSettings(MainSettings.all) { try settings.string(forKey: $0) }
+        return ModuleSettings(MainManifest.Settings.all) { try settings.string(forKey: $0) }
     }
 
     // MARK: - Sources

@@ -19,8 +19,8 @@ protocol RatesFetching {
 
 /// The storage keys of the Main module.
 enum SettingsKey {
-    /// The URL of an `eurofxref-daily.xml` document to fetch on "Reload rates" (`MainSettings`).
-    static let ratesURL = ModuleSettings.key(MainSettings.ratesURL.name)
+    /// The URL of an `eurofxref-daily.xml` document to fetch on "Reload rates" (`rates_url` in Manifest/module.json).
+    static let ratesURL = ModuleSettings.key(MainManifest.Settings.ratesUrl.name)
     /// `SavedConversion` as JSON: the last from/to/amount, restored on the next start.
     static let lastConversion = "last_conversion"
     /// `RatesCache.Entry` as JSON: the last rates fetched over HTTP.

@@ -54,7 +54,7 @@ struct RatesFetchError: Error, CustomStringConvertible, Equatable {
 
     init(hostMessage: String, timeout: Duration) {
         let seconds = timeout.components.seconds
-        let limit = MainSettings.fetchTimeout.maximum ?? 60
+        let limit = MainManifest.Settings.fetchTimeout.maximum ?? 60
         if hostMessage.contains("timed out") {
             description = "the server did not answer within \(seconds) s; try again later"
                 + (seconds < limit ? ", or allow longer with `den config set main fetch_timeout \(limit)`" : "")

@@ -12,7 +12,8 @@ extension ModuleManifest: WireDocument {
         let settings = try (object.optionalArray("settings") ?? []).map(SettingDefinition.init(wire:))
         let exports = try object.optionalArray("exports")?.map { (export) throws(JSONMiss) in
             let fields = try export.object()
-            return Export(name: try fields.string("name"), signature: try fields.optionalString("signature"))
+            return Export(name: try fields.string("name"), signature: try fields.optionalString("signature"),
+                          summary: try fields.optionalString("summary"))
         }
         let navigation = try (object.optionalArray("navigation") ?? []).map { (entry) throws(JSONMiss) in
             let fields = try entry.object()
@@ -33,6 +34,7 @@ extension ModuleManifest: WireDocument {
                 writer.beginObject()
                 writer.member("name", export.name)
                 writer.member("signature", ifPresent: export.signature)
+                writer.member("summary", ifPresent: export.summary)
                 writer.endObject()
             }
         }

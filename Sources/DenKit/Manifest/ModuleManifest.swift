@@ -54,10 +54,13 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         /// The signature in the notation of docs/ABI.md "Exports", e.g. "(f64 a, f64 b) -> f64": its
         /// parameter and result types are checked at load. Text in another form is documentation.
         public var signature: String?
+        /// One line for `den exports` and the generated Swift declaration; documentation, not checked at load.
+        public var summary: String?
 
-        public init(name: String, signature: String? = nil) {
+        public init(name: String, signature: String? = nil, summary: String? = nil) {
             self.name = name
             self.signature = signature
+            self.summary = summary
         }
     }
 
@@ -121,7 +124,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         self.init(id: definition.id, version: definition.version, summary: definition.summary,
                   routes: definition.routes.map { Route($0.pattern, requiresLogin: $0.requiresLogin) },
                   settings: definition.settings,
-                  exports: definition.exports.isEmpty ? nil : definition.exports.map { Export(name: $0.name, signature: $0.signature) },
+                  exports: definition.exports.isEmpty ? nil : definition.exports.map { Export(name: $0.name, signature: $0.signature, summary: $0.summary) },
                   navigation: definition.navigation)
     }
 

@@ -68,6 +68,31 @@ struct JogsThroughHostSpec {
         #expect(!"\(hers.screen)".contains("7.77"))
     }
 
+    /// The generated registration hands the builder a typed `id: Int`. Every id the router passes
+    /// that is no jog's (0, negative, zero-padded, Int64.max) must still open Jogs' own screen
+    /// naming the id as typed, as when the builder read the text itself: not a generic parameter error.
+    @Test("an id that is no jog's opens Jogs' \"Jog not found\", naming it as typed",
+          arguments: ["0", "-3", "007", "9223372036854775807"])
+    func noSuchID(id: String) throws {
+        let alice = try session(as: "alice")
+        _ = add(alice, "2026-01-05", "5.25", "28:30")
+        let view = alice.open("jogs/\(id)")
+        #expect(view.errors.isEmpty, "\(view.errors)")
+        #expect(view.screen.title == "Jog not found", "\(view.screen)")
+        #expect("\(view.screen)".contains("There is no jog \(id) in your log"), "\(view.screen)")
+    }
+
+    /// `<int>` takes numbers within Int64 only (docs/ROUTING.md), so a longer one matches no
+    /// pattern: den's own "Not found", which lists Jogs' screens, as before the typed parameter.
+    @Test("an id beyond Int64 matches no route: den's \"Not found\", never a parameter error",
+          arguments: ["9223372036854775808", "99999999999999999999999"])
+    func beyondInt64(id: String) throws {
+        let view = try session(as: "alice").open("jogs/\(id)")
+        #expect(view.screen.title == "Not found", "\(view.screen)")
+        #expect("\(view.screen)".contains("no registered pattern matches its path"), "\(view.screen)")
+        #expect(!"\(view.screen)".contains("must be a whole number"))
+    }
+
     @Test("two sessions adding at once get distinct ids from storage.increment")
     func concurrentSessions() throws {
         let sessions = [try session(as: "alice"), try session(as: "alice")]

@@ -1,8 +1,10 @@
 import DenKit
 
 /// Assembles the swift-faults stack, with its state codec.
-enum SwiftFaultsBuilder: ModuleBuilder {
-    static func build(_ context: BuildContext) throws -> any ModuleInstance {
+/// Run it only isolated (`--isolate swift-faults`): in-process, each fault ends den.
+/// Manifest/module.json declares its one route; `SwiftFaultsRouteBuilding` (generated) asks for this builder.
+enum SwiftFaultsBuilder {
+    static func buildSwiftFaults(_ context: BuildContext) throws -> any ModuleInstance {
         let navigation = Navigation()
         let interactor = SwiftFaultsInteractor()
         let router = SwiftFaultsRouter(navigation: navigation)

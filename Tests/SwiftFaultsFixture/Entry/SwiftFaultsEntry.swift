@@ -1,4 +1,4 @@
-import DenFixtureSwiftFaults
+import SwiftFaultsModule
 import DenKit
 
 /// The one function den calls (den_module.h).

@@ -1,11 +1,23 @@
 import DenKit
 
-/// Builder: assembles the stack for a route's parameters.
-enum GreeterBuilder: ModuleBuilder {
-    static func build(_ context: BuildContext) throws -> any ModuleInstance {
+/// Builder: one builder per route of Manifest/module.json (`GreeterRouteBuilding`, generated),
+/// each assembling the stack and wiring the weak back references.
+enum GreeterBuilder {
+    static func buildHello(_ context: BuildContext) throws -> any ModuleInstance {
+        assemble(name: "").instance
+    }
+
+    static func buildHello(_ context: BuildContext, name: String) throws -> any ModuleInstance {
+        assemble(name: name).instance
+    }
+
+    static func assemble(name: String) -> (instance: VIPERInstance, view: GreeterView, presenter: GreeterPresenter) {
         let navigation = Navigation()
-        let presenter = GreeterPresenter(name: context.parameters["name"] ?? "", interactor: GreeterInteractor(),
-                                         router: GreeterRouter(navigation: navigation))
-        return VIPERInstance(view: GreeterView(presenter: presenter), navigation: navigation)
+        let router = GreeterRouter(navigation: navigation)
+        let presenter = GreeterPresenter(name: name, interactor: GreeterInteractor(), router: router)
+        let view = GreeterView(presenter: presenter)
+        presenter.view = view
+        router.view = view
+        return (VIPERInstance(view: view, navigation: navigation), view, presenter)
     }
 }

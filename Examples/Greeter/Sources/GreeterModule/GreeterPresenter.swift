@@ -1,33 +1,42 @@
-/// Presenter: turns the interactor's greeting into what the view shows; sends "About" to the router.
+import DenKit
+
+/// What the view tells the presenter.
 protocol GreeterPresenterInput: AnyObject {
-    var viewObject: GreeterViewObject { get }
+    func viewDidAppear()
     func didSubmit(name: String)
     func didTapAbout()
 }
 
-struct GreeterViewObject: Equatable {
-    var name: String
-    var message: String
-}
-
-final class GreeterPresenter: GreeterPresenterInput {
+/// Presenter: turns the interactor's greeting into a `GreeterViewObject` and pushes it into the
+/// view; "About" goes to the router.
+final class GreeterPresenter: GreeterPresenterInput, ModulePresenter {
+    weak var view: (any GreeterViewInput)?
     private let interactor: any GreeterInteractorInput
     private let router: any GreeterRouterInput
-    private(set) var viewObject: GreeterViewObject
+    /// The name greeted last: the route's at first, then the form's.
+    private var name: String
 
     init(name: String, interactor: any GreeterInteractorInput, router: any GreeterRouterInput) {
+        self.name = name
         self.interactor = interactor
         self.router = router
-        let greeting = interactor.greeting(for: name)
-        viewObject = GreeterViewObject(name: greeting.name, message: greeting.text)
+    }
+
+    func viewDidAppear() {
+        show()
     }
 
     func didSubmit(name: String) {
-        let greeting = interactor.greeting(for: name)
-        viewObject = GreeterViewObject(name: greeting.name, message: greeting.text)
+        self.name = name
+        show()
     }
 
     func didTapAbout() {
         router.openAbout()
+    }
+
+    private func show() {
+        let greeting = interactor.greeting(for: name)
+        view?.display(GreeterViewObject(name: greeting.name, message: greeting.text))
     }
 }

@@ -5,8 +5,9 @@ protocol GreeterRouterInput: AnyObject {
     func openAbout()
 }
 
-final class GreeterRouter: GreeterRouterInput {
-    private let navigation: Navigation
+final class GreeterRouter: GreeterRouterInput, ModuleRouter {
+    weak var view: (any ModuleView)?
+    let navigation: Navigation
 
     init(navigation: Navigation) {
         self.navigation = navigation
