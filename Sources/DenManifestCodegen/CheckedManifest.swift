@@ -83,7 +83,7 @@ package struct CheckedManifest {
                 pattern = try RoutePattern(route.pattern)
             } catch {
                 throw fail(field, "'\(route.pattern)' is not a route pattern: \(error)",
-                           "Write literal segments and placeholders such as \"jogs/<int:id>\" (docs/ROUTING.md).")
+                           "Write literal segments and placeholders such as \"jogs/<int:id>\" (docs/WRITING_MODULES.md, \"Routes and guards\").")
             }
             if let other = routes.first(where: { $0.pattern.shape == pattern.shape }) {
                 throw fail(field, "'\(route.pattern)' matches the same routes as '\(other.pattern.text)'", "Remove one of them.")

@@ -4,7 +4,8 @@ import DenKit
 /// a protocol with one typed builder per route that `<P>Builder` must conform to, a protocol with
 /// one typed function per export that `<P>Exports` must conform to, and the `ModuleDefinition`
 /// (`<p>Module`) that registers exactly these. A route or export in module.json without its
-/// function is a compile error on the conformance; one without a declaration cannot be registered.
+/// function is a compile error on the conformance; a function without a declaration cannot be
+/// registered, and `UndeclaredFunctionScan` fails the build on it.
 /// `<P>` is the prefix, e.g. `Jogs` for the target `JogsModule`.
 package struct ModuleSwiftSource {
     package var manifest: CheckedManifest

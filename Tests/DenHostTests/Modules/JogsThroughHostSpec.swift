@@ -82,7 +82,7 @@ struct JogsThroughHostSpec {
         #expect("\(view.screen)".contains("There is no jog \(id) in your log"), "\(view.screen)")
     }
 
-    /// `<int>` takes numbers within Int64 only (docs/ROUTING.md), so a longer one matches no
+    /// `<int>` takes numbers within Int64 only (docs/modules/jogs.md), so a longer one matches no
     /// pattern: den's own "Not found", which lists Jogs' screens, as before the typed parameter.
     @Test("an id beyond Int64 matches no route: den's \"Not found\", never a parameter error",
           arguments: ["9223372036854775808", "99999999999999999999999"])
