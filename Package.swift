@@ -102,7 +102,7 @@ let package = Package(
         // The data symbols (ABI version, toolchain) every DenKit-based plugin exports.
         .target(name: "CDenKitStamp", dependencies: ["CDenABI"]),
         // The router: route patterns compiled into a trie, resolution, URL generation. Pure: no I/O,
-        // no dependency on the rest of the host (docs/ROUTING.md).
+        // no dependency on the rest of the host (README, "Architecture").
         .target(name: "DenRouting"),
         // Loader, registry, navigator, hot swap, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
