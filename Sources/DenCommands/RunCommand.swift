@@ -39,7 +39,11 @@ struct RunCommand: ParsableCommand {
                                         interruption: interrupts.interruption, onSlowCall: { call, elapsed in
             notice.callIsSlow(call, elapsed: elapsed)
         }, sessions: runtime.sessions, appName: { [runtime] in runtime.appName })
-        let lane = try SessionLane(session: session, handOff: handOff)
+        let lane: SessionLane
+        do { lane = try SessionLane(session: session, handOff: handOff) } catch {
+            FileHandle.standardError.write(Data("Error: den run could not start its session's thread: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.failure)
+        }
         let terminal = TerminalSession(lane: lane, renderer: TextRenderer(style: style),
                                        columns: { TerminalWidth.current() })
         let editor = LineEditor()

@@ -1,10 +1,12 @@
 import DenHost
 import Foundation
 
-/// What the call guard (a thread per builder or `handle` call, waited for under the call limit)
-/// costs: the guard around an empty call, beside a real event round trip through a session
-/// (About's "website" action: encode the event, `handle` in the plugin, read the reply, apply
-/// the `open_url` effect), which includes one guarded call.
+/// What the call guard (`ModuleCallRunner`: the call on the caller's thread, its deadline kept by
+/// the watchdog thread) costs: the guard around an empty call, beside a real event round trip
+/// through a session (About's "website" action: encode the event, `handle` in the plugin, read
+/// the reply, apply the `open_url` effect), which includes one guarded call. Also the empty call
+/// handed to a thread of its own and waited for, as `den run` once guarded every call: what a
+/// hand-over to another thread costs here.
 struct CallGuardBench {
     var plugin: URL
     var calls: Int
@@ -14,6 +16,7 @@ struct CallGuardBench {
         var guarded = Samples()
         var direct = Samples()
         var roundTrip = Samples()
+        var ownThread = Samples()
         var failures: [String] = []
     }
 
@@ -36,13 +39,15 @@ struct CallGuardBench {
         let body: @Sendable () -> Int = { 42 }
         for round in 0..<(calls + 20) {
             // Rotate the kinds so drift weighs on all three alike; the first 20 rounds warm up.
-            for kind in [(round % 3), (round + 1) % 3, (round + 2) % 3] {
+            for kind in [(round % 4), (round + 1) % 4, (round + 2) % 4, (round + 3) % 4] {
                 let start = nowNanoseconds()
                 switch kind {
                 case 0:
                     if case .failure = runner.run(call, body) { result.failures.append("the empty call was given up") }
                 case 1:
                     if body() != 42 { result.failures.append("direct call") }
+                case 3:
+                    if Self.onOwnThread(body) != 42 { result.failures.append("own thread") }
                 default:
                     let view = session.send(action: "website", fields: [:])
                     if view.openURLs.isEmpty { result.failures.append("About's website action opened nothing: \(view.errors)") }
@@ -52,10 +57,34 @@ struct CallGuardBench {
                 switch kind {
                 case 0: result.guarded.add(elapsed)
                 case 1: result.direct.add(elapsed)
+                case 3: result.ownThread.add(elapsed)
                 default: result.roundTrip.add(elapsed)
                 }
             }
         }
         return result
+    }
+
+    private final class Hand: @unchecked Sendable {
+        let body: @Sendable () -> Int
+        let done = DispatchSemaphore(value: 0)
+        var value = 0
+        init(_ body: @escaping @Sendable () -> Int) { self.body = body }
+    }
+
+    /// `body` on a new detached thread, waited for: the caller sleeps and is woken.
+    static func onOwnThread(_ body: @escaping @Sendable () -> Int) -> Int {
+        let hand = Hand(body)
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { raw in
+            let hand = Unmanaged<Hand>.fromOpaque(raw!).takeRetainedValue()
+            hand.value = hand.body()
+            hand.done.signal()
+            return nil
+        }, Unmanaged.passRetained(hand).toOpaque())
+        guard started == 0 else { return -1 }
+        pthread_detach(thread)
+        hand.done.wait()
+        return hand.value
     }
 }

@@ -15,11 +15,12 @@ struct SocketPairBench {
     static func echoPeer(request: Int, reply: Int) -> Never {
         var inbound = [UInt8](repeating: 0, count: max(request, 1))
         let outbound = [UInt8](repeating: 0x61, count: max(reply, 1))
-        while readFully(3, &inbound, request), writeFully(3, outbound, reply) {}
+        while request > 0, reply > 0, readFully(3, &inbound, request), writeFully(3, outbound, reply) {}
         exit(0)
     }
 
     func run() throws -> Samples {
+        guard requestBytes > 0, replyBytes > 0 else { throw BenchError("no bytes to send") }
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw BenchError("socketpair: errno \(errno)")

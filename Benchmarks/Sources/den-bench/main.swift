@@ -144,7 +144,8 @@ if wanted("calls") {
                     goal: "(share of a round trip)", verdict: "info"))
     details.append("call guard: \(r.guarded.count) calls of each kind, in rotation, after 20 warm-ups; median (p90):")
     details.append("  empty call, direct               \(milliseconds(r.direct.median)) (\(milliseconds(r.direct.p90)))")
-    details.append("  empty call, guarded (own thread)  \(milliseconds(r.guarded.median)) (\(milliseconds(r.guarded.p90)))")
+    details.append("  empty call, guarded               \(milliseconds(r.guarded.median)) (\(milliseconds(r.guarded.p90)))")
+    details.append("  empty call on a thread of its own \(milliseconds(r.ownThread.median)) (\(milliseconds(r.ownThread.p90))) (a hand-over, for scale)")
     details.append("  About event round trip (guarded)  \(milliseconds(r.roundTrip.median)) (\(milliseconds(r.roundTrip.p90)))")
 }
 

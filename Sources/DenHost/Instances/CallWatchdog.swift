@@ -16,6 +16,9 @@ final class CallWatchdog: @unchecked Sendable {
     /// flag), while a call that has them runs.
     static let interruptPoll = Duration.milliseconds(50)
 
+    /// The watchdog thread's stack, in bytes.
+    static let stackSize = 512 * 1024
+
     final class Ticket: @unchecked Sendable {
         enum State { case running, finished, givenUp(ModuleCallRunner.GiveUp) }
 
@@ -94,7 +97,9 @@ final class CallWatchdog: @unchecked Sendable {
         }
         if start {
             do throws(HostThread.StartFailure) {
-                try HostThread.start(name: "den watchdog") { self.watch() }
+                // A small stack: it runs no module code, only give-up actions and notices, and
+                // it starts where a thread with the default stack (`ulimit -s`) would not fit.
+                try HostThread.start(name: "den watchdog", stackSize: Self.stackSize) { self.watch() }
             } catch {
                 lock.withLock {
                     started = false

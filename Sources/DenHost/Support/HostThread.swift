@@ -37,8 +37,17 @@ public enum HostThread {
     /// Runs `body` on a new thread named `name` (its first 15 bytes show in gdb and `top -H`).
     /// - Throws: `StartFailure` when no thread could be started; `body` is then released unrun,
     ///   and the caller decides what that means (a module call fails with the reason).
-    package static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(StartFailure) {
-        try start(name: name, creating: { pthread_create($0, nil, $1, $2) }, body)
+    /// - Parameter stackSize: the thread's stack in bytes; nil for the system's default (the
+    ///   stack limit, `ulimit -s`), which any thread that runs module code needs.
+    package static func start(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) throws(StartFailure) {
+        try start(name: name, creating: { thread, entry, argument in
+            guard let stackSize else { return pthread_create(thread, nil, entry, argument) }
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            defer { pthread_attr_destroy(&attributes) }
+            pthread_attr_setstacksize(&attributes, stackSize)
+            return pthread_create(thread, &attributes, entry, argument)
+        }, body)
     }
 
     /// `start` with the thread creation passed in, so a spec can make it fail as a system out of
