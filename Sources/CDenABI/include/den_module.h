@@ -391,7 +391,7 @@ typedef struct den_registrar {
  * Threading: an export may be called from any thread, several times at once (den serve runs many
  * sessions): make it thread-safe. Through "exports.call" it runs on the calling module's thread,
  * inside that module's builder or handle call, so "session.get" {"key": "user"} names that UI
- * session's user; from `den call` it runs on a thread of its own under the host's call limit
+ * session's user; from `den call` it runs on den call's own thread under the host's call limit
  * (30 s by default), with no UI session. An export must not block for long.
  */
 
