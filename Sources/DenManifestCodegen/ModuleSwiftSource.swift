@@ -155,7 +155,7 @@ package struct ModuleSwiftSource {
 
         """
         for route in manifest.routes {
-            let arguments = ["context"] + route.parameters.map { "`\($0.name)`: context.\($0.type.contextReader)(\(SwiftNaming.literal($0.name)))" }
+            let arguments = ["context"] + route.parameters.map { "\(SwiftNaming.argumentLabel($0.name)): context.\($0.type.contextReader)(\(SwiftNaming.literal($0.name)))" }
             out += "        RouteDefinition(\(valuesType).Routes.\(route.constantName)\(route.requiresLogin ? ", requiresLogin: true" : "")) { context in\n"
             out += "            try \(builderType).\(route.builderName)(\(arguments.joined(separator: ", ")))\n        },\n"
         }
@@ -182,7 +182,7 @@ package struct ModuleSwiftSource {
         closureNames.append("error")
         let arguments = ["host: DenExport.services(host)"] + zip(signature.parameters.enumerated(), names).map { item, name in
             let label = item.element.name ?? "p\(item.offset + 1)"
-            return "`\(label)`: " + (item.element.type == .string ? "DenExport.text(\(name))" : name)
+            return "\(SwiftNaming.argumentLabel(label)): " + (item.element.type == .string ? "DenExport.text(\(name))" : name)
         }
         let call = "try \(exportsType).\(export.functionName)(\(arguments.joined(separator: ", ")))"
         let body = signature.result == .void

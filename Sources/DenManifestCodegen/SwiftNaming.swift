@@ -11,6 +11,12 @@ enum SwiftNaming {
         return name
     }
 
+    /// An argument label at a call site: every keyword may stand there bare but `inout`, `var`
+    /// and `let` (Swift warns about backticks it does not need).
+    static func argumentLabel(_ name: String) -> String {
+        ["inout", "var", "let"].contains(name) ? "`\(name)`" : name
+    }
+
     static func upperFirst(_ word: String) -> String { word.prefix(1).uppercased() + word.dropFirst() }
     static func lowerFirst(_ word: String) -> String { word.prefix(1).lowercased() + word.dropFirst() }
 

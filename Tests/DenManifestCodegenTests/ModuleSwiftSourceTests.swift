@@ -23,7 +23,7 @@ import Testing
     @Test func registrationIsMadeFromTheDeclaredRoutesOnly() throws {
         let source = try Self.source()
         #expect(source.contains("public let jogsModule = ModuleDefinition("))
-        #expect(source.contains("RouteDefinition(JogsManifest.Routes.jogsId, requiresLogin: true) { context in\n            try JogsBuilder.buildJogs(context, `id`: context.int(\"id\"))"))
+        #expect(source.contains("RouteDefinition(JogsManifest.Routes.jogsId, requiresLogin: true) { context in\n            try JogsBuilder.buildJogs(context, id: context.int(\"id\"))"))
         #expect(source.components(separatedBy: "RouteDefinition(").count - 1 == 4)
         // A route removed from module.json leaves its builder unregistered (and unrequired).
         let fewer = try Self.source(CheckedManifestTests.jogs.replacingOccurrences(of: #"{"pattern": "jogs/new"}, "#, with: ""))
@@ -38,7 +38,7 @@ import Testing
         #expect(source.contains("extension MainExports: MainExporting {}"))
         #expect(source.contains("as @convention(c) (UnsafeRawPointer?, Double, UnsafePointer<CChar>?, Int64, Bool, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32"))
         #expect(source.contains("DenExport.void(error) { try MainExports.reset(host: DenExport.services(host)) }"))
-        #expect(source.contains("`from`: DenExport.text(a1)"))
+        #expect(source.contains(" from: DenExport.text(a1)"), "call-site labels without backticks Swift does not need")
     }
 
     @Test func noExportsNoExportProtocol() throws {
