@@ -8,9 +8,6 @@
 #define _GNU_SOURCE /* memmem */
 #include "den_module.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -19,48 +16,8 @@ _Static_assert(sizeof(den_instance_api) == 40, "the revision-3 table");
 
 DEN_DEFINE_ABI_VERSION();
 
-typedef struct instance {
-    long count;
-    long snapshots;
-} instance;
-
-static den_owned owned_text(const char *text) {
-    size_t len = strlen(text);
-    uint8_t *ptr = malloc(len);
-    memcpy(ptr, text, len);
-    return (den_owned){ptr, len, den_free_release};
-}
-
-static int32_t handle(void *self, den_bytes event, den_owned *reply) {
-    instance *me = self;
-    if (memmem(event.ptr, event.len, "\"count\"", 7) != NULL) me->count++;
-    char buffer[256];
-    snprintf(buffer, sizeof buffer,
-             "{\"v\":1,\"screen\":{\"v\":1,\"title\":\"Old layout\",\"elements\":["
-             "{\"type\":\"text\",\"text\":\"count %ld, snapshots %ld\"},"
-             "{\"type\":\"button\",\"id\":\"count\",\"label\":\"Count\"}]}}", me->count, me->snapshots);
-    *reply = owned_text(buffer);
-    return DEN_OK;
-}
-
-static int32_t snapshot(void *self, den_owned *state) {
-    instance *me = self;
-    me->snapshots++;
-    char buffer[32];
-    snprintf(buffer, sizeof buffer, "%ld", me->count);
-    *state = owned_text(buffer);
-    return DEN_OK;
-}
-
-static int32_t restore(void *self, den_bytes state) {
-    char buffer[32] = {0};
-    if (state.len == 0 || state.len >= sizeof buffer) return DEN_ERR_VERSION;
-    memcpy(buffer, state.ptr, state.len);
-    ((instance *)self)->count = strtol(buffer, NULL, 10);
-    return DEN_OK;
-}
-
-static void destroy(void *self) { free(self); }
+#define COUNTER_TITLE "Old layout"
+#include "../shared/counter_instance.h"
 
 /* The table, ending exactly where a PROT_NONE page begins. */
 static const den_instance_api *guarded_table(void) {
