@@ -104,10 +104,22 @@ let package = Package(
         // The router: route patterns compiled into a trie, resolution, URL generation. Pure: no I/O,
         // no dependency on the rest of the host (README, "Architecture").
         .target(name: "DenRouting"),
-        // Loader, registry, navigator, hot swap, host services. Knows no front-end.
+        // Small host-side helpers every host target shares: text, time, files, threads, the
+        // environment and the wire limits. No host types.
+        .target(name: "DenSupport", dependencies: ["CDenABI", "DenKit", "CDenThreads",
+                                                   .product(name: "Logging", package: "swift-log", condition: host)]),
+        // Opens den's three run-time libraries (libDenCrypto, libDenSQLiteStorage,
+        // libDenHTTPTransport) and calls them through den_libraries.h; where den is installed.
+        .target(name: "DenLibraryClients", dependencies: ["CDenABI", "CDenLibraries", "DenLibraryContracts", "DenKit", "DenSupport"]),
+        // User accounts: password hashes, policy, login delays, device tokens, auth settings.
+        // The `auth` service that offers them to modules is DenHost's.
+        .target(name: "DenAccounts", dependencies: ["DenLibraryClients", "DenLibraryContracts", "DenKit", "DenSupport", "CDenCommonPasswords"]),
+        // Calling module exports through libffi: signatures, argument checks, the call itself.
+        .target(name: "DenExports", dependencies: ["CDenABI", "CFFI", "DenKit", "DenSupport"]),
+        // The runtime: loader, registry, navigator, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
-            "CDenABI", "DenKit", "DenRouting", "CDenLibraries", "DenLibraryContracts", "CFFI", "CDenThreads", "CDenSignals",
-            "CDenProcess", "CDenCommonPasswords",
+            "CDenABI", "DenKit", "DenRouting", "DenLibraryContracts", "DenSupport", "DenLibraryClients", "DenAccounts", "DenExports",
+            "CDenSignals", "CDenProcess",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
         // Module signatures: minisign files, keys, the trust list and the verdict cache, behind
@@ -212,10 +224,14 @@ let package = Package(
         // where a package of its own would compile DenKit again, minutes on a busy machine.
     ] + module("SwiftFaults", path: "Tests/SwiftFaultsFixture") + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.
-        .target(name: "DenTestSupport", dependencies: ["DenHost", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
+        .target(name: "DenTestSupport", dependencies: ["DenHost", "DenAccounts", "DenLibraryContracts", "DenSupport", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
         .testTarget(name: "DenRoutingTests", dependencies: ["DenRouting"]),
         .testTarget(name: "DenTrustTests", dependencies: ["DenTrust", "DenHost", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenSupportTests", dependencies: ["DenSupport", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenLibraryClientsTests", dependencies: ["DenLibraryClients", "DenLibraryContracts", "CDenLibraries", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenAccountsTests", dependencies: ["DenAccounts", "DenLibraryContracts", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenExportsTests", dependencies: ["DenExports", "CDenABI", "CFFI", "DenKit"]),
         .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log", condition: host)]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenTerminalText", "DenHost", "DenKit", "DenTestSupport"]),

@@ -1,5 +1,7 @@
+import DenLibraryClients
 import DenLibraryContracts
 import DenHost
+import DenSupport
 import DenTrust
 import DenKit
 import DenTerminalText

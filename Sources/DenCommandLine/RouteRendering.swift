@@ -1,5 +1,6 @@
 import DenHost
 import DenKit
+import DenSupport
 import DenTerminalText
 
 /// `den render <route>`: opens the route in a new session and prints its screen, as text or as

@@ -2,6 +2,7 @@ import ArgumentParser
 import DenCommandLine
 import DenHost
 import DenKit
+import DenSupport
 import Foundation
 
 /// `den call <module>.<function> [args…]`: calls a module's export (docs/ABI.md, "Exports").

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenHost
 import DenKit
+import DenSupport
 import Foundation
 
 /// Module settings live in the module's own storage namespace under `config.<name>` (README,

@@ -1,4 +1,5 @@
 import DenHost
+import DenSupport
 import Foundation
 
 /// Which database den keeps its data in: `--database`, else `DEN_DATABASE_URL`, else the first

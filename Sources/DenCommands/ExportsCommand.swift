@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenHost
 import DenKit
+import DenSupport
 import Foundation
 
 /// `den exports`: every function the loaded modules export.

@@ -3,6 +3,7 @@ import DenCommandLine
 import DenHost
 import DenPostgresEngine
 import DenSQLiteEngine
+import DenSupport
 import Foundation
 
 /// Options every command that loads plugins shares.

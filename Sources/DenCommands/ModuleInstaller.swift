@@ -1,4 +1,6 @@
 import DenHost
+import DenLibraryClients
+import DenSupport
 import DenTrust
 import DenKit
 import Foundation

@@ -1,4 +1,5 @@
 import DenHost
+import DenSupport
 import Logging
 
 /// The log lines modules write while a trial runtime loads them (`den modules install`), kept

@@ -1,6 +1,8 @@
 import CDenABI
+import DenAccounts
 import DenHost
 import DenKit
+import DenSupport
 import Foundation
 
 /// The settings of the loaded modules and their stored values, for `den config`. Storage is

@@ -1,5 +1,7 @@
 import DenHost
+import DenLibraryClients
 import DenPostgresEngine
+import DenSupport
 import Foundation
 import Synchronization
 

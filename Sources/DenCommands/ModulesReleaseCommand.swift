@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenSupport
 import FoundationEssentials
 
 /// `den modules release <hash|module>`: lifts the quarantine a crash loop put on a module file

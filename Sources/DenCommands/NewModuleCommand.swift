@@ -1,5 +1,6 @@
 import ArgumentParser
 import DenHost
+import DenLibraryClients
 import Foundation
 
 /// `den new-module <Name>`: a complete module package (VIPER layers behind protocols, a route, a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenSupport
 import DenTrust
 import DenKit
 import Foundation

@@ -2,6 +2,7 @@ import ArgumentParser
 import DenCommandLine
 import DenHost
 import DenKit
+import DenSupport
 import Foundation
 
 struct PluginsCommand: ParsableCommand {

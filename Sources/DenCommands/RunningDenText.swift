@@ -1,5 +1,6 @@
 import DenHost
 import DenKit
+import DenSupport
 import Foundation
 
 /// `den plugins` on a den running with `--watch`: each module's generation, the old images it

@@ -1,3 +1,4 @@
+import DenAccounts
 import DenLibraryContracts
 import ArgumentParser
 import DenCommandLine

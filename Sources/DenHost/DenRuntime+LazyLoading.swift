@@ -1,4 +1,5 @@
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 extension DenRuntime {

@@ -1,3 +1,4 @@
+import DenAccounts
 import DenKit
 import FoundationEssentials
 import Logging

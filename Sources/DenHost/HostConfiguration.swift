@@ -1,5 +1,8 @@
+import DenAccounts
+import DenLibraryClients
 import DenLibraryContracts
 import DenKit
+import DenSupport
 import FoundationEssentials
 import Logging
 

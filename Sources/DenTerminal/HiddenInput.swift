@@ -1,4 +1,5 @@
 import DenHost
+import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import DenSupport
 import DenTerminalText
 import DenHost
 import DenKit

@@ -1,5 +1,6 @@
 import DenHost
 import DenKit
+import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import DenHost
+import DenSupport
 
 /// Text helpers of the terminal front-end.
 package enum TerminalText {

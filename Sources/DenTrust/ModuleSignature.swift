@@ -1,4 +1,5 @@
 import DenHost
+import DenLibraryClients
 import FoundationEssentials
 
 /// What den signs and checks: a minisign signature over the module file (BLAKE2b-512 prehash,

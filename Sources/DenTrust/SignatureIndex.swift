@@ -1,4 +1,5 @@
 import DenHost
+import DenSupport
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)

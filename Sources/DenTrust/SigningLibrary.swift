@@ -1,5 +1,7 @@
 import DenHost
 import CDenLibraries
+import DenLibraryClients
+import DenSupport
 import FoundationEssentials
 import Synchronization
 

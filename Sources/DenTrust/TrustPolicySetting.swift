@@ -1,4 +1,6 @@
 import DenHost
+import DenLibraryClients
+import DenSupport
 import FoundationEssentials
 
 /// Which trust policy a den runs under: `--trust-policy`, else `DEN_TRUST_POLICY`, else the

@@ -1,4 +1,6 @@
 import DenHost
+import DenLibraryClients
+import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

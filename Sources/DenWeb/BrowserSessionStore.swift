@@ -1,5 +1,6 @@
 import DenHost
 import DenKit
+import DenLibraryClients
 import Foundation
 import Logging
 

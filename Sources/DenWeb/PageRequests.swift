@@ -1,5 +1,6 @@
 import DenHost
 import DenKit
+import DenSupport
 import DenWebPages
 import Hummingbird
 

@@ -1,6 +1,8 @@
 import DenCommandLine
 import DenHost
 #if canImport(Glibc)
+import DenLibraryClients
+import DenSupport
 import Glibc
 #endif
 

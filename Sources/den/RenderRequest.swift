@@ -1,6 +1,7 @@
 import DenCommandLine
 import DenHost
 #if canImport(Glibc)
+import DenSupport
 import Glibc
 #endif
 

@@ -1,4 +1,5 @@
 import DenHost
+import DenSupport
 import Logging
 
 /// The host's in-memory log handler, for tests that check what the host logs.

@@ -1,3 +1,4 @@
+import DenSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

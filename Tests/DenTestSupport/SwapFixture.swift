@@ -1,3 +1,4 @@
+import DenSupport
 import Foundation
 
 /// The hot-swap test module (Tests/HotSwapFixture/swap_module.c) compiled with the system C

@@ -1,3 +1,4 @@
+import DenAccounts
 @testable import DenHost
 import DenTestSupport
 @testable import DenWeb

@@ -1,4 +1,5 @@
 @testable import DenHost
+import DenSupport
 @testable import DenWeb
 import DenKit
 import DenWebPages

@@ -1,3 +1,4 @@
+import DenAccounts
 @testable import DenHost
 import DenKit
 import DenTestSupport

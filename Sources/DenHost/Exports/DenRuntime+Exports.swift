@@ -1,4 +1,5 @@
 import CDenABI
+import DenExports
 import DenKit
 import FoundationEssentials
 

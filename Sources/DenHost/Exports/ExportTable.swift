@@ -1,5 +1,7 @@
 import CDenABI
+import DenExports
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// The exports of the installed modules, by `<module>.<function>`. A module's exports are set in

@@ -1,6 +1,8 @@
+import DenExports
 import DenLibraryContracts
 import CDenABI
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// `exports.call` and `exports.list`: one module calls another's export by name, without linking

@@ -1,3 +1,4 @@
+import DenSupport
 import FoundationEssentials
 
 /// Why a new version of a plugin was refused as a whole; the old version keeps serving. Like

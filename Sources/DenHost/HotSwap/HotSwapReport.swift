@@ -1,3 +1,4 @@
+import DenSupport
 import FoundationEssentials
 
 /// What one changed plugin file led to; front-ends show it (terminal line, browser banner).

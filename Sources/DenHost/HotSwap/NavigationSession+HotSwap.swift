@@ -1,5 +1,6 @@
 import DenRouting
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// One session's part of a hot swap, prepared before the registry switches versions and

@@ -1,3 +1,4 @@
+import DenSupport
 import FoundationEssentials
 
 /// `--watch`: watches the runtime's plugin folders and hot-swaps each plugin file that changes

@@ -1,4 +1,5 @@
 import DenKit
+import DenSupport
 import Synchronization
 
 /// Times every module call (`ModuleCallRunner`) without a thread per call: one thread per

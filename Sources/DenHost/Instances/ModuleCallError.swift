@@ -1,4 +1,5 @@
 import CDenABI
+import DenSupport
 
 /// A module instance or builder reported an error, or answered with something unreadable.
 package struct ModuleCallError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -23,7 +24,7 @@ package struct ModuleCallError: Error, Sendable, Equatable, CustomStringConverti
 
     package var description: String {
         if isStall || isHostFinding { return "module '\(moduleID)' \(message)" }
-        return "module '\(moduleID)' \(ModuleCallError.statusText(status)): \(message.isEmpty ? "no details given" : message)"
+        return "module '\(moduleID)' \(StatusText.text(status)): \(message.isEmpty ? "no details given" : message)"
     }
 
     /// How the module refused what it was asked, when it did so on purpose: the input was wrong,
@@ -44,22 +45,4 @@ package struct ModuleCallError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// "DEN_ERR_NOT_FOUND", or "status 42" for a code den_module.h does not define.
-    static func statusName(_ status: Int32) -> String {
-        let names = ["DEN_OK", "DEN_ERR_INVALID_ARGUMENT", "DEN_ERR_NOT_FOUND", "DEN_ERR_UNSUPPORTED", "DEN_ERR_CONFLICT",
-                     "DEN_ERR_VERSION", "DEN_ERR_SERVICE", "DEN_ERR_INTERNAL"]
-        return names.indices.contains(Int(status)) ? names[Int(status)] : "status \(status)"
-    }
-
-    static func statusText(_ status: Int32) -> String {
-        switch UInt32(bitPattern: status) {
-        case DEN_ERR_INVALID_ARGUMENT.rawValue: "rejected the input"
-        case DEN_ERR_NOT_FOUND.rawValue: "did not find what was asked for"
-        case DEN_ERR_UNSUPPORTED.rawValue: "does not support this"
-        case DEN_ERR_CONFLICT.rawValue: "reported a conflict"
-        case DEN_ERR_VERSION.rawValue: "does not speak this version"
-        case DEN_ERR_SERVICE.rawValue: "could not reach a service"
-        case DEN_ERR_INTERNAL.rawValue: "failed"
-        default: "failed (error \(status))"
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import CDenABI
+import DenSupport
 import FoundationEssentials
 import Synchronization
 

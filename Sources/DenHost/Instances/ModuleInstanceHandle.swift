@@ -1,5 +1,6 @@
 import CDenABI
 import DenKit
+import DenSupport
 import FoundationEssentials
 import Synchronization
 

@@ -1,5 +1,6 @@
 import CDenABI
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// Reads a module's reply document, refusing — with a message that says what and why — one that

@@ -1,4 +1,5 @@
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// The per-module hosting setting, `den config set den.hosting <module> isolated`: kept in

@@ -1,5 +1,7 @@
 import CDenABI
+import DenExports
 import DenKit
+import DenSupport
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
@@ -9,7 +11,7 @@ import Glibc
 /// An isolated module on the host's side: the module file's worker (started again after a
 /// crash), and the C functions that stand in for the module's builders, instances and exports, so
 /// the rest of the host calls it exactly like an in-process module (docs/ISOLATION.md).
-package final class IsolatedModule: @unchecked Sendable {
+package final class IsolatedModule: RemoteExports, @unchecked Sendable {
     package let filePath: String
     let copyPath: String
     let fileName: String
@@ -262,7 +264,7 @@ package final class IsolatedModule: @unchecked Sendable {
     }
 
     /// Calls an export in the worker (`den call`, `exports.call`).
-    func invoke(_ export: ModuleExport, _ values: [ExportValue]) -> Result<ExportValue, ExportCallFailure> {
+    package func invoke(_ export: ModuleExport, _ values: [ExportValue]) -> Result<ExportValue, ExportCallFailure> {
         let body: Data
         do { body = try JSONEncoder().encode(ExportCallRequest(name: export.function, arguments: values)) } catch {
             return .failure(ExportCallFailure(.misbehaved, status: DEN_ERR_INTERNAL, "\(export.name): its arguments could not be sent"))

@@ -1,4 +1,6 @@
 import CDenProcess
+import DenLibraryClients
+import DenSupport
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)

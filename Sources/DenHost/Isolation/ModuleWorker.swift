@@ -1,6 +1,7 @@
 import CDenABI
 import CDenProcess
 import DenKit
+import DenSupport
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)

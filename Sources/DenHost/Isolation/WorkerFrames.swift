@@ -1,4 +1,5 @@
 import CDenProcess
+import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

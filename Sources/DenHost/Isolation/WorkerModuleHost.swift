@@ -1,5 +1,7 @@
 import CDenABI
+import DenExports
 import DenKit
+import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import DenRouting
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// Turns the bytes of a `den_manifest` symbol into a checked `ModuleManifest`, or says what is

@@ -1,3 +1,5 @@
+import DenLibraryClients
+import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import DenExports
+import DenSupport
 /// Why a plugin file was not loaded. Every message names the file, the cause and the fix.
 public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Cause: Sendable, Equatable {
@@ -68,7 +70,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .toolchainMismatch(let found, let expected):
             "it was built by another Swift toolchain (\(found); the host's is \(expected))"
         case .entryFailed(let status, let detail):
-            "its entry point returned \(ModuleCallError.statusName(status)) (\(status))\(detail.map { ": \($0)" } ?? "")"
+            "its entry point returned \(StatusText.name(status)) (\(status))\(detail.map { ": \($0)" } ?? "")"
         case .invalidRegistration(let detail): "it registered itself wrongly: \(detail)"
         case .duplicateModule(let id, let existing): "module id '\(id)' is already provided by \(existing)"
         case .routeConflict(let detail): detail

@@ -1,3 +1,4 @@
+import DenSupport
 import FoundationEssentials
 
 /// Durations in debug logs: milliseconds with two decimals (a load takes 0.1–10 ms).

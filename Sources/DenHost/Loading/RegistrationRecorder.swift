@@ -1,6 +1,8 @@
+import DenExports
 import DenRouting
 import CDenABI
 import DenKit
+import DenSupport
 import FoundationEssentials
 import Logging
 

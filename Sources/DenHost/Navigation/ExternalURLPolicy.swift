@@ -1,3 +1,4 @@
+import DenSupport
 import FoundationEssentials
 
 /// Which URLs a module may ask a front-end to open (`open_url`). Anything else — `javascript:`,

@@ -1,4 +1,5 @@
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// A session's navigation as a document, so another process can carry it on (`den serve` keeps
@@ -63,7 +64,7 @@ extension NavigationSession {
                     case .keepsNoState:
                         break
                     case .refused(let status):
-                        logger?.warning("\(screen.route) starts fresh: its module refused the saved state (\(ModuleCallError.statusName(status)))",
+                        logger?.warning("\(screen.route) starts fresh: its module refused the saved state (\(StatusText.name(status)))",
                                         metadata: ["module": "\(screen.moduleID ?? "?")"])
                         topRefused = status
                         (entry, _) = makeEntry(screen.route, &state)
@@ -79,7 +80,7 @@ extension NavigationSession {
             // As after a hot swap: what was typed there is gone, and the visitor is told so.
             if let status = topRefused, !state.stack.isEmpty {
                 state.stack[state.stack.count - 1].screen = HostScreens.withError(state.stack[state.stack.count - 1].screen,
-                    "This screen starts fresh: its module could not take back what was saved (\(ModuleCallError.statusName(status))).")
+                    "This screen starts fresh: its module could not take back what was saved (\(StatusText.name(status))).")
             }
         }
     }

@@ -1,5 +1,6 @@
 import DenRouting
 import DenKit
+import DenSupport
 import FoundationEssentials
 import Logging
 

@@ -1,5 +1,6 @@
 import DenRouting
 import DenKit
+import DenSupport
 
 /// Route guards (docs/ABI.md, "Route guards"): a route registered with `DEN_ROUTE_REQUIRES_LOGIN`
 /// is built only for a logged-in user. While nobody is logged in, the host opens the login route

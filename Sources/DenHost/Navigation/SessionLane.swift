@@ -1,3 +1,4 @@
+import DenSupport
 import Synchronization
 
 /// Runs one UI session's steps, one at a time, on a thread of the session's own (one per

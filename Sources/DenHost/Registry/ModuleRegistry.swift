@@ -1,5 +1,6 @@
 import DenRouting
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// The plugins the host considered and the routes of the active ones. Installing a plugin is

@@ -1,4 +1,5 @@
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// What the host knows about one plugin file: the module it provides, or why it failed.

@@ -1,5 +1,6 @@
 import DenLibraryContracts
 import DenKit
+import DenSupport
 import FoundationEssentials
 import Logging
 

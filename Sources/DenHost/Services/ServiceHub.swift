@@ -1,5 +1,6 @@
 import CDenABI
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// Routes every `den_host.call` to the `HostService` that answers the operation, on behalf of

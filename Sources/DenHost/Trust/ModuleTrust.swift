@@ -1,3 +1,4 @@
+import DenSupport
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
+import DenAccounts
 @testable import DenHost
 import DenKit
+import DenTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import DenAccounts
 @testable import DenHost
 @testable import DenSQLiteEngine
 import DenKit

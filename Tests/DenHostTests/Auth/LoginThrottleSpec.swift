@@ -1,6 +1,8 @@
 import CDenABI
 @testable import DenHost
 import DenKit
+import DenSupport
+import DenTestSupport
 import Foundation
 import Logging
 import Testing

@@ -1,6 +1,7 @@
 import CDenABI
 @testable import DenHost
 import DenKit
+import DenTestSupport
 import Foundation
 import Testing
 

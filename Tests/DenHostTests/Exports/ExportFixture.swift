@@ -1,3 +1,4 @@
+import DenExports
 @testable import DenHost
 import DenKit
 import DenTestSupport

@@ -1,5 +1,6 @@
 @testable import DenHost
 import DenKit
+import DenSupport
 import DenTestSupport
 import Foundation
 import Testing

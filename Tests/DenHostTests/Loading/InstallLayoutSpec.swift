@@ -1,4 +1,5 @@
 @testable import DenHost
+import DenLibraryClients
 import Foundation
 import Testing
 

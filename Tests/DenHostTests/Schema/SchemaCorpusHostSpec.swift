@@ -1,6 +1,7 @@
 import CDenABI
 @testable import DenHost
 import DenKit
+import DenSupport
 import DenTestSupport
 import Foundation
 import Testing

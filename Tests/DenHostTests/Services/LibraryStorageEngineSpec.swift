@@ -1,5 +1,6 @@
 import DenHost
 import DenKit
+import DenLibraryClients
 import DenTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import DenHost
+import DenLibraryClients
 @testable import DenSQLiteEngine
 import DenKit
 import DenPostgresEngine

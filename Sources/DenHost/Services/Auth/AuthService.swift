@@ -1,3 +1,4 @@
+import DenAccounts
 import DenLibraryContracts
 import DenKit
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import CDenLibraries
+import DenLibraryClients
 import DenLibraryContracts
 import DenKit
 import FoundationEssentials

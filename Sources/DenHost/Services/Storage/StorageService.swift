@@ -1,3 +1,4 @@
+import DenLibraryClients
 import DenLibraryContracts
 import DenKit
 import FoundationEssentials

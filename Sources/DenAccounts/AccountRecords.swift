@@ -1,0 +1,99 @@
+import DenLibraryContracts
+import DenKit
+import DenSupport
+import FoundationEssentials
+
+/// One user as stored under `user/<username>` in the host's own namespace.
+package struct UserRecord: Codable, Sendable, Equatable {
+    package static func newAccountID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return NumberText.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// What identifies this account, and its current password, across processes: a session
+    /// logged in under another identity is logged out at its next read (`SessionStore`), on
+    /// every host, so a password change or reset ends every other session of the account.
+    package var identity: String {
+        let account = account ?? "created:\(created.timeIntervalSince1970)"
+        guard let passwordChanges, passwordChanges > 0 else { return account }
+        return "\(account)/\(passwordChanges)"
+    }
+
+    package var username: String
+    package var hash: PasswordHash
+    package var created: Date
+    /// 128 random bits (hex) naming this account: a new account of a deleted user's name gets
+    /// another, so a session of the old one cannot pass for the new one (`SessionStore`).
+    /// Records written before it existed have none; their creation time stands in.
+    package var account: String?
+    /// Failed logins since the last success or lockout.
+    package var failedAttempts = 0
+    package var lockedUntil: Date?
+    /// SHA-256 (hex) of the user's current reset token, so a new token retires the old one.
+    package var resetTokenHash: String?
+    /// Password changes and resets so far (part of `identity`); nil in records written before.
+    package var passwordChanges: Int?
+}
+
+/// A reset token's record under `reset/<sha256 hex>`: the token itself is never stored.
+package struct ResetRecord: Codable, Sendable, Equatable {
+    package var username: String
+    package var expires: Date
+}
+
+/// Reads and writes `UserRecord`s through a `StorageEngine`, in a namespace no module can reach:
+/// module ids never contain '@' (ModuleIdentity.idRule), and the storage service always uses the
+/// caller's module id, so `storage.*` cannot name this one.
+package struct AccountStore: Sendable {
+    package static let namespace = "@den.auth"
+    package let engine: any StorageEngine
+
+    package static func userKey(_ username: String) -> String { "user/\(username)" }
+    package static func resetKey(_ tokenHash: String) -> String { "reset/\(tokenHash)" }
+
+    package func user(_ username: String) throws(ServiceFailure) -> UserRecord? {
+        try engine.get(namespace: Self.namespace, key: Self.userKey(username)).map { text throws(ServiceFailure) in try Self.decode(UserRecord.self, text) }
+    }
+
+    package func users() throws(ServiceFailure) -> [UserRecord] {
+        var records: [UserRecord] = []
+        for entry in try engine.list(namespace: Self.namespace, prefix: "user/") {
+            records.append(try Self.decode(UserRecord.self, entry.value))
+        }
+        return records
+    }
+
+    package func reset(_ tokenHash: String) throws(ServiceFailure) -> ResetRecord? {
+        try engine.get(namespace: Self.namespace, key: Self.resetKey(tokenHash)).map { text throws(ServiceFailure) in try Self.decode(ResetRecord.self, text) }
+    }
+
+    /// Writes every operation in one transaction.
+    package func apply(_ operations: [StorageOperation]) throws(ServiceFailure) {
+        try engine.apply(namespace: Self.namespace, operations: operations)
+    }
+
+    package static func set(_ record: UserRecord) throws(ServiceFailure) -> StorageOperation {
+        .set(key: userKey(record.username), value: try encode(record))
+    }
+
+    package static func set(_ record: ResetRecord, tokenHash: String) throws(ServiceFailure) -> StorageOperation {
+        .set(key: resetKey(tokenHash), value: try encode(record))
+    }
+
+    private static func encode<T: Encodable>(_ value: T) throws(ServiceFailure) -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        do { return String(decoding: try encoder.encode(value), as: UTF8.self) } catch {
+            throw ServiceFailure(.internalError, "auth: could not encode an account record: \(error)")
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws(ServiceFailure) -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do { return try decoder.decode(type, from: Data(text.utf8)) } catch {
+            throw ServiceFailure(.internalError, "auth: an account record in the host's storage is damaged (\(WireFormat.describe(error))); delete the user with `den users delete` and add them again")
+        }
+    }
+}
