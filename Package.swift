@@ -122,16 +122,20 @@ let package = Package(
             "CDenSignals", "CDenProcess",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
+        // Hot swap: replacing a running module, watching plugin folders (inotify), what a running
+        // den reports about itself.
+        .target(name: "DenHotSwap", dependencies: ["DenHost", "DenKit", "DenRouting", "DenSupport",
+                                                   .product(name: "Logging", package: "swift-log", condition: host)]),
         // Module signatures: minisign files, keys, the trust list and the verdict cache, behind
         // DenHost's `SignatureChecking` (docs/SIGNING.md). The runtime applies the policy only.
-        .target(name: "DenTrust", dependencies: ["DenHost", "DenKit", "CDenLibraries", "DenLibraryContracts"]),
+        .target(name: "DenTrust", dependencies: ["DenHost", "DenKit", "DenSupport", "DenLibraryClients", "CDenLibraries", "DenLibraryContracts"]),
         // Starting and watching isolated modules' worker processes: posix_spawn, pidfd (docs/ISOLATION.md).
         .target(name: "CDenProcess"),
         // The worker's sandbox: no_new_privs, seccomp (Debian libseccomp-dev, installed by
         // Scripts/setup.sh) and landlock. Only the worker links it.
         .target(name: "CDenSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // `den worker`: one isolated module in a sandboxed process of its own, serving the host.
-        .target(name: "DenWorker", dependencies: ["DenHost", "CDenSandbox"], swiftSettings: startPathSwift),
+        .target(name: "DenWorker", dependencies: ["DenHost", "DenSupport", "CDenSandbox"], swiftSettings: startPathSwift),
         // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the
         // host on the first password or reset-token hash (den_libraries.h). Exports only those.
         .target(name: "DenCrypto", dependencies: [
@@ -180,28 +184,28 @@ let package = Package(
         .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
         // Screens as terminal text: what `den render` prints, without the line editor, so `den`
         // does not load libedit (docs/PERFORMANCE.md).
-        .target(name: "DenTerminalText", dependencies: ["DenHost", "DenKit"], swiftSettings: startPathSwift),
+        .target(name: "DenTerminalText", dependencies: ["DenHost", "DenKit", "DenSupport"], swiftSettings: startPathSwift),
         // The interactive terminal front-end (`den run`): line editing, Ctrl-C, redraws.
-        .target(name: "DenTerminal", dependencies: ["DenTerminalText", "DenHost", "DenKit", "CDenSignals", "CEditLine"]),
+        .target(name: "DenTerminal", dependencies: ["DenTerminalText", "DenHost", "DenKit", "DenSupport", "CDenSignals", "CEditLine"]),
         // Screens as HTML pages (HTML by construction: HTMLWriter), with the stylesheet and script;
         // knows no HTTP (docs/WEB.md, "Pages").
         .target(name: "DenWebPages", dependencies: ["DenKit"]),
         // The browser front-end: `den serve` on Hummingbird, one NavigationSession per browser session.
-        .target(name: "DenWeb", dependencies: ["DenHost", "DenKit", "DenWebPages",
+        .target(name: "DenWeb", dependencies: ["DenHost", "DenKit", "DenSupport", "DenLibraryClients", "DenWebPages",
                                                .product(name: "Hummingbird", package: "hummingbird", condition: host),
                                                .product(name: "HummingbirdCore", package: "hummingbird", condition: host),
                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: host)]),
         // What `den` and `den-commands` share: the host options, the exit statuses, `render`'s output.
-        .target(name: "DenCommandLine", dependencies: ["DenHost", "DenTrust", "DenKit", "DenTerminalText",
+        .target(name: "DenCommandLine", dependencies: ["DenHost", "DenTrust", "DenKit", "DenSupport", "DenLibraryClients", "DenLibraryContracts", "DenTerminalText",
                                                           .product(name: "Logging", package: "swift-log", condition: host)],
                 swiftSettings: startPathSwift),
         // `den`: runs `den render` itself, without Foundation or ArgumentParser (a start within 2×
         // a hello world, docs/PERFORMANCE.md), and hands every other command to `den-commands`.
-        .executableTarget(name: "den", dependencies: ["DenCommandLine", "DenHost", "DenWorker"], swiftSettings: startPathSwift),
+        .executableTarget(name: "den", dependencies: ["DenCommandLine", "DenHost", "DenSupport", "DenLibraryClients", "DenWorker"], swiftSettings: startPathSwift),
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
-            "DenCommandLine", "DenHost", "DenTrust", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit",
-            "DenManifestCodegen",
+            "DenCommandLine", "DenHost", "DenHotSwap", "DenTrust", "DenAccounts", "DenSupport", "DenLibraryClients", "DenLibraryContracts",
+            "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
             .product(name: "Mustache", package: "swift-mustache", condition: host),
@@ -224,18 +228,19 @@ let package = Package(
         // where a package of its own would compile DenKit again, minutes on a busy machine.
     ] + module("SwiftFaults", path: "Tests/SwiftFaultsFixture") + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.
-        .target(name: "DenTestSupport", dependencies: ["DenHost", "DenAccounts", "DenLibraryContracts", "DenSupport", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
+        .target(name: "DenTestSupport", dependencies: ["DenHost", "DenHotSwap", "DenAccounts", "DenLibraryContracts", "DenSupport", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
         .testTarget(name: "DenRoutingTests", dependencies: ["DenRouting"]),
-        .testTarget(name: "DenTrustTests", dependencies: ["DenTrust", "DenHost", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenTrustTests", dependencies: ["DenTrust", "DenHost", "DenHotSwap", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenSupportTests", dependencies: ["DenSupport", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenLibraryClientsTests", dependencies: ["DenLibraryClients", "DenLibraryContracts", "CDenLibraries", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenAccountsTests", dependencies: ["DenAccounts", "DenLibraryContracts", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenExportsTests", dependencies: ["DenExports", "CDenABI", "CFFI", "DenKit"]),
-        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
+        .testTarget(name: "DenHotSwapTests", dependencies: ["DenHotSwap", "DenHost", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenHotSwap", "DenAccounts", "DenExports", "DenSupport", "DenLibraryClients", "CDenABI", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log", condition: host)]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenTerminalText", "DenHost", "DenKit", "DenTestSupport"]),
-        .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenKit", "DenTestSupport",
+        .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenAccounts", "DenSupport", "DenKit", "DenTestSupport",
                                                     .product(name: "HummingbirdTesting", package: "hummingbird", condition: host)]),
         .testTarget(name: "AboutModuleTests", dependencies: ["AboutModule", "DenKit"]),
         .testTarget(name: "MainModuleTests", dependencies: ["MainModule", "DenKit"]),

@@ -1,4 +1,5 @@
 import DenHost
+import DenHotSwap
 import DenLibraryClients
 import DenPostgresEngine
 import DenSupport

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenHotSwap
 import DenKit
 import DenSupport
 import Foundation

@@ -1,4 +1,5 @@
 import DenHost
+import DenHotSwap
 import DenKit
 import DenSupport
 import Foundation

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenHotSwap
 import DenPostgresEngine
 import DenWeb
 import Foundation

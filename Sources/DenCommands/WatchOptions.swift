@@ -1,5 +1,6 @@
 import ArgumentParser
 import DenHost
+import DenHotSwap
 import Foundation
 
 /// `--watch` and how it notices changes; shared by `den run`, `den serve` and `den dev`.

@@ -1,4 +1,5 @@
 import DenHost
+import DenHotSwap
 import DenWeb
 import Foundation
 

@@ -1,5 +1,6 @@
 import DenAccounts
 import DenKit
+import DenSupport
 import FoundationEssentials
 import Logging
 import Synchronization
@@ -17,7 +18,7 @@ public final class DenRuntime: Sendable {
     package let accounts: AccountBook
     /// The `storage` service's engine (front-ends keep their own records in namespaces no module reaches).
     package let storage: any StorageEngine
-    let loader: PluginLoader
+    package let loader: PluginLoader
     /// How isolated modules run; nil when this runtime isolates none (docs/ISOLATION.md).
     package let isolation: IsolationSettings?
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
@@ -197,10 +198,10 @@ public final class DenRuntime: Sendable {
 
 /// A file's device and inode: the same for every path (link, second folder) that reaches it.
 private struct FileIdentity: Hashable {
-    let device: UInt64
-    let inode: UInt64
+    package let device: UInt64
+    package let inode: UInt64
 
-    init(_ stamp: FileStamp) {
+    package init(_ stamp: FileStamp) {
         device = stamp.device
         inode = stamp.inode
     }

@@ -1,4 +1,3 @@
-import DenAccounts
 import DenSupport
 import Foundation
 import Testing
@@ -49,8 +48,6 @@ struct FoundationFreeTextSpec {
         }
         let late = Date(timeIntervalSince1970: 1_795_414_066.6)
         #expect(UTCTime.iso8601(late) == ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_795_414_066)))
-        #expect(LockoutText.iso(late) == ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_795_414_067)),
-                "a retry time is never early")
     }
 
     @Test("a file-system error reads as the system's reason")

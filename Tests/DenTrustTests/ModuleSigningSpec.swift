@@ -1,4 +1,5 @@
 @testable import DenHost
+import DenHotSwap
 @testable import DenTrust
 import DenTestSupport
 import Foundation

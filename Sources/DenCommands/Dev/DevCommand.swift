@@ -1,5 +1,6 @@
 import ArgumentParser
 import DenHost
+import DenHotSwap
 import DenWeb
 import Foundation
 

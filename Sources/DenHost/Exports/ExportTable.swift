@@ -16,26 +16,26 @@ package final class ExportTable: @unchecked Sendable {
 
     /// Loads a module installed lazily (from its manifest) whose exports are asked for; true when
     /// it loaded. Set by the registry.
-    var loadModule: (@Sendable (String) -> Bool)? {
+    package var loadModule: (@Sendable (String) -> Bool)? {
         get { lock.withLock { hooks.loadModule } }
         set { lock.withLock { hooks.loadModule = newValue } }
     }
 
     /// Loads every module not loaded yet, before a listing of every export. Set by the registry.
-    var loadEveryModule: (@Sendable () -> Void)? {
+    package var loadEveryModule: (@Sendable () -> Void)? {
         get { lock.withLock { hooks.loadEveryModule } }
         set { lock.withLock { hooks.loadEveryModule = newValue } }
     }
 
     /// The ids of modules not loaded yet whose manifests list exports, for a message that says
     /// what exists without loading them. Set by the registry.
-    var declaredExporters: (@Sendable () -> [String])? {
+    package var declaredExporters: (@Sendable () -> [String])? {
         get { lock.withLock { hooks.declaredExporters } }
         set { lock.withLock { hooks.declaredExporters = newValue } }
     }
 
     /// Makes `exports` the exports of `moduleID`, replacing what it exported before.
-    func set(_ exports: [ModuleExport], of moduleID: String) {
+    package func set(_ exports: [ModuleExport], of moduleID: String) {
         lock.withLock {
             // Most modules export nothing: with no exports anywhere there is nothing to remove
             // (a hash of the id per module at start, otherwise).

@@ -30,12 +30,12 @@ public struct LoadedPlugin: @unchecked Sendable {
     /// The `den_host` this plugin was given; its builders get the same pointer. For a module
     /// installed from its manifest this is always `ServiceEndpoint.notLoadedHost`: its builds get
     /// the loaded module's own host from `RouteTarget.loaded()`.
-    let host: UnsafePointer<den_host>
+    package let host: UnsafePointer<den_host>
     /// nil for a module installed from its manifest: it gets one when it loads (`LazyModule`).
-    let endpoint: ServiceEndpoint?
-    let library: DynamicLibrary
+    package let endpoint: ServiceEndpoint?
+    package let library: DynamicLibrary
     /// `file`'s last component.
-    var fileName: String
+    package var fileName: String
     /// Set when the module runs in a worker process (docs/ISOLATION.md).
     package var isolated: IsolatedModule? = nil
 }
@@ -44,9 +44,9 @@ public struct LoadedPlugin: @unchecked Sendable {
 /// toolchain before running any plugin code, then calls the entry point. Never `dlclose`s.
 public struct PluginLoader: Sendable {
     package let cache: PluginCache
-    let hub: ServiceHub
+    package let hub: ServiceHub
     /// Where late registrar calls are reported.
-    let logger: Logger?
+    package let logger: Logger?
     /// How isolated modules are run; nil: every module runs in-process.
     package let isolation: IsolationSettings?
     /// Checks signatures and the trust policy before any plugin code runs (nil: no checks).
@@ -71,7 +71,7 @@ public struct PluginLoader: Sendable {
 
     /// A manifest the registry cache read from the file when it had `stamp`, with its ABI
     /// version and toolchain already found to be this host's (`ManifestIndex.lazyManifest`).
-    struct KnownManifest: Sendable {
+    package struct KnownManifest: Sendable {
         var stamp: FileStamp
         var manifest: ModuleManifest
     }
@@ -79,7 +79,7 @@ public struct PluginLoader: Sendable {
     /// Loads `file`; `known` spares reading its symbol table again when the staged copy is of
     /// the very version the manifest was read from (same device, inode, size and modification
     /// time: the registry cache's own rule).
-    func load(_ file: URL, known: KnownManifest?) throws(PluginLoadError) -> LoadedPlugin {
+    package func load(_ file: URL, known: KnownManifest?) throws(PluginLoadError) -> LoadedPlugin {
         let staged = try cache.stageCopy(file)
         do {
             let trusted = known.flatMap { $0.stamp == staged.source ? $0.manifest : nil }
@@ -329,7 +329,7 @@ public struct PluginLoader: Sendable {
 extension LoadedPlugin {
     /// What the plugin registered, in the manifest's terms (a module built before ABI revision 2
     /// registers no exports).
-    var registeredManifest: ModuleManifest {
+    package var registeredManifest: ModuleManifest {
         ModuleManifest(id: id, version: version, summary: summary,
                        routes: routes.map { ModuleManifest.Route($0.pattern, requiresLogin: $0.requiresLogin) },
                        settings: settings,

@@ -22,7 +22,7 @@ public final class NavigationSession: @unchecked Sendable {
     /// How many navigations one step may chain before the host stops a redirect loop.
     static let maxChainedEffects = 16
 
-    struct Entry {
+    package struct Entry {
         var route: String
         var moduleID: String?
         var instance: ModuleInstanceHandle?
@@ -137,7 +137,7 @@ public final class NavigationSession: @unchecked Sendable {
 
     /// Waits until no step or swap works on the session and returns the turn's id; pair with
     /// `releaseTurn`.
-    func takeTurn() -> UInt64 {
+    package func takeTurn() -> UInt64 {
         turn.wait()
         return lock.withLock {
             lastTurn += 1
@@ -147,7 +147,7 @@ public final class NavigationSession: @unchecked Sendable {
     }
 
     /// Gives the turn back, unless it passed to a recovery meanwhile (`takeStalledStep`).
-    func releaseTurn(_ id: UInt64) {
+    package func releaseTurn(_ id: UInt64) {
         let held = lock.withLock {
             guard turnOwner == id else { return false }
             turnOwner = 0

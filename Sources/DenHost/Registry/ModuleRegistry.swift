@@ -42,18 +42,18 @@ public final class ModuleRegistry: @unchecked Sendable {
 
     /// Loads the not-yet-loaded module `id`; true when there was one to load and it loaded.
     @discardableResult
-    func loadPending(_ id: String) -> Bool {
+    package func loadPending(_ id: String) -> Bool {
         guard let module = lock.withLock({ pending.removeValue(forKey: id) }) else { return false }
         return module.ensureLoaded() == nil
     }
 
     /// Forgets the not-yet-loaded module `id` (a hot swap installed a loaded version instead).
-    func forgetPending(_ id: String) {
+    package func forgetPending(_ id: String) {
         lock.withLock { _ = pending.removeValue(forKey: id) }
     }
 
     /// Loads every module not loaded yet (a listing of every export needs them).
-    func loadAllPending() {
+    package func loadAllPending() {
         let modules = lock.withLock { () -> [LazyModule] in
             defer { pending = [:] }
             return Array(pending.values)
@@ -93,7 +93,7 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// Room for `count` more modules of about one route each, before a start installs them: a
     /// dictionary that grows rehashes every key it holds at each doubling (≈ a hash of every id
     /// again per module), and a list that grows copies itself into fresh memory.
-    func reserveCapacity(adding count: Int) {
+    package func reserveCapacity(adding count: Int) {
         lock.withLock {
             records.reserveCapacity(records.count + count)
             activeRecordIndex.reserveCapacity(activeRecordIndex.count + count)
@@ -198,7 +198,7 @@ public final class ModuleRegistry: @unchecked Sendable {
 
     /// Changes the route table and the records in one locked step (a hot swap's `replace`);
     /// when `change` throws, both stay as they were and resolution never saw a half change.
-    func transact<T>(_ change: (inout RouteTable<RouteTarget>, inout [PluginRecord]) throws -> T) rethrows -> T {
+    package func transact<T>(_ change: (inout RouteTable<RouteTarget>, inout [PluginRecord]) throws -> T) rethrows -> T {
         try lock.withLock {
             var candidateTable = table, candidateRecords = records
             let result = try change(&candidateTable, &candidateRecords)
@@ -220,10 +220,10 @@ public final class ModuleRegistry: @unchecked Sendable {
     }
 
     /// A copy of the route table, to try a change on without making it.
-    var tableSnapshot: RouteTable<RouteTarget> { lock.withLock { table } }
+    package var tableSnapshot: RouteTable<RouteTarget> { lock.withLock { table } }
 
     /// Changes the record of the module `id` from `file` (a lazily loaded module that loaded or failed).
-    func updateRecord(filePath: String, id: String, _ change: (inout PluginRecord) -> Void) {
+    package func updateRecord(filePath: String, id: String, _ change: (inout PluginRecord) -> Void) {
         lock.withLock {
             guard let index = activeRecordIndex[id], records[index].filePath == filePath else { return }
             change(&records[index])

@@ -60,13 +60,13 @@ public struct PluginRecord: Sendable {
     /// What the module's signature says (nil: signatures were not checked, or it failed first).
     package var signature: SignatureState?
 
-    init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
+    package init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {
         self.init(filePath: file.filePath, fileName: file.fileName, id: id, version: version, summary: summary,
                   routes: routes, settings: settings, status: status)
     }
 
-    init(filePath: String, fileName: String, id: String?, version: String?, summary: String?, routes: [String],
+    package init(filePath: String, fileName: String, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {
         self.filePath = filePath
         self.fileName = fileName

@@ -5,11 +5,18 @@ import FoundationEssentials
 public struct RouteTarget: @unchecked Sendable {
     // `host` and the builder context live for the process lifetime (den_module.h).
     package var moduleID: String
-    var route: PluginRoute
+    package var route: PluginRoute
     /// Registered with `DEN_ROUTE_REQUIRES_LOGIN`: opened only for a logged-in user (`RouteGuard`).
     package var requiresLogin: Bool { route.requiresLogin }
-    var host: UnsafePointer<den_host>
+    package var host: UnsafePointer<den_host>
     /// Serialises builder calls: one lock per plugin, because a plugin may share one builder
     /// context between routes (den_module.h: never two calls at once for one builder_ctx).
-    var gate: BuilderGate
+    package var gate: BuilderGate
+
+    package init(moduleID: String, route: PluginRoute, host: UnsafePointer<den_host>, gate: BuilderGate) {
+        self.moduleID = moduleID
+        self.route = route
+        self.host = host
+        self.gate = gate
+    }
 }

@@ -67,25 +67,25 @@ public final class ServiceHub: @unchecked Sendable {
     }
 
     /// A `den_host` for one plugin file: its `ctx` identifies the plugin to the services.
-    func makeEndpoint(file: String) -> ServiceEndpoint {
+    package func makeEndpoint(file: String) -> ServiceEndpoint {
         ServiceEndpoint(hub: self, file: file)
     }
 }
 
 /// The `den_host` handed to one plugin. Both live for the process lifetime: the plugin may keep
 /// the pointer (den_module.h), so neither is ever freed.
-final class ServiceEndpoint: @unchecked Sendable {
+package final class ServiceEndpoint: @unchecked Sendable {
     private let hub: ServiceHub
     private let lock = Lock()
     /// nil until the registry installs the module, and again if the host rejects it.
     private var caller: ServiceCaller?
-    let file: String
+    package let file: String
     /// `settings.declare` is answered here, not by the hub: it belongs to the plugin being
     /// loaded, which has no module id in the hub yet (Settings/SettingsRecorder.swift).
     let settings = SettingsRecorder()
     private(set) var host: UnsafePointer<den_host>!
 
-    init(hub: ServiceHub, file: String) {
+    package init(hub: ServiceHub, file: String) {
         self.hub = hub
         self.file = file
         let host = UnsafeMutablePointer<den_host>.allocate(capacity: 1)
@@ -111,24 +111,24 @@ final class ServiceEndpoint: @unchecked Sendable {
     }
 
     /// From now on, calls are the module's.
-    func attribute(to moduleID: String) {
+    package func attribute(to moduleID: String) {
         lock.withLock { caller = ServiceCaller(moduleID: moduleID) }
     }
 
     /// The host rejected the plugin (a failed entry, a duplicate id, a route conflict): its
     /// calls no longer count as any module's.
-    func revoke() {
+    package func revoke() {
         lock.withLock { caller = nil }
     }
 
-    var currentCaller: ServiceCaller? {
+    package var currentCaller: ServiceCaller? {
         lock.withLock { caller }
     }
 
     /// Stands in for the `den_host` of a module installed from its manifest until it loads
     /// (`RouteTarget.loaded()` gives its builders the real one); no module code ever receives it,
     /// and any call through it is refused.
-    nonisolated(unsafe) static let notLoadedHost: UnsafePointer<den_host> = {
+    package nonisolated(unsafe) static let notLoadedHost: UnsafePointer<den_host> = {
         let host = UnsafeMutablePointer<den_host>.allocate(capacity: 1)
         host.initialize(to: den_host(abi_version: DEN_ABI_VERSION, abi_revision: DEN_ABI_REVISION, ctx: nil,
                                      call: { _, _, _, response in

@@ -1,5 +1,7 @@
 @testable import DenHost
+import DenHotSwap
 import DenKit
+import DenSupport
 import DenTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 @testable import DenHost
 import DenLibraryClients
+import DenSupport
 import DenTestSupport
 import Foundation
 import Synchronization

@@ -1,4 +1,3 @@
-import CDenLibraries
 import DenLibraryClients
 import DenLibraryContracts
 import DenKit

@@ -1,4 +1,5 @@
-import DenHost
+@testable import DenHost
+import DenHotSwap
 import DenKit
 import DenTestSupport
 import Foundation

@@ -5,14 +5,14 @@ import FoundationEssentials
 
 /// One session's part of a hot swap, prepared before the registry switches versions and
 /// applied right after, both with the session's turn held (so no step of the session runs between).
-struct SessionSwapPlan {
-    let session: NavigationSession
+package struct SessionSwapPlan {
+    package let session: NavigationSession
     /// The stack positions whose instance the new version replaces, with their new entries.
-    var replacements: [(index: Int, entry: NavigationSession.Entry)] = []
+    package var replacements: [(index: Int, entry: NavigationSession.Entry)] = []
     /// Instances whose state came across.
-    var statesKept = 0
+    package var statesKept = 0
     /// Routes whose instance was built fresh, each with why its state did not come across.
-    var rebuiltFresh: [(route: String, reason: String)] = []
+    package var rebuiltFresh: [(route: String, reason: String)] = []
 }
 
 extension NavigationSession {
@@ -20,7 +20,7 @@ extension NavigationSession {
     /// with the new version (resolved by `router`, the table as it will be) → `restore`. Call
     /// with the turn held (`takeTurn`). Nothing on the stack changes here; on a throw the
     /// instances built so far are simply dropped (destroyed through the new version's `destroy`).
-    func planSwap(of moduleID: String, router: CompiledRouter<RouteTarget>,
+    package func planSwap(of moduleID: String, router: CompiledRouter<RouteTarget>,
                   policy: HotSwapPolicy) throws(HotSwapError.Cause) -> SessionSwapPlan {
         var plan = SessionSwapPlan(session: self)
         let stack = committedState().stack
@@ -71,7 +71,7 @@ extension NavigationSession {
     /// Puts the new instances on the stack and redraws the top one if it was swapped. Call with
     /// the turn held, after the registry switched. The old instances are destroyed once the new
     /// state is committed, outside its lock (by their own version's code, which stays mapped).
-    func applySwap(_ plan: SessionSwapPlan, turn: UInt64) {
+    package func applySwap(_ plan: SessionSwapPlan, turn: UInt64) {
         var state = committedState()
         state.stepID = turn
         state.unrecovered = true // nobody recovers a swap stuck in a call: it goes on once the call returns

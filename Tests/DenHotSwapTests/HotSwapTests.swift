@@ -1,4 +1,4 @@
-import DenHost
+@testable import DenHost
 import DenKit
 import DenTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import DenHost
 import DenKit
 import DenSupport
 import FoundationEssentials
@@ -157,7 +158,7 @@ private final class InotifyHandle: @unchecked Sendable {
     private let recursive: Bool
     private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_MODIFY | IN_ATTRIB)
 
-    init?(folders: [URL], recursive: Bool) {
+    package init?(folders: [URL], recursive: Bool) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         descriptor = fd
@@ -176,7 +177,7 @@ private final class InotifyHandle: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// The files named by events within `timeout`.
-    func wait(timeout: Duration) -> [URL] {
+    package func wait(timeout: Duration) -> [URL] {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         guard poll(&poller, 1, max(1, milliseconds)) > 0 else { return [] }

@@ -1,4 +1,5 @@
-import DenHost
+@testable import DenHost
+import DenHotSwap
 import DenTestSupport
 import Foundation
 import Synchronization

@@ -5,7 +5,7 @@ import FoundationEssentials
 extension PluginSummary {
     /// Adds what a hot swap changes (generation, load time, retained images, a refused swap),
     /// those of `fields`.
-    mutating func addSwapDetails(_ record: PluginRecord, _ fields: Fields) {
+    package mutating func addSwapDetails(_ record: PluginRecord, _ fields: Fields) {
         guard record.isActive else { return }
         if fields.contains(.generation) { generation = record.generation }
         // A module installed from its manifest and not opened yet has no load time (lazy loading).
@@ -19,5 +19,5 @@ extension PluginSummary {
 
 extension PluginRecord {
     /// ISO 8601 in UTC, to the second (`2026-11-23T01:02:03Z`).
-    static func timestamp(_ date: Date) -> String { UTCTime.iso8601(date) }
+    package static func timestamp(_ date: Date) -> String { UTCTime.iso8601(date) }
 }

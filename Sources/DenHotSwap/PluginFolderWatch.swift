@@ -1,3 +1,4 @@
+import DenHost
 import DenSupport
 import FoundationEssentials
 

@@ -1,5 +1,7 @@
 import DenRouting
+import DenHost
 import DenKit
+import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import DenHost
 import DenKit
 import FoundationEssentials
 #if canImport(Glibc)
@@ -17,10 +18,10 @@ package struct RunningDenStatus: Codable, Sendable, Equatable {
         self.plugins = plugins
     }
 
-    static func folder(cache: URL) -> URL { cache.appendingPathComponent("running", isDirectory: true) }
+    package static func folder(cache: URL) -> URL { cache.appendingPathComponent("running", isDirectory: true) }
 
     /// Writes this process's status (atomically); best effort, a failure only loses the listing.
-    static func write(_ plugins: [PluginSummary], cache: URL) {
+    package static func write(_ plugins: [PluginSummary], cache: URL) {
         let folder = folder(cache: cache)
         let status = RunningDenStatus(pid: getpid(), plugins: plugins)
         guard let data = try? WireFormat.encode(status) else { return }

@@ -28,7 +28,7 @@ package struct FileStamp: Hashable, Sendable {
         self.init(info)
     }
 
-    init(_ info: stat) {
+    package init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)

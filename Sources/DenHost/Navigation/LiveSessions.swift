@@ -22,7 +22,7 @@ package final class LiveSessions: @unchecked Sendable {
 
     package init() {}
 
-    func add(_ session: NavigationSession) {
+    package func add(_ session: NavigationSession) {
         lock.withLock {
             entries.removeAll { $0.session == nil }
             entries.append(Weak(session))
@@ -40,7 +40,7 @@ package final class LiveSessions: @unchecked Sendable {
 
     /// Runs `body` with the live sessions; a session made meanwhile takes no step until `body`
     /// has returned. Swaps call this one at a time (`HotSwapper` serialises them).
-    func whileFrozen<T>(_ body: ([NavigationSession]) throws -> T) rethrows -> T {
+    package func whileFrozen<T>(_ body: ([NavigationSession]) throws -> T) rethrows -> T {
         let sessions = lock.withLock { () -> [NavigationSession] in
             entries.removeAll { $0.session == nil }
             joined = []

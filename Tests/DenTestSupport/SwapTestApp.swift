@@ -1,19 +1,19 @@
 import DenHost
+import DenHotSwap
 import DenKit
-import DenTestSupport
 import Foundation
 
 /// A runtime whose plugin folder holds the swap fixture (Tests/HotSwapFixture), plus helpers to
 /// install new versions and read what the sessions show.
-final class SwapTestApp: @unchecked Sendable {
-    static let fixture = try! SwapFixture()
-    let temp: TemporaryDirectory
-    let plugins: URL
-    let runtime: DenRuntime
-    let swapper: HotSwapper
+package final class SwapTestApp: @unchecked Sendable {
+    package static let fixture = try! SwapFixture()
+    package let temp: TemporaryDirectory
+    package let plugins: URL
+    package let runtime: DenRuntime
+    package let swapper: HotSwapper
 
     /// `others`: more plugin files to install first, by name (e.g. a second module to clash with).
-    init(_ flags: [String] = [], others: [String: [String]] = [:], policy: HotSwapPolicy = HotSwapPolicy(),
+    package init(_ flags: [String] = [], others: [String: [String]] = [:], policy: HotSwapPolicy = HotSwapPolicy(),
          extraLibraries: [String] = [], isolated: Bool = false) throws {
         temp = try TemporaryDirectory("den-hotswap")
         plugins = try temp.folder("plugins")
@@ -35,23 +35,23 @@ final class SwapTestApp: @unchecked Sendable {
         swapper = HotSwapper(runtime: runtime, policy: policy)
     }
 
-    var file: URL { plugins.appendingPathComponent("libSwapModule.so") }
+    package var file: URL { plugins.appendingPathComponent("libSwapModule.so") }
 
     /// Installs a new version (atomically, like a build) and swaps it in.
     @discardableResult
-    func swap(to flags: [String]) throws -> HotSwapReport {
+    package func swap(to flags: [String]) throws -> HotSwapReport {
         try Self.fixture.install(flags, into: plugins)
         return swapper.swap(file)
     }
 
-    var record: PluginRecord? {
+    package var record: PluginRecord? {
         runtime.registry.plugins.last { $0.id == "swap" && $0.isActive }
     }
 }
 
 extension SessionView {
     /// Every text and heading of the screen, one per line.
-    var text: String {
+    package var text: String {
         screen.elements.compactMap { element -> String? in
             switch element {
             case .text(let text, _), .heading(let text): text
@@ -62,12 +62,12 @@ extension SessionView {
     }
 
     /// The number after "count " on the swap fixture's screen.
-    var count: Int? {
+    package var count: Int? {
         text.split(separator: "\n").first { $0.hasPrefix("count ") }.flatMap { Int($0.dropFirst(6)) }
     }
 }
 
 extension NavigationSession {
     @discardableResult
-    func add() -> SessionView { send(action: "add", fields: [:]) }
+    package func add() -> SessionView { send(action: "add", fields: [:]) }
 }
