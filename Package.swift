@@ -55,6 +55,10 @@ let package = Package(
         .library(name: "DenKit", targets: ["DenKit"]),
         .library(name: "DenRouting", targets: ["DenRouting"]),
         .library(name: "DenHost", targets: ["DenHost"]),
+        // What an embedder adds to the runtime: hot swap, isolated modules, user accounts.
+        .library(name: "DenHotSwap", targets: ["DenHotSwap"]),
+        .library(name: "DenIsolation", targets: ["DenIsolation"]),
+        .library(name: "DenAccounts", targets: ["DenAccounts"]),
         .library(name: "DenSQLiteEngine", targets: ["DenSQLiteEngine"]),
         .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),
         .library(name: "MainModule", type: .dynamic, targets: ["MainModuleEntry"]),
@@ -107,35 +111,42 @@ let package = Package(
         // Small host-side helpers every host target shares: text, time, files, threads, the
         // environment and the wire limits. No host types.
         .target(name: "DenSupport", dependencies: ["CDenABI", "DenKit", "CDenThreads",
-                                                   .product(name: "Logging", package: "swift-log", condition: host)]),
+                                                   .product(name: "Logging", package: "swift-log", condition: host)], swiftSettings: startPathSwift),
         // Opens den's three run-time libraries (libDenCrypto, libDenSQLiteStorage,
         // libDenHTTPTransport) and calls them through den_libraries.h; where den is installed.
-        .target(name: "DenLibraryClients", dependencies: ["CDenABI", "CDenLibraries", "DenLibraryContracts", "DenKit", "DenSupport"]),
+        .target(name: "DenLibraryClients", dependencies: ["CDenABI", "CDenLibraries", "DenLibraryContracts", "DenKit", "DenSupport"], swiftSettings: startPathSwift),
         // User accounts: password hashes, policy, login delays, device tokens, auth settings.
         // The `auth` service that offers them to modules is DenHost's.
-        .target(name: "DenAccounts", dependencies: ["DenLibraryClients", "DenLibraryContracts", "DenKit", "DenSupport", "CDenCommonPasswords"]),
+        .target(name: "DenAccounts", dependencies: ["DenLibraryClients", "DenLibraryContracts", "DenKit", "DenSupport", "CDenCommonPasswords"], swiftSettings: startPathSwift),
+        // What den reads of a module file without loading it: the ELF header and symbols, the
+        // ABI version, the toolchain and the den_manifest, and the registry cache that keeps them.
+        .target(name: "DenModuleFiles", dependencies: ["CDenABI", "DenKit", "DenRouting", "DenSupport"], swiftSettings: startPathSwift),
         // Calling module exports through libffi: signatures, argument checks, the call itself.
-        .target(name: "DenExports", dependencies: ["CDenABI", "CFFI", "DenKit", "DenSupport"]),
+        .target(name: "DenExports", dependencies: ["CDenABI", "CFFI", "DenKit", "DenSupport"], swiftSettings: startPathSwift),
         // The runtime: loader, registry, navigator, host services. Knows no front-end.
         .target(name: "DenHost", dependencies: [
-            "CDenABI", "DenKit", "DenRouting", "DenLibraryContracts", "DenSupport", "DenLibraryClients", "DenAccounts", "DenExports",
-            "CDenSignals", "CDenProcess",
+            "CDenABI", "DenKit", "DenRouting", "DenLibraryContracts", "DenSupport", "DenModuleFiles", "DenLibraryClients", "DenAccounts", "DenExports",
+            "CDenSignals",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
         // Hot swap: replacing a running module, watching plugin folders (inotify), what a running
         // den reports about itself.
         .target(name: "DenHotSwap", dependencies: ["DenHost", "DenKit", "DenRouting", "DenSupport",
-                                                   .product(name: "Logging", package: "swift-log", condition: host)]),
+                                                   .product(name: "Logging", package: "swift-log", condition: host)], swiftSettings: startPathSwift),
         // Module signatures: minisign files, keys, the trust list and the verdict cache, behind
         // DenHost's `SignatureChecking` (docs/SIGNING.md). The runtime applies the policy only.
         .target(name: "DenTrust", dependencies: ["DenHost", "DenKit", "DenSupport", "DenLibraryClients", "CDenLibraries", "DenLibraryContracts"]),
+        // The isolated module's host side: its worker processes (supervisor), the frames both
+        // ends speak, the stand-in builders, instances and exports, the quarantine (docs/ISOLATION.md).
+        .target(name: "DenIsolation", dependencies: ["DenHost", "DenExports", "DenKit", "DenSupport", "DenLibraryClients", "CDenABI", "CDenProcess",
+                                                     .product(name: "Logging", package: "swift-log", condition: host)], swiftSettings: startPathSwift),
         // Starting and watching isolated modules' worker processes: posix_spawn, pidfd (docs/ISOLATION.md).
         .target(name: "CDenProcess"),
         // The worker's sandbox: no_new_privs, seccomp (Debian libseccomp-dev, installed by
         // Scripts/setup.sh) and landlock. Only the worker links it.
         .target(name: "CDenSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // `den worker`: one isolated module in a sandboxed process of its own, serving the host.
-        .target(name: "DenWorker", dependencies: ["DenHost", "DenSupport", "CDenSandbox"], swiftSettings: startPathSwift),
+        .target(name: "DenWorker", dependencies: ["DenHost", "DenIsolation", "DenExports", "DenSupport", "DenKit", "CDenABI", "CDenSandbox"], swiftSettings: startPathSwift),
         // `libDenCrypto.so`: swift-crypto's scrypt and SHA-256 behind two C functions, loaded by the
         // host on the first password or reset-token hash (den_libraries.h). Exports only those.
         .target(name: "DenCrypto", dependencies: [
@@ -196,7 +207,7 @@ let package = Package(
                                                .product(name: "HummingbirdCore", package: "hummingbird", condition: host),
                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: host)]),
         // What `den` and `den-commands` share: the host options, the exit statuses, `render`'s output.
-        .target(name: "DenCommandLine", dependencies: ["DenHost", "DenTrust", "DenKit", "DenSupport", "DenLibraryClients", "DenLibraryContracts", "DenTerminalText",
+        .target(name: "DenCommandLine", dependencies: ["DenHost", "DenIsolation", "DenTrust", "DenKit", "DenSupport", "DenLibraryClients", "DenLibraryContracts", "DenTerminalText",
                                                           .product(name: "Logging", package: "swift-log", condition: host)],
                 swiftSettings: startPathSwift),
         // `den`: runs `den render` itself, without Foundation or ArgumentParser (a start within 2×
@@ -204,7 +215,7 @@ let package = Package(
         .executableTarget(name: "den", dependencies: ["DenCommandLine", "DenHost", "DenSupport", "DenLibraryClients", "DenWorker"], swiftSettings: startPathSwift),
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
-            "DenCommandLine", "DenHost", "DenHotSwap", "DenTrust", "DenAccounts", "DenSupport", "DenLibraryClients", "DenLibraryContracts",
+            "DenCommandLine", "DenHost", "DenHotSwap", "DenIsolation", "DenTrust", "DenAccounts", "DenSupport", "DenLibraryClients", "DenLibraryContracts",
             "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
@@ -228,16 +239,18 @@ let package = Package(
         // where a package of its own would compile DenKit again, minutes on a busy machine.
     ] + module("SwiftFaults", path: "Tests/SwiftFaultsFixture") + [
         // Finds the built `den` and plugins, makes temp folders, runs processes.
-        .target(name: "DenTestSupport", dependencies: ["DenHost", "DenHotSwap", "DenAccounts", "DenLibraryContracts", "DenSupport", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
+        .target(name: "DenTestSupport", dependencies: ["DenHost", "DenIsolation", "DenHotSwap", "DenAccounts", "DenLibraryContracts", "DenSupport", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
         .testTarget(name: "DenRoutingTests", dependencies: ["DenRouting"]),
-        .testTarget(name: "DenTrustTests", dependencies: ["DenTrust", "DenHost", "DenHotSwap", "DenKit", "DenTestSupport"]),
+        .testTarget(name: "DenTrustTests", dependencies: ["DenTrust", "DenHost", "DenIsolation", "DenHotSwap", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenSupportTests", dependencies: ["DenSupport", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenLibraryClientsTests", dependencies: ["DenLibraryClients", "DenLibraryContracts", "CDenLibraries", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenAccountsTests", dependencies: ["DenAccounts", "DenLibraryContracts", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenExportsTests", dependencies: ["DenExports", "CDenABI", "CFFI", "DenKit"]),
         .testTarget(name: "DenHotSwapTests", dependencies: ["DenHotSwap", "DenHost", "DenKit", "DenTestSupport"]),
-        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenHotSwap", "DenAccounts", "DenExports", "DenSupport", "DenLibraryClients", "CDenABI", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
+        .testTarget(name: "DenIsolationTests", dependencies: ["DenIsolation", "DenHost", "DenHotSwap", "DenKit", "DenSupport", "DenTestSupport", "CDenABI"]),
+        .testTarget(name: "DenModuleFilesTests", dependencies: ["DenModuleFiles", "DenKit", "DenSupport", "DenTestSupport", "CDenABI"]),
+        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenModuleFiles", "DenHotSwap", "DenAccounts", "DenExports", "DenSupport", "DenLibraryClients", "CDenABI", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log", condition: host)]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenTerminalText", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenAccounts", "DenSupport", "DenKit", "DenTestSupport",

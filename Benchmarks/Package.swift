@@ -21,6 +21,8 @@ let package = Package(
         .executableTarget(name: "den-bench", dependencies: [
             .product(name: "DenRouting", package: "Den"),
             .product(name: "DenHost", package: "Den"),
+            .product(name: "DenHotSwap", package: "Den"),
+            .product(name: "DenAccounts", package: "Den"),
             .product(name: "DenSQLiteEngine", package: "Den"),
             .product(name: "DenKit", package: "Den"),
             .product(name: "RoutingKit", package: "routing-kit"),

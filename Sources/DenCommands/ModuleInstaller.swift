@@ -1,4 +1,5 @@
 import DenHost
+import DenIsolation
 import DenLibraryClients
 import DenSupport
 import DenTrust
@@ -91,6 +92,7 @@ struct ModuleInstaller {
                                               logLevel: .info)
         configuration.loadsLazily = false
         configuration.trust = trust
+        configuration.makeIsolation = IsolationSettings.make
         let log = ModuleLoadLog()
         let runtime = DenRuntime(configuration: configuration, logger: log.logger)
         runtime.loadPlugins()

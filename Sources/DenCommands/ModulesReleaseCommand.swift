@@ -1,6 +1,7 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenIsolation
 import DenSupport
 import FoundationEssentials
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import DenCommandLine
 import DenHost
 import DenHotSwap
+import DenIsolation
 import DenKit
 import DenSupport
 import Foundation

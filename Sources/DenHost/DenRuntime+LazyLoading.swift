@@ -1,4 +1,5 @@
 import DenKit
+import DenModuleFiles
 import DenSupport
 import FoundationEssentials
 

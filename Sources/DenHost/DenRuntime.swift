@@ -1,5 +1,6 @@
 import DenAccounts
 import DenKit
+import DenModuleFiles
 import DenSupport
 import FoundationEssentials
 import Logging
@@ -20,7 +21,7 @@ public final class DenRuntime: Sendable {
     package let storage: any StorageEngine
     package let loader: PluginLoader
     /// How isolated modules run; nil when this runtime isolates none (docs/ISOLATION.md).
-    package let isolation: IsolationSettings?
+    package let isolation: (any ModuleIsolation)?
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
     /// Module ids seen while loading, in the order seen, repeats and all (an array: a set cost a
     /// start a hash per module, for a list only `--plugins` messages read).
@@ -50,14 +51,17 @@ public final class DenRuntime: Sendable {
         self.logger = logger
         self.services = ServiceHub()
         // isolate-unsigned runs untrusted modules in workers, so it needs the machinery too.
-        let isolation = configuration.hosting.mayIsolate || configuration.trust?.policy == .isolateUnsigned ? IsolationSettings(
-            policy: configuration.hosting, workerExecutable: configuration.workerExecutable ?? IsolationSettings.defaultWorkerExecutable(),
-            callPolicy: configuration.callPolicy, quarantine: QuarantineBook(directory: configuration.dataDirectory, crashes: configuration.hosting.crashesToQuarantine),
-            onQuarantine: { [logger] module, why in logger.error("module '\(module)' \(why)") },
-            onCrash: { [logger] module, what in logger.warning("module '\(module)': \(what)", metadata: ["module": "\(module)"]) }) : nil
+        // isolate-unsigned runs untrusted modules in workers, so it needs the machinery too. A
+        // program built without it refuses those modules rather than run them here.
+        var isolation: (any ModuleIsolation)?
+        if configuration.hosting.mayIsolate || configuration.trust?.policy == .isolateUnsigned {
+            isolation = configuration.makeIsolation?(IsolationRequest(
+                policy: configuration.hosting, workerExecutable: configuration.workerExecutable, callPolicy: configuration.callPolicy,
+                dataDirectory: configuration.dataDirectory, logger: logger)) ?? UnavailableIsolation()
+        }
         self.isolation = isolation
         self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
-                                   hub: services, logger: logger, isolation: isolation, trust: configuration.trust)
+                                   hub: services, logger: logger, hosting: configuration.hosting, isolation: isolation, trust: configuration.trust)
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService(listing: { fields in registry.plugins.map { $0.summaryDocument(fields) } }))
@@ -92,8 +96,7 @@ public final class DenRuntime: Sendable {
     /// far; nil when that module is not isolated (or not loaded yet).
     public func worker(ofModule moduleID: String) -> (pid: Int32?, restarts: Int)? {
         guard let record = registry.plugins.last(where: { $0.id == moduleID && $0.isActive }), let isolated = record.isolated else { return nil }
-        let status = isolated.status
-        return (status.pid, status.restarts)
+        return isolated.worker
     }
 
     /// Discovers and loads every plugin. A broken plugin or an unreadable folder is recorded

@@ -43,6 +43,9 @@ public struct HostConfiguration: Sendable {
     public var hosting = HostingPolicy()
     /// The `den` executable that runs isolated modules' workers; nil: `den` beside this program.
     public var workerExecutable: String?
+    /// Makes what runs isolated modules in workers (DenIsolation: `WorkerIsolation.make`); nil
+    /// refuses every module `hosting` or the trust policy would isolate.
+    package var makeIsolation: (@Sendable (IsolationRequest) -> any ModuleIsolation)?
     /// Checks module signatures against the trust list under a trust policy (docs/SIGNING.md);
     /// nil checks none, as before signing existed (an embedder, most tests). The command line sets it.
     package var trust: ModuleTrust?

@@ -50,7 +50,7 @@ public final class HotSwapper: @unchecked Sendable {
         registry = runtime.registry
         loader = PluginLoader(cache: PluginCache(directory: runtime.configuration.cacheDirectory,
                                                  limits: runtime.configuration.cacheLimits),
-                              hub: runtime.services, logger: runtime.logger, isolation: runtime.isolation, trust: runtime.loader.trust)
+                              hub: runtime.services, logger: runtime.logger, hosting: runtime.configuration.hosting, isolation: runtime.isolation, trust: runtime.loader.trust)
         trust = runtime.loader.trust
         logger = runtime.logger
         selected = runtime.configuration.selectedModules
@@ -195,8 +195,8 @@ public final class HotSwapper: @unchecked Sendable {
 
     /// Whether `--isolate` or `den.hosting` isolate the module whatever its signature.
     private func isolatedByOptions(_ record: PluginRecord) -> Bool {
-        guard let isolation = loader.isolation else { return false }
-        return isolation.policy.mode(moduleID: record.id, fileName: record.fileName) == .isolated
+        guard loader.isolation != nil else { return false }
+        return loader.hosting.mode(moduleID: record.id, fileName: record.fileName) == .isolated
     }
 
     private func refuse(_ cause: HotSwapError.Cause, file: URL, moduleID: String?, stamps: Stamps,
@@ -254,7 +254,7 @@ public final class HotSwapper: @unchecked Sendable {
                 for session in sessions {
                     plans.append(try session.planSwap(of: moduleID, router: router, policy: policy))
                 }
-                var retiring: IsolatedModule?
+                var retiring: (any IsolatedHosting)?
                 let generation = try registry.transact { table, records -> Int in
                     // Checked again in the locked step: the table may have changed since.
                     table = try replaced(table)

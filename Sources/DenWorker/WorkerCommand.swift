@@ -1,6 +1,7 @@
 import CDenSandbox
 import DenHost
 #if canImport(Glibc)
+import DenIsolation
 import DenSupport
 import Glibc
 #endif

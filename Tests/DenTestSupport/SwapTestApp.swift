@@ -1,5 +1,6 @@
 import DenHost
 import DenHotSwap
+import DenIsolation
 import DenKit
 import Foundation
 
@@ -28,6 +29,7 @@ package final class SwapTestApp: @unchecked Sendable {
         if isolated {
             // The fixture has no manifest: its file name isolates it (docs/ISOLATION.md).
             configuration.hosting.isolated = ["libSwapModule.so"]
+            configuration.makeIsolation = IsolationSettings.make
             configuration.workerExecutable = BuildProducts.den.path
         }
         runtime = DenRuntime(configuration: configuration)

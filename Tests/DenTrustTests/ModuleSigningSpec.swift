@@ -125,13 +125,13 @@ struct ModuleSigningSpec {
         try fixture.sign()
         let trust = fixture.trust(policy)
         let cache = PluginCache(directory: fixture.folder.temp.path("cache"))
-        let loader = PluginLoader(cache: cache, hub: ServiceHub(), trust: trust)
+        let loader = PluginLoader(cache: cache, hub: ServiceHub(), hosting: HostingPolicy(), isolation: nil, trust: trust)
         // The first load stages a copy and caches its verdict.
         #expect(throws: Never.self) { try loader.load(fixture.about) }
         let copy = try cache.stage(fixture.about)
         // Someone rewrites the staged copy in place (its name, and the file den found, unchanged).
         try fixture.changeOneByte(copy)
-        #expect(throws: PluginLoadError.self) { try PluginLoader(cache: cache, hub: ServiceHub(), trust: trust).load(fixture.about) }
+        #expect(throws: PluginLoadError.self) { try PluginLoader(cache: cache, hub: ServiceHub(), hosting: HostingPolicy(), isolation: nil, trust: trust).load(fixture.about) }
     }
 
     @Test("a verdict is cached by the file's stamp: a second start reads neither the module nor its signature")

@@ -1,4 +1,5 @@
 @testable import DenHost
+import DenIsolation
 @testable import DenTrust
 import DenTestSupport
 import Foundation
@@ -61,6 +62,7 @@ struct SigningFixture {
         // isolate-unsigned runs an untrusted module in a worker: den itself (docs/ISOLATION.md).
         configuration.workerExecutable = BuildProducts.den.path
         configuration.hosting.sandbox = sandbox
+        configuration.makeIsolation = IsolationSettings.make
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins()
         return runtime

@@ -1,5 +1,6 @@
 import Crypto
 import CryptoExtras
+import DenAccounts
 import DenHost
 import DenSQLiteEngine
 import Foundation

@@ -1,4 +1,5 @@
 import DenHost
+import DenHotSwap
 import Foundation
 #if canImport(Glibc)
 import Glibc

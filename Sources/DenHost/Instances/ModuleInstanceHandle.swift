@@ -141,7 +141,7 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         }
         var reply = try ReplyReader.read(answer.reply, length: answer.replyLength, moduleID: moduleID)
         // An isolated module's screen brought back after its worker crashed says so, once.
-        if functions.table == UnsafePointer(IsolatedModule.instanceAPI), let notice = InstanceStandIn.from(self.pointer).takeNotice() {
+        if let notice = HostMadeInstances.notice(table: functions.table, instance: self.pointer) {
             reply.screen.elements.insert(.banner(Banner(.warning, notice)), at: 0)
         }
         return reply

@@ -1,5 +1,6 @@
 import CDenABI
 import DenKit
+import DenModuleFiles
 import FoundationEssentials
 
 /// What a module file says about itself, read without loading it (`den plugins --inspect`,

@@ -1,3 +1,4 @@
+import DenModuleFiles
 import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)

@@ -1,4 +1,6 @@
+import CDenABI
 import DenExports
+import DenModuleFiles
 import DenSupport
 /// Why a plugin file was not loaded. Every message names the file, the cause and the fix.
 public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -125,5 +127,12 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .quarantined: "fix the module and replace its file, or lift the quarantine with `den modules release <hash or module>`"
         case .untrusted(_, let fix): fix
         }
+    }
+}
+
+extension ManifestProbe {
+    /// Why the file has no readable ABI version: not exported, or not a 4-byte object.
+    var abiVersionProblem: PluginLoadError.Cause {
+        abiVersionSize.map { .malformedABIVersion(size: $0) } ?? .missingSymbol(DEN_ABI_VERSION_SYMBOL)
     }
 }

@@ -1,6 +1,7 @@
 import CDenABI
 import DenExports
 import DenKit
+import DenModuleFiles
 import DenSupport
 import FoundationEssentials
 import Logging
@@ -37,7 +38,27 @@ public struct LoadedPlugin: @unchecked Sendable {
     /// `file`'s last component.
     package var fileName: String
     /// Set when the module runs in a worker process (docs/ISOLATION.md).
-    package var isolated: IsolatedModule? = nil
+    package var isolated: (any IsolatedHosting)? = nil
+
+    package init(filePath: String, loadedCopyPath: String, id: String, version: String, summary: String, routes: [PluginRoute],
+                 settings: [SettingDefinition] = [], exports: [PluginExport] = [], manifest: ModuleManifest? = nil,
+                 signature: SignatureState? = nil, host: UnsafePointer<den_host>, endpoint: ServiceEndpoint?,
+                 library: DynamicLibrary, fileName: String) {
+        self.filePath = filePath
+        self.loadedCopyPath = loadedCopyPath
+        self.id = id
+        self.version = version
+        self.summary = summary
+        self.routes = routes
+        self.settings = settings
+        self.exports = exports
+        self.manifest = manifest
+        self.signature = signature
+        self.host = host
+        self.endpoint = endpoint
+        self.library = library
+        self.fileName = fileName
+    }
 }
 
 /// Loads one plugin file: checks its header, loads a private copy, checks the ABI version and the
@@ -47,16 +68,20 @@ public struct PluginLoader: Sendable {
     package let hub: ServiceHub
     /// Where late registrar calls are reported.
     package let logger: Logger?
+    /// Which modules run isolated (`--isolate`, `den.hosting`).
+    package let hosting: HostingPolicy
     /// How isolated modules are run; nil: every module runs in-process.
-    package let isolation: IsolationSettings?
+    package let isolation: (any ModuleIsolation)?
     /// Checks signatures and the trust policy before any plugin code runs (nil: no checks).
     package let trust: ModuleTrust?
 
     public init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil) {
-        self.init(cache: cache, hub: hub, logger: logger, isolation: nil, trust: nil)
+        self.init(cache: cache, hub: hub, logger: logger, hosting: HostingPolicy(), isolation: nil, trust: nil)
     }
 
-    package init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil, isolation: IsolationSettings? = nil, trust: ModuleTrust?) {
+    package init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil, hosting: HostingPolicy, isolation: (any ModuleIsolation)?,
+                 trust: ModuleTrust?) {
+        self.hosting = hosting
         self.cache = cache
         self.hub = hub
         self.logger = logger
@@ -129,22 +154,24 @@ public struct PluginLoader: Sendable {
             // isolate-unsigned: such a module runs only in a sandboxed worker, never here.
             if case .isolated = trust.decide(state) { mustIsolate = true }
         }
-        if let isolation, mustIsolate || isolation.policy.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
-            let plugin = try loadIsolated(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest, isolation: isolation)
+        if let isolation, mustIsolate || hosting.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
+            let plugin = try isolation.load(IsolatedFile(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest),
+                                            hub: hub, logger: logger)
             return try keepIsolated(plugin, signature: signature, isolation: isolation, fail: fail)
         }
         // Without a manifest a module tells its id only by running. While --isolate or den.hosting
         // names module ids, its code first runs in a worker, never here: it comes into den's
         // process only once its id turns out not to be one of them (docs/ISOLATION.md).
-        if manifest == nil, let isolation, isolation.policy.namesModules {
+        if manifest == nil, let isolation, hosting.namesModules {
             let probed: LoadedPlugin
             do {
-                probed = try loadIsolated(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: nil, isolation: isolation)
+                probed = try isolation.load(IsolatedFile(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: nil),
+                                            hub: hub, logger: logger)
             } catch {
                 guard case .workerFailed(let detail) = error.cause else { throw error }
                 throw PluginLoadError(file: filePath, cause: .idUnknown(detail), moduleID: error.moduleID)
             }
-            if isolation.policy.mode(moduleID: probed.id, fileName: fileName) == .isolated {
+            if hosting.mode(moduleID: probed.id, fileName: fileName) == .isolated {
                 return try keepIsolated(probed, signature: signature, isolation: isolation, fail: fail)
             }
             probed.endpoint?.revoke()
@@ -212,7 +239,7 @@ public struct PluginLoader: Sendable {
 
     /// An isolated module's signature held to what its worker registered; the module is then
     /// remembered as the file's (a hot swap replaces it).
-    private func keepIsolated(_ plugin: LoadedPlugin, signature: SignatureState?, isolation: IsolationSettings,
+    private func keepIsolated(_ plugin: LoadedPlugin, signature: SignatureState?, isolation: any ModuleIsolation,
                               fail: (PluginLoadError.Cause) -> PluginLoadError) throws(PluginLoadError) -> LoadedPlugin {
         var plugin = plugin
         if case .signed(_, _, let signedID, let signedVersion)? = signature,
@@ -224,54 +251,6 @@ public struct PluginLoader: Sendable {
         }
         plugin.signature = signature
         if let module = plugin.isolated { isolation.remember(module) }
-        return plugin
-    }
-
-    /// Loads the module in a worker process: the worker runs the entry point, and what it
-    /// registered is replayed here through a registrar of the host's own, so every rule is
-    /// checked on this side as well (docs/ISOLATION.md).
-    private func loadIsolated(filePath: String, copyPath: String, fileName: String, manifest: ModuleManifest?,
-                              isolation: IsolationSettings) throws(PluginLoadError) -> LoadedPlugin {
-        let hash = ContentHash.of(path: copyPath)
-        if let entry = isolation.quarantine.entries.first(where: { $0.hash == hash }) {
-            throw PluginLoadError(file: filePath, cause: .quarantined(entry.reason), moduleID: manifest?.id)
-        }
-        let endpoint = hub.makeEndpoint(file: fileName)
-        let recorder = RegistrationRecorder(file: fileName, logger: logger)
-        let module = IsolatedModule(filePath: filePath, copyPath: copyPath, fileName: fileName, endpoint: endpoint,
-                                    settings: isolation, contentHash: hash)
-        var fault: WorkerFault?
-        let status = recorder.withRegistrar { _ in
-            do throws(WorkerFault) { return try module.register(into: recorder) } catch {
-                fault = error
-                return Int32(DEN_ERR_INTERNAL.rawValue)
-            }
-        }
-        endpoint.settings.close()
-        let knownID = manifest?.id ?? recorder.id
-        func fail(_ cause: PluginLoadError.Cause) -> PluginLoadError {
-            endpoint.revoke()
-            module.retire()
-            return PluginLoadError(file: filePath, cause: cause, moduleID: knownID)
-        }
-        if let fault { throw fail(.workerFailed(fault.message)) }
-        let problems = module.workerProblems + recorder.problems
-        guard status == DEN_OK.rawValue else { throw fail(.entryFailed(status: status, detail: problems.first)) }
-        guard let id = recorder.id, let version = recorder.version else {
-            throw fail(.invalidRegistration(problems.first ?? "it never called describe"))
-        }
-        if let problem = problems.first ?? endpoint.settings.problem { throw fail(.invalidRegistration(problem)) }
-        var exports = recorder.exports
-        for index in exports.indices { exports[index].remote = module }
-        var plugin = LoadedPlugin(filePath: filePath, loadedCopyPath: copyPath, id: id, version: version, summary: recorder.summary ?? "",
-                                  routes: recorder.routes, settings: endpoint.settings.settings, exports: exports,
-                                  host: endpoint.host, endpoint: endpoint, library: DynamicLibrary.processImage, fileName: fileName)
-        plugin.isolated = module
-        if let manifest {
-            let differences = manifest.differences(from: plugin.registeredManifest)
-            guard differences.isEmpty else { throw fail(.manifestMismatch(differences)) }
-            plugin.manifest = manifest
-        }
         return plugin
     }
 

@@ -1,4 +1,5 @@
 import DenExports
+import DenModuleFiles
 import DenRouting
 import CDenABI
 import DenKit
@@ -12,8 +13,8 @@ package struct PluginRoute: @unchecked Sendable {
     package var pattern: String
     /// `DEN_ROUTE_REQUIRES_LOGIN`: the host opens the login route instead while nobody is logged in.
     package var requiresLogin = false
-    var build: den_builder_fn
-    var context: UnsafeMutableRawPointer?
+    package var build: den_builder_fn
+    package var context: UnsafeMutableRawPointer?
     /// Set while the route comes from a manifest and its file is not loaded yet (`LazyModule`).
     var lazy: LazyModule? = nil
 }
@@ -25,7 +26,7 @@ package struct PluginRoute: @unchecked Sendable {
 /// (like the plugin image itself, which is never unloaded) and, once `close()`d, every call is
 /// refused with `DEN_ERR_INVALID_ARGUMENT` and logged with the module's id: nothing freed is ever
 /// touched. Thread-safe, because a late call may come from any thread.
-final class RegistrationRecorder: @unchecked Sendable {
+package final class RegistrationRecorder: @unchecked Sendable {
     private let lock = Lock()
     private let file: String
     private let logger: Logger?
@@ -37,16 +38,16 @@ final class RegistrationRecorder: @unchecked Sendable {
     private var _problems: [String] = []
     private var _exports: [PluginExport] = []
     /// Handed to the plugin; deliberately never freed (see the type's comment).
-    let registrar: UnsafePointer<den_registrar>
+    package let registrar: UnsafePointer<den_registrar>
 
-    var id: String? { lock.withLock { _id } }
-    var version: String? { lock.withLock { _version } }
-    var summary: String? { lock.withLock { _summary } }
-    var routes: [PluginRoute] { lock.withLock { _routes } }
-    var problems: [String] { lock.withLock { _problems } }
-    var exports: [PluginExport] { lock.withLock { _exports } }
+    package var id: String? { lock.withLock { _id } }
+    package var version: String? { lock.withLock { _version } }
+    package var summary: String? { lock.withLock { _summary } }
+    package var routes: [PluginRoute] { lock.withLock { _routes } }
+    package var problems: [String] { lock.withLock { _problems } }
+    package var exports: [PluginExport] { lock.withLock { _exports } }
 
-    init(file: String = "(in-process module)", logger: Logger? = nil) {
+    package init(file: String = "(in-process module)", logger: Logger? = nil) {
         self.file = file
         self.logger = logger
         let registrar = UnsafeMutablePointer<den_registrar>.allocate(capacity: 1)
@@ -77,7 +78,7 @@ final class RegistrationRecorder: @unchecked Sendable {
     @TaskLocal private static var registering: RegistrationRecorder?
 
     /// Runs `body` (the entry point) with the registrar, then closes registration.
-    func withRegistrar<R>(_ body: (UnsafePointer<den_registrar>) -> R) -> R {
+    package func withRegistrar<R>(_ body: (UnsafePointer<den_registrar>) -> R) -> R {
         defer { close() }
         return Self.$registering.withValue(self) { body(registrar) }
     }
@@ -94,7 +95,7 @@ final class RegistrationRecorder: @unchecked Sendable {
     }
 
     /// Ends registration: called as soon as `den_module_entry` returns.
-    func close() {
+    package func close() {
         lock.withLock { isOpen = false }
     }
 
@@ -135,9 +136,9 @@ final class RegistrationRecorder: @unchecked Sendable {
     }
 
     /// The flag bits this host knows (den_module.h, revision 1).
-    static let knownRouteFlags = UInt32(DEN_ROUTE_REQUIRES_LOGIN.rawValue)
+    package static let knownRouteFlags = UInt32(DEN_ROUTE_REQUIRES_LOGIN.rawValue)
     /// In the problem an unknown flag bit causes; `PluginLoadError` keys its fix on it.
-    static let unknownFlagsPhrase = "are unknown to this host"
+    package static let unknownFlagsPhrase = "are unknown to this host"
 
     private func addRoute(pattern: UnsafePointer<CChar>?, flags: UInt32, build: den_builder_fn?,
                           context: UnsafeMutableRawPointer?) -> Int32 {

@@ -50,12 +50,12 @@ public struct PluginRecord: Sendable {
     /// its routes (lazy loading): its code has not run yet.
     package var isLoaded = true
     /// Set when the module runs in a worker process: its pid, restarts and sandbox are read from it.
-    package var isolated: IsolatedModule?
+    package var isolated: (any IsolatedHosting)?
 
     /// "in-process", or "isolated, pid 4242, 1 restart, sandbox: …" (plugins.list's `hosting`).
     package var hosting: String? {
         guard let isolated else { return isLoaded ? HostingPolicy.Mode.inProcess.rawValue : nil }
-        return isolated.status.line
+        return isolated.hostingLine
     }
     /// What the module's signature says (nil: signatures were not checked, or it failed first).
     package var signature: SignatureState?

@@ -82,8 +82,8 @@ package final class ServiceEndpoint: @unchecked Sendable {
     package let file: String
     /// `settings.declare` is answered here, not by the hub: it belongs to the plugin being
     /// loaded, which has no module id in the hub yet (Settings/SettingsRecorder.swift).
-    let settings = SettingsRecorder()
-    private(set) var host: UnsafePointer<den_host>!
+    package let settings = SettingsRecorder()
+    package private(set) var host: UnsafePointer<den_host>!
 
     package init(hub: ServiceHub, file: String) {
         self.hub = hub

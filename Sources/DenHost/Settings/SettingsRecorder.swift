@@ -9,24 +9,24 @@ import FoundationEssentials
 ///
 /// Rules: one declaration, during `den_module_entry` only; a malformed one is refused and
 /// rejects the plugin (like a refused registrar call), naming the problem. Thread-safe.
-final class SettingsRecorder: @unchecked Sendable {
+package final class SettingsRecorder: @unchecked Sendable {
     private let lock = Lock()
     private var isOpen = true
     private var _settings: [SettingDefinition] = []
     private var _problem: String?
     private var declared = false
 
-    var settings: [SettingDefinition] { lock.withLock { _settings } }
+    package var settings: [SettingDefinition] { lock.withLock { _settings } }
     /// Why the declaration was refused, if it was.
-    var problem: String? { lock.withLock { _problem } }
+    package var problem: String? { lock.withLock { _problem } }
 
     /// Registration is over: later declarations are refused.
-    func close() {
+    package func close() {
         lock.withLock { isOpen = false }
     }
 
     /// Answers a `settings.declare` call.
-    func declare(_ request: Data) -> (status: den_status, body: Data) {
+    package func declare(_ request: Data) -> (status: den_status, body: Data) {
         lock.withLock {
             func refuse(_ message: String, recorded: Bool = true) -> (den_status, Data) {
                 if recorded, _problem == nil { _problem = "settings.declare: \(message)" }

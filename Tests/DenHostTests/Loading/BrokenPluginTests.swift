@@ -1,6 +1,7 @@
 import CDenABI
 @testable import DenHost
 import DenKit
+@testable import DenModuleFiles
 import DenSupport
 import DenTestSupport
 import Foundation

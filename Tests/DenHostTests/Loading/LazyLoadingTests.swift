@@ -1,6 +1,7 @@
 @testable import DenHost
 import DenHotSwap
 import DenKit
+@testable import DenModuleFiles
 import DenSupport
 import DenTestSupport
 import Foundation

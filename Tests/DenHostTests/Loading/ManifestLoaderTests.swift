@@ -1,5 +1,6 @@
 @testable import DenHost
 import DenKit
+@testable import DenModuleFiles
 import DenTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 @testable import DenHost
+import DenIsolation
 import DenKit
 import DenSupport
 import DenTestSupport
@@ -46,7 +47,7 @@ struct ManifestlessIsolationSpec {
         let guarded = try record(runtime, "libDenFixtureGuardedRoute.so")
         #expect(guarded.id == "guarded")
         #expect(guarded.isolated == nil)
-        #expect(runtime.isolation?.all.contains { $0.filePath.hasSuffix("libDenFixtureGuardedRoute.so") } != true,
+        #expect(runtime.workers?.all.contains { $0.filePath.hasSuffix("libDenFixtureGuardedRoute.so") } != true,
                 "its probing worker is gone")
         #expect(runtime.makeSession().open("lobby").screen.texts.first == "guarded builds: 0")
     }
@@ -56,6 +57,7 @@ struct ManifestlessIsolationSpec {
         var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil,
                                               cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
         configuration.hosting.configured = [HostingSettings.name(for: "crashme"): .isolated]
+        configuration.makeIsolation = IsolationSettings.make
         configuration.workerExecutable = BuildProducts.den.path
         let runtime = DenRuntime(configuration: configuration, logger: log.logger)
         runtime.loadPlugins()
@@ -68,6 +70,7 @@ struct ManifestlessIsolationSpec {
         var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil,
                                               cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
         configuration.hosting.isolated = ["crashme"]
+        configuration.makeIsolation = IsolationSettings.make
         configuration.workerExecutable = folder.temp.path("no-such-den").path
         let runtime = DenRuntime(configuration: configuration, logger: log.logger)
         runtime.loadPlugins()

@@ -1,3 +1,4 @@
+import DenHost
 import CDenABI
 import DenExports
 import DenKit
@@ -11,19 +12,19 @@ import Glibc
 /// An isolated module on the host's side: the module file's worker (started again after a
 /// crash), and the C functions that stand in for the module's builders, instances and exports, so
 /// the rest of the host calls it exactly like an in-process module (docs/ISOLATION.md).
-package final class IsolatedModule: RemoteExports, @unchecked Sendable {
+package final class IsolatedModule: RemoteExports, IsolatedHosting, @unchecked Sendable {
     package let filePath: String
-    let copyPath: String
-    let fileName: String
+    package let copyPath: String
+    package let fileName: String
     /// The `den_host` the module's service calls are answered through (its `ctx` names the module).
-    let endpoint: ServiceEndpoint
-    let settings: IsolationSettings
+    package let endpoint: ServiceEndpoint
+    package let settings: IsolationSettings
     /// The file's content hash: what a quarantine names.
     package let contentHash: String
     private let state = Mutex<State>(State())
     private let startLock = Lock()
 
-    struct State {
+    package struct State {
         var worker: ModuleWorker?
         /// Bumped with every worker: an instance built by an earlier worker must be built again.
         var generation = 0
@@ -43,9 +44,9 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
     }
 
     /// A crash this soon after a hot swap rolls the module back to the version it replaced.
-    static let rollbackWindow: Duration = .seconds(60)
+    package static let rollbackWindow: Duration = .seconds(60)
 
-    init(filePath: String, copyPath: String, fileName: String, endpoint: ServiceEndpoint, settings: IsolationSettings,
+    package init(filePath: String, copyPath: String, fileName: String, endpoint: ServiceEndpoint, settings: IsolationSettings,
          contentHash: String) {
         self.filePath = filePath
         self.copyPath = copyPath
@@ -73,13 +74,13 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
         }
     }
 
-    var moduleName: String { state.withLock { $0.moduleID } ?? fileName }
+    package var moduleName: String { state.withLock { $0.moduleID } ?? fileName }
 
     // MARK: Loading
 
     /// Starts the first worker, which runs the entry point, and replays what it registered through
     /// `registrar` with this module's stand-in builders and exports.
-    func register(into recorder: RegistrationRecorder) throws(WorkerFault) -> Int32 {
+    package func register(into recorder: RegistrationRecorder) throws(WorkerFault) -> Int32 {
         let (worker, registration, status) = try startWorker()
         _ = worker
         state.withLock { $0.registration = registration; $0.moduleID = registration.id }
@@ -98,7 +99,7 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
     }
 
     /// The worker's own registrar problems come first: they are the module's mistakes.
-    var workerProblems: [String] { state.withLock { $0.registration?.problems ?? [] } }
+    package var workerProblems: [String] { state.withLock { $0.registration?.problems ?? [] } }
 
     private func startWorker() throws(WorkerFault) -> (ModuleWorker, WorkerRegistration, Int32) {
         let copy = state.withLock { $0.activeCopy } ?? copyPath
@@ -138,7 +139,7 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
     }
 
     /// The live worker, started again if the last one ended (unless the file is quarantined).
-    func currentWorker() throws(WorkerFault) -> (ModuleWorker, Int) {
+    package func currentWorker() throws(WorkerFault) -> (ModuleWorker, Int) {
         startLock.lock()
         defer { startLock.unlock() }
         let (worker, generation, quarantine, retired) = state.withLock { ($0.worker, $0.generation, $0.quarantine, $0.retired) }
@@ -205,7 +206,7 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
     }
 
     /// Called when this version replaced `older` in a hot swap: a crash soon after rolls back to it.
-    func replaced(_ older: IsolatedModule) {
+    package func replaced(_ older: IsolatedModule) {
         let previous = older.state.withLock { (older.copyPath, $0.registration, $0.registration?.version) }
         state.withLock { state in
             state.previous = previous
@@ -226,13 +227,13 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
 
     /// The deadline of one call: a little inside the host's call limit, so that the worker is
     /// killed and the call answered with an error before the host would abandon the instance.
-    var callDeadline: ContinuousClock.Instant {
+    package var callDeadline: ContinuousClock.Instant {
         let limit = settings.callPolicy.timeout
         return .now + max(limit - min(limit / 10, .milliseconds(200)), .milliseconds(1))
     }
 
     /// Answers one service call of the worker's through the module's own `den_host`.
-    func serve(_ frame: Frame) -> Frame {
+    package func serve(_ frame: Frame) -> Frame {
         let host = endpoint.host!
         var response = den_owned(ptr: nil, len: 0, release: nil)
         let status = frame.name.withCString { name in
@@ -241,17 +242,17 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
         return Frame(.reply, status: status, body: OwnedBuffer.take(&response))
     }
 
-    func request(_ frame: Frame, on worker: ModuleWorker, state: (Int32, Data) -> Void = { _, _ in }) throws(WorkerFault) -> Frame {
+    package func request(_ frame: Frame, on worker: ModuleWorker, state: (Int32, Data) -> Void = { _, _ in }) throws(WorkerFault) -> Frame {
         try worker.request(frame, deadline: callDeadline, serve: serve, state: state)
     }
 
     /// Builds route `index` in the live worker: the instance's id there.
-    struct BuildFailure: Error {
+    package struct BuildFailure: Error {
         var status: Int32
         var message: String
     }
 
-    func build(route index: UInt64, parameters: Data) -> Result<(UInt64, ModuleWorker, Int), BuildFailure> {
+    package func build(route index: UInt64, parameters: Data) -> Result<(UInt64, ModuleWorker, Int), BuildFailure> {
         let worker: ModuleWorker, generation: Int
         do { (worker, generation) = try currentWorker() } catch { return .failure(BuildFailure(status: Int32(DEN_ERR_INTERNAL.rawValue), message: error.message)) }
         do {
@@ -292,7 +293,7 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
     // MARK: C stand-ins
 
     /// Stands in for every route's builder: `builder_ctx` is a `RouteStandIn`.
-    static let builder: den_builder_fn = { context, _, params, instance, api, error in
+    package static let builder: den_builder_fn = { context, _, params, instance, api, error in
         guard let context, let instance, let api, let error else { return Int32(DEN_ERR_INVALID_ARGUMENT.rawValue) }
         let route = Unmanaged<RouteStandIn>.fromOpaque(context).takeUnretainedValue()
         let parameters = OwnedBuffer.copy(params)
@@ -310,9 +311,9 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
     }
 
     /// Never called: an isolated module's exports are called through `invoke`.
-    static let exportPlaceholder: den_export_fn = {}
+    package static let exportPlaceholder: den_export_fn = {}
 
-    nonisolated(unsafe) static let instanceAPI: UnsafeMutablePointer<den_instance_api> = {
+    package nonisolated(unsafe) static let instanceAPI: UnsafeMutablePointer<den_instance_api> = {
         let api = UnsafeMutablePointer<den_instance_api>.allocate(capacity: 1)
         api.initialize(to: den_instance_api(
             struct_size: UInt32(MemoryLayout<den_instance_api>.size), reserved: 0,
@@ -330,17 +331,19 @@ package final class IsolatedModule: RemoteExports, @unchecked Sendable {
             },
             // The worker keeps the module's state_version; the snapshot rides in each answer.
             state_version: nil))
+        // Its instances carry the notice of a restart to the next screen.
+        HostMadeInstances.register(UnsafePointer(api)) { InstanceStandIn.from($0).takeNotice() }
         return api
     }()
 }
 
 /// A route of an isolated module: the builder context of its stand-in builder. Lives for the
 /// process lifetime, like any builder context.
-final class RouteStandIn: Sendable {
-    let module: IsolatedModule
-    let index: UInt64
+package final class RouteStandIn: Sendable {
+    package let module: IsolatedModule
+    package let index: UInt64
 
-    init(module: IsolatedModule, index: UInt64) {
+    package init(module: IsolatedModule, index: UInt64) {
         self.module = module
         self.index = index
     }
@@ -358,4 +361,13 @@ extension IsolatedModule.Status {
         if let rolledBackTo { parts.append("rolled back to \(rolledBackTo) after a crash soon after its hot swap") }
         return parts.joined(separator: ", ")
     }
+}
+
+extension IsolatedModule {
+    package var worker: (pid: Int32?, restarts: Int) {
+        let status = status
+        return (status.pid, status.restarts)
+    }
+
+    package var hostingLine: String { status.line }
 }

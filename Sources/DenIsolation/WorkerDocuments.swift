@@ -1,3 +1,4 @@
+import DenHost
 import FoundationEssentials
 
 /// The worker's first frame: the protocol it speaks, its pid, and the sandbox layers that engaged
@@ -25,12 +26,23 @@ package struct WorkerRegistration: Codable, Sendable, Equatable {
     package struct Route: Codable, Sendable, Equatable {
         package var pattern: String
         package var flags: UInt32
+
+        package init(pattern: String, flags: UInt32) {
+            self.pattern = pattern
+            self.flags = flags
+        }
     }
 
     package struct Export: Codable, Sendable, Equatable {
         package var name: String
         package var signature: String
         package var summary: String
+
+        package init(name: String, signature: String, summary: String) {
+            self.name = name
+            self.signature = signature
+            self.summary = summary
+        }
     }
 
     package var id: String?
@@ -40,6 +52,15 @@ package struct WorkerRegistration: Codable, Sendable, Equatable {
     package var exports: [Export] = []
     /// What the worker's own registrar refused, first problem first.
     package var problems: [String] = []
+
+    package init(id: String?, version: String?, summary: String?, routes: [Route] = [], exports: [Export] = [], problems: [String] = []) {
+        self.id = id
+        self.version = version
+        self.summary = summary
+        self.routes = routes
+        self.exports = exports
+        self.problems = problems
+    }
 }
 
 /// The sandbox layers' names, as `den plugins` shows them.

@@ -1,3 +1,4 @@
+import DenHost
 import DenLibraryClients
 import DenSupport
 import FoundationEssentials
@@ -40,7 +41,7 @@ package final class QuarantineBook: Sendable {
         entries.contains { $0.hash == hash }
     }
 
-    func record(hash: String, file: String, module: String, reason: String) {
+    package func record(hash: String, file: String, module: String, reason: String) {
         lock.withLock { _ in
             var document = read()
             document.files.removeAll { $0.hash == hash }
@@ -78,8 +79,8 @@ package final class QuarantineBook: Sendable {
 
 /// A module file's content hash: SHA-256 (libDenCrypto.so) in hex, or, where that library is
 /// missing, a 64-bit FNV-1a marked as such (enough to tell versions of one file apart).
-enum ContentHash {
-    static func of(path: String) -> String {
+package enum ContentHash {
+    package static func of(path: String) -> String {
         guard let bytes = FileBytes.read(atPath: path, limit: 512 << 20) else { return "unreadable" }
         if let digest = try? CryptoLibrary.shared.sha256(bytes) {
             return digest.map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined()

@@ -1,4 +1,5 @@
 @testable import DenHost
+import DenIsolation
 import DenKit
 import DenSupport
 import DenTestSupport
@@ -29,7 +30,7 @@ struct SwiftFaultsIsolationSpec {
     func banners(_ view: SessionView) -> [String] { view.screen.bannerTexts }
 
     func module(_ runtime: DenRuntime) throws -> IsolatedModule {
-        try #require(runtime.isolation?.all.first { $0.filePath.hasSuffix("libDenFixtureSwiftFaults.so") })
+        try #require(runtime.workers?.all.first { $0.filePath.hasSuffix("libDenFixtureSwiftFaults.so") })
     }
 
     func counted(_ session: NavigationSession, to count: Int) -> SessionView {

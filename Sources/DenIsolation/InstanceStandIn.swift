@@ -1,3 +1,4 @@
+import DenHost
 import CDenABI
 import DenKit
 import FoundationEssentials
@@ -6,10 +7,10 @@ import Synchronization
 /// An instance of an isolated module on the host's side: the `self` of the stand-in instance API.
 /// It keeps what the host needs to bring the instance back after a crash: the route and parameters
 /// it was built from, and its state after its last event (the snapshot hot swap uses).
-final class InstanceStandIn: @unchecked Sendable {
-    let module: IsolatedModule
-    let route: UInt64
-    let parameters: Data
+package final class InstanceStandIn: @unchecked Sendable {
+    package let module: IsolatedModule
+    package let route: UInt64
+    package let parameters: Data
     // The host calls an instance's functions one at a time (den_module.h): no lock is needed
     // for these, except that `notice` is taken by the host after the call.
     private var remote: UInt64
@@ -22,10 +23,10 @@ final class InstanceStandIn: @unchecked Sendable {
     private let notice = Mutex<String?>(nil)
 
     /// The banner a screen brought back after a crash shows.
-    static let restoredNotice = "This module restarted after a crash; this screen was restored from its last saved state."
-    static let restartedFreshNotice = "This module restarted after a crash; this screen could not keep its state and was opened afresh."
+    package static let restoredNotice = "This module restarted after a crash; this screen was restored from its last saved state."
+    package static let restartedFreshNotice = "This module restarted after a crash; this screen could not keep its state and was opened afresh."
 
-    init(module: IsolatedModule, route: UInt64, parameters: Data, remote: UInt64, worker: ModuleWorker, generation: Int) {
+    package init(module: IsolatedModule, route: UInt64, parameters: Data, remote: UInt64, worker: ModuleWorker, generation: Int) {
         self.module = module
         self.route = route
         self.parameters = parameters
@@ -34,12 +35,12 @@ final class InstanceStandIn: @unchecked Sendable {
         self.generation = generation
     }
 
-    static func from(_ pointer: UnsafeMutableRawPointer?) -> InstanceStandIn {
+    package static func from(_ pointer: UnsafeMutableRawPointer?) -> InstanceStandIn {
         Unmanaged<InstanceStandIn>.fromOpaque(pointer!).takeUnretainedValue()
     }
 
     /// The notice to show above the next screen, once.
-    func takeNotice() -> String? { notice.withLock { value in defer { value = nil }; return value } }
+    package func takeNotice() -> String? { notice.withLock { value in defer { value = nil }; return value } }
 
     /// Builds the instance again in the live worker and restores its last state, when the worker
     /// it lived in has ended. Returns the notice to show, or nil when nothing had to be done.
@@ -72,7 +73,7 @@ final class InstanceStandIn: @unchecked Sendable {
         return Self.restoredNotice
     }
 
-    func handle(_ event: Data, reply: UnsafeMutablePointer<den_owned>) -> Int32 {
+    package func handle(_ event: Data, reply: UnsafeMutablePointer<den_owned>) -> Int32 {
         let started = ContinuousClock.now
         do {
             if let revived = try revive() { notice.withLock { $0 = revived } }
@@ -111,7 +112,7 @@ final class InstanceStandIn: @unchecked Sendable {
         }
     }
 
-    func snapshot(_ state: UnsafeMutablePointer<den_owned>) -> Int32 {
+    package func snapshot(_ state: UnsafeMutablePointer<den_owned>) -> Int32 {
         // The snapshot that came with the last event's answer is the state now (saving a browser
         // session after each step asks for it): no round trip.
         if stateIsCurrent, worker.end == nil, let lastState {
@@ -129,7 +130,7 @@ final class InstanceStandIn: @unchecked Sendable {
         return Int32(DEN_OK.rawValue)
     }
 
-    func restore(_ state: Data) -> Int32 {
+    package func restore(_ state: Data) -> Int32 {
         do {
             _ = try revive()
             stateIsCurrent = false
@@ -141,7 +142,7 @@ final class InstanceStandIn: @unchecked Sendable {
         }
     }
 
-    func destroy() {
+    package func destroy() {
         if worker.end == nil { worker.post(Frame(.destroy, ref: remote)) }
     }
 }

@@ -12,9 +12,9 @@ import Glibc
 /// whose key no longer matches the file (rebuilt, replaced, touched) is stale and read again from
 /// the file. The cache is only a shortcut: a missing, unreadable or damaged cache file is the same
 /// as an empty one, and the loader checks every module against its own file when it loads it.
-struct ManifestIndex {
+package struct ManifestIndex {
     /// The file's identity when it was read.
-    struct Key: Equatable {
+    package struct Key: Equatable {
         var device: UInt64
         var inode: UInt64
         var size: Int64
@@ -45,14 +45,14 @@ struct ManifestIndex {
     }
 
     /// A file's manifest as the cache holds it.
-    enum CachedManifest: Equatable {
+    package enum CachedManifest: Equatable {
         /// Read from the file in this run, or from the cache's plain fields (RegistryCacheFormat).
         case decoded(ModuleManifest)
         /// Compact JSON, decoded only when its file is installed (a manifest with settings or exports).
         case json(String)
     }
 
-    struct Entry: Equatable {
+    package struct Entry: Equatable {
         var key: Key
         var abiVersion: UInt32?
         var toolchain: String?
@@ -73,13 +73,13 @@ struct ManifestIndex {
     /// decoded at every start (≈ 27,000 instructions a module); version 2 was all JSON, which
     /// cost a start ≈ 15 µs per remembered file; version 1 also wrote `"exports": []` for every
     /// manifest, which a manifest without the key must not be confused with.
-    static let fileName = "manifests-v5.tsv"
+    package static let fileName = "manifests-v5.tsv"
     /// Files of earlier formats: never read, removed by the next save and by `den cache clean`.
-    static let olderFileNames = ["manifests-v1.json", "manifests-v2.json", "manifests-v3.tsv", "manifests-v4.tsv"]
+    package static let olderFileNames = ["manifests-v1.json", "manifests-v2.json", "manifests-v3.tsv", "manifests-v4.tsv"]
     /// Enough for any real set of module folders, small enough to read in a millisecond or two.
-    static let maximumEntries = 2048
+    package static let maximumEntries = 2048
 
-    let file: URL
+    package let file: URL
     /// Entries read from module files in this run (and, while saving, every entry). An unchanged
     /// file's entry is read from its cache line each time it is asked for, and not kept: a start
     /// asks once per file, and a dictionary of a hundred entries cost each module ≈ 5,000
@@ -91,12 +91,12 @@ struct ManifestIndex {
     private var used: [String] = []
     private var changed = false
     /// How the last `entry(for:)` was answered, for `--log-level debug` and the tests.
-    private(set) var hits = 0
-    private(set) var misses = 0
+    package private(set) var hits = 0
+    package private(set) var misses = 0
     /// Why the cache file could not be used, when it could not.
-    private(set) var loadProblem: String?
+    package private(set) var loadProblem: String?
 
-    init(directory: URL) {
+    package init(directory: URL) {
         file = directory.appendingFileName(Self.fileName)
         guard let bytes = FileBytes.read(atPath: file.filePath) else { return }
         guard let lines = RegistryCacheFormat.lines(bytes) else {
@@ -142,7 +142,7 @@ struct ManifestIndex {
     /// the file (no plugin code runs either way). nil when the file cannot be read at all.
     /// `file` is made only when it is needed (no `path` or `stamp`, or a file read anew): a URL
     /// per module costs a start with many modules.
-    mutating func entry(for file: @autoclosure () -> URL, path: String? = nil, stamp: FileStamp? = nil) -> Entry? {
+    package mutating func entry(for file: @autoclosure () -> URL, path: String? = nil, stamp: FileStamp? = nil) -> Entry? {
         var made: URL?
         func url() -> URL {
             if let made { return made }
@@ -165,10 +165,10 @@ struct ManifestIndex {
 
     /// This den's toolchain, made once: `DenModule.toolchain` makes it anew from C at every use,
     /// and every Swift module's cache line is checked against it at every start.
-    static let ownToolchain = DenModule.toolchain
+    package static let ownToolchain = DenModule.toolchain
 
     /// The manifest to install `file` from without loading it, or why it must be loaded now.
-    mutating func lazyManifest(for file: @autoclosure () -> URL, path: String? = nil, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
+    package mutating func lazyManifest(for file: @autoclosure () -> URL, path: String? = nil, stamp: FileStamp? = nil) -> Result<ModuleManifest, LoadNow> {
         guard let entry = entry(for: file(), path: path, stamp: stamp) else { return .failure(LoadNow("the file cannot be read")) }
         if let reason = entry.eagerBecause { return .failure(LoadNow(reason)) }
         guard let cached = entry.manifest else { return .failure(LoadNow("it has no manifest")) }
@@ -186,7 +186,7 @@ struct ManifestIndex {
 
     /// A cached manifest held to the rules a file's own is held to: JSON is decoded and checked,
     /// a decoded one (plain fields need no decoding) is checked.
-    static func check(_ cached: CachedManifest) -> Result<ModuleManifest, ManifestProblem> {
+    package static func check(_ cached: CachedManifest) -> Result<ModuleManifest, ManifestProblem> {
         switch cached {
         case .json(let text): return ManifestDecoding.decode(Array(text.utf8))
         case .decoded(let manifest):
@@ -195,16 +195,16 @@ struct ManifestIndex {
         }
     }
 
-    struct LoadNow: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+    package struct LoadNow: Error, CustomStringConvertible {
+        package var description: String
+        package init(_ description: String) { self.description = description }
     }
 
     /// Writes the cache when anything changed. It keeps the entries of files seen in this run and
     /// of files that still exist (another run may name other folders), and drops those of removed
     /// files; at most `maximumEntries`, this run's first. Atomic (a temporary file, then rename),
     /// and best effort: a cache that cannot be written costs the next start time, never correctness.
-    mutating func save() -> String? {
+    package mutating func save() -> String? {
         guard changed else { return nil }
         readAll()
         let used = Set(used)
@@ -257,7 +257,7 @@ struct ManifestIndex {
 }
 
 private extension ManifestIndex.Entry {
-    init(key: ManifestIndex.Key) {
+    package init(key: ManifestIndex.Key) {
         self.init(key: key, abiVersion: nil, toolchain: nil, manifest: nil, eagerBecause: nil)
     }
 }

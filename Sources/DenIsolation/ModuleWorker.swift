@@ -1,3 +1,4 @@
+import DenHost
 import CDenABI
 import CDenProcess
 import DenKit
@@ -21,7 +22,7 @@ package struct WorkerEnd: Sendable, Equatable {
         return cause.map { "\($0); the worker \(how)" } ?? "its worker \(how)"
     }
 
-    static func signalName(_ number: Int32) -> String {
+    package static func signalName(_ number: Int32) -> String {
         let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGKILL: "SIGKILL", SIGBUS: "SIGBUS",
                                       SIGILL: "SIGILL", SIGFPE: "SIGFPE", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP",
                                       SIGSYS: "SIGSYS", SIGPIPE: "SIGPIPE", SIGXCPU: "SIGXCPU"]
@@ -40,8 +41,8 @@ package struct WorkerFault: Error, Sendable {
 /// call that calls one of its own exports) goes through while other threads wait their turn.
 package final class ModuleWorker: @unchecked Sendable {
     package let pid: pid_t
-    let pidfd: Int32
-    let channel: FrameChannel
+    package let pidfd: Int32
+    package let channel: FrameChannel
     package let sandbox: [String]
     package let startedAt: ContinuousClock.Instant
     private let callLock = RecursiveLock()
@@ -61,7 +62,7 @@ package final class ModuleWorker: @unchecked Sendable {
     package var end: WorkerEnd? { endState.withLock { $0 } }
 
     /// What a worker needs to start: where `den` is, the module copy, the sandbox and memory limit.
-    struct Launch: Sendable {
+    package struct Launch: Sendable {
         var executable: String
         var modulePath: String
         var sandbox: Bool
@@ -71,7 +72,7 @@ package final class ModuleWorker: @unchecked Sendable {
 
     /// Starts a worker and reads its hello frame; `onEnd` hears (on the worker's watch thread)
     /// how it ended, within milliseconds of its end (pidfd).
-    static func start(_ launch: Launch, deadline: ContinuousClock.Instant,
+    package static func start(_ launch: Launch, deadline: ContinuousClock.Instant,
                       onEnd: @escaping @Sendable (ModuleWorker, WorkerEnd) -> Void) throws(WorkerFault) -> ModuleWorker {
         let startedAt = ContinuousClock.now
         var fds: [Int32] = [-1, -1]
@@ -154,13 +155,13 @@ package final class ModuleWorker: @unchecked Sendable {
     }
 
     /// Ends the worker (and what it forked); `cause` is what the host saw.
-    func kill(because cause: String) {
+    package func kill(because cause: String) {
         killCause.withLock { if $0 == nil { $0 = cause } }
         den_kill_worker(pid)
     }
 
     /// Waits until the watch thread has reaped the worker; its end, or nil after `duration`.
-    func waitForEnd(upTo duration: Duration) -> WorkerEnd? {
+    package func waitForEnd(upTo duration: Duration) -> WorkerEnd? {
         let until = ContinuousClock.now + duration
         while true {
             if let end { return end }
@@ -174,7 +175,7 @@ package final class ModuleWorker: @unchecked Sendable {
     /// thread, so they belong to the caller's UI session) meanwhile. A `handled` answer comes
     /// back as a `reply` with its body the reply document; its snapshot goes to `state` (with the
     /// snapshot's status).
-    func request(_ frame: Frame, deadline: ContinuousClock.Instant, serve: (Frame) -> Frame,
+    package func request(_ frame: Frame, deadline: ContinuousClock.Instant, serve: (Frame) -> Frame,
                  state: (Int32, Data) -> Void = { _, _ in }) throws(WorkerFault) -> Frame {
         // Bounded: two isolated modules calling each other's exports from two sessions at once
         // would otherwise wait for each other's lock for ever.
@@ -219,7 +220,7 @@ package final class ModuleWorker: @unchecked Sendable {
     }
 
     /// Sends a frame that has no reply (`destroy`); a broken socket is noticed by the next request.
-    func post(_ frame: Frame) {
+    package func post(_ frame: Frame) {
         // A destroy never waits long behind another session's call: at worst the instance is
         // left in the worker until it ends.
         guard callLock.lock(before: .now + .seconds(1)) else { return }
@@ -229,13 +230,13 @@ package final class ModuleWorker: @unchecked Sendable {
     }
 
     /// Closes the socket: the worker exits by itself (used when a hot swap replaced the module).
-    func retire() {
+    package func retire() {
         callLock.lock()
         defer { callLock.unlock() }
         kill(because: "den retired it")
     }
 
-    static func describe(_ failure: ChannelFailure) -> String {
+    package static func describe(_ failure: ChannelFailure) -> String {
         switch failure {
         case .closed: "it closed its socket"
         case .peerEnded: "it ended"
@@ -247,10 +248,10 @@ package final class ModuleWorker: @unchecked Sendable {
 }
 
 /// A pthread mutex that the thread holding it may take again (nested requests, see `ModuleWorker`).
-final class RecursiveLock: @unchecked Sendable {
+package final class RecursiveLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
@@ -263,11 +264,11 @@ final class RecursiveLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Takes the lock unless `deadline` passes first; false then.
-    func lock(before deadline: ContinuousClock.Instant) -> Bool {
+    package func lock(before deadline: ContinuousClock.Instant) -> Bool {
         let left = deadline - .now
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)

@@ -1,4 +1,5 @@
 @testable import DenHost
+import DenIsolation
 import DenKit
 import DenSupport
 import DenTestSupport
@@ -29,7 +30,7 @@ struct IsolationSpec {
     func banners(_ view: SessionView) -> [String] { view.screen.bannerTexts }
 
     func faults(_ runtime: DenRuntime) throws -> IsolatedModule {
-        try #require(runtime.isolation?.all.first { $0.filePath.hasSuffix("libDenFixtureFaults.so") })
+        try #require(runtime.workers?.all.first { $0.filePath.hasSuffix("libDenFixtureFaults.so") })
     }
 
     /// Counts to `count` on a fresh faults screen.
@@ -180,7 +181,7 @@ struct IsolationSpec {
         #expect(banners(quarantined).first?.contains("is quarantined: it crashed 3 times within 5 minutes (last: its worker ended by SIGSEGV)") == true,
                 "\(quarantined.screen)")
         #expect(banners(quarantined).first?.contains("den modules release \(module.contentHash.prefix(12))") == true)
-        let book = try #require(runtime.isolation?.quarantine)
+        let book = try #require(runtime.workers?.quarantine)
         #expect(book.entries.map(\.hash) == [module.contentHash])
         #expect(book.release(String(module.contentHash.prefix(12))).count == 1)
         #expect(runtime.makeSession().open("faults").errors.isEmpty, "released: tried afresh")
@@ -265,7 +266,7 @@ struct IsolatedRollbackSpec {
         #expect(session.current?.text.contains("swap v2") == true)
         let crashed = session.add()
         #expect(crashed.errors.first?.contains("SIGSEGV") == true, "\(crashed.errors)")
-        let module = try #require(app.runtime.isolation?.module(forFile: app.file.path))
+        let module = try #require(app.runtime.workers?.module(forFile: app.file.path))
         #expect(module.status.rolledBackTo == "1.0.0")
         #expect(app.record?.hosting?.contains("rolled back to 1.0.0") == true, "\(app.record?.hosting ?? "nil")")
         let next = session.add()

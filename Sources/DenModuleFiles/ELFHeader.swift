@@ -9,20 +9,20 @@ import Glibc
 /// own handling is worse: another CPU gives a misleading "No such file or directory", and a
 /// truncated file (an interrupted copy or build) is mapped anyway and kills the process with
 /// SIGBUS when the loader touches the missing pages.
-struct ELFHeader {
-    static let identificationSize = 20
+package struct ELFHeader {
+    package static let identificationSize = 20
     private static let headerSize64 = 64
     private static let loadableSegment: UInt32 = 1
 
-    let isELF: Bool
-    let is64Bit: Bool
-    let machine: UInt16
+    package let isELF: Bool
+    package let is64Bit: Bool
+    package let machine: UInt16
     /// How many bytes the file must have to hold every segment and table the headers name.
-    private(set) var requiredSize: UInt64 = 0
+    package private(set) var requiredSize: UInt64 = 0
 
     /// Reads and checks the headers of `file`. Returns nil for a file shorter than an ELF identification.
     /// Plain POSIX calls: this runs on every plugin load, next to a ~0.2 ms `dlopen`.
-    static func read(_ file: URL) throws(ELFReadError) -> (header: ELFHeader?, fileSize: UInt64) {
+    package static func read(_ file: URL) throws(ELFReadError) -> (header: ELFHeader?, fileSize: UInt64) {
         let descriptor = open(file.filePath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ELFReadError(errno: errno) }
         defer { close(descriptor) }
@@ -65,7 +65,7 @@ struct ELFHeader {
         return overflowA || overflowB ? .max : sum
     }
 
-    init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard bytes.count >= ELFHeader.identificationSize else { return nil }
         isELF = bytes[0] == 0x7F && bytes[1] == 0x45 && bytes[2] == 0x4C && bytes[3] == 0x46
         is64Bit = bytes[4] == 2
@@ -74,7 +74,7 @@ struct ELFHeader {
     }
 
     /// A readable CPU name for `e_machine`.
-    static func architecture(of machine: UInt16, is64Bit: Bool) -> String {
+    package static func architecture(of machine: UInt16, is64Bit: Bool) -> String {
         switch machine {
         case 0x3E: is64Bit ? "x86_64" : "x32 (32-bit x86_64)"
         case 0xB7: "aarch64"
@@ -85,12 +85,12 @@ struct ELFHeader {
         }
     }
 
-    static var hostMachineName: String {
+    package static var hostMachineName: String {
         architecture(of: hostMachine.machine, is64Bit: hostMachine.is64Bit)
     }
 
     /// The `e_machine` value of the CPU this host was built for.
-    static var hostMachine: (machine: UInt16, is64Bit: Bool) {
+    package static var hostMachine: (machine: UInt16, is64Bit: Bool) {
         #if arch(x86_64)
         (0x3E, true)
         #elseif arch(arm64)
@@ -101,16 +101,16 @@ struct ELFHeader {
     }
 }
 
-struct ELFReadError: Error, CustomStringConvertible {
-    let errno: Int32
-    var description: String { String(cString: strerror(errno)) }
+package struct ELFReadError: Error, CustomStringConvertible {
+    package let errno: Int32
+    package var description: String { String(cString: strerror(errno)) }
 }
 
 private extension Array where Element == UInt8 {
     /// Little-endian reads; out-of-range offsets read as zero.
-    func uint16(at offset: Int) -> UInt16 { UInt16(truncatingIfNeeded: uint(at: offset, width: 2)) }
-    func uint32(at offset: Int) -> UInt32 { UInt32(truncatingIfNeeded: uint(at: offset, width: 4)) }
-    func uint64(at offset: Int) -> UInt64 { uint(at: offset, width: 8) }
+    package func uint16(at offset: Int) -> UInt16 { UInt16(truncatingIfNeeded: uint(at: offset, width: 2)) }
+    package func uint32(at offset: Int) -> UInt32 { UInt32(truncatingIfNeeded: uint(at: offset, width: 4)) }
+    package func uint64(at offset: Int) -> UInt64 { uint(at: offset, width: 8) }
 
     private func uint(at offset: Int, width: Int) -> UInt64 {
         guard offset >= 0, offset + width <= count else { return 0 }

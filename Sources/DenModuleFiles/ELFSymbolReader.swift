@@ -8,7 +8,7 @@ import Glibc
 /// or toolchain must never get to do. Uses the section headers (`.dynsym`, its string table and
 /// the section holding each value); a library stripped of section headers yields nil, and the
 /// loader then falls back to checking the symbols after `dlopen`.
-struct ELFSymbolReader {
+package struct ELFSymbolReader {
     private static let dynamicSymbolTable: UInt32 = 11
     private static let noBits: UInt32 = 8
 
@@ -26,7 +26,7 @@ struct ELFSymbolReader {
     private let sections: [Section]
 
     /// Opens `path`; nil when it is not a readable little-endian 64-bit ELF file with section headers.
-    init?(path: String) {
+    package init?(path: String) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var info = stat()
@@ -46,13 +46,13 @@ struct ELFSymbolReader {
         }
     }
 
-    func finish() {
+    package func finish() {
         _ = Glibc.close(descriptor)
     }
 
     /// The bytes (at most `maximum` each) of those of the defined dynamic symbols `names` that the
     /// library defines, in one pass over its dynamic symbol table.
-    func values(of names: [String], maximum: Int = 4096) -> [String: [UInt8]] {
+    package func values(of names: [String], maximum: Int = 4096) -> [String: [UInt8]] {
         let wanted = names.map { Array($0.utf8) }
         var found: [String: [UInt8]] = [:]
         for symbols in sections where symbols.type == ELFSymbolReader.dynamicSymbolTable && symbols.entrySize >= 24 {
@@ -93,7 +93,7 @@ struct ELFSymbolReader {
 
 private extension Array where Element == UInt8 {
     /// A little-endian unsigned value of `width` bytes; zero when out of range.
-    func le(_ offset: Int, _ width: Int) -> UInt64 {
+    package func le(_ offset: Int, _ width: Int) -> UInt64 {
         guard offset >= 0, offset + width <= count else { return 0 }
         var value: UInt64 = 0
         for index in (0..<width).reversed() { value = value << 8 | UInt64(self[offset + index]) }
@@ -101,7 +101,7 @@ private extension Array where Element == UInt8 {
     }
 
     /// Whether the NUL-terminated string at `offset` is exactly `name`.
-    func matches(_ name: [UInt8], at offset: Int) -> Bool {
+    package func matches(_ name: [UInt8], at offset: Int) -> Bool {
         guard offset + name.count < count else { return false }
         for index in name.indices where self[offset + index] != name[index] { return false }
         return self[offset + name.count] == 0

@@ -1,3 +1,4 @@
+import DenHost
 import CDenProcess
 import DenSupport
 import FoundationEssentials
@@ -11,10 +12,10 @@ package enum WorkerProtocol {
     /// Sent by the worker in its hello frame; a host refuses any other.
     package static let version: UInt64 = 2
     /// The largest snapshot a `handled` frame carries (a larger one is sent as "keeps none").
-    static let maxStateBytes = WireLimits.maxReplyBytes
+    package static let maxStateBytes = WireLimits.maxReplyBytes
     /// The largest frame either side accepts: a reply document (4 MiB) and a snapshot (4 MiB),
     /// with room for the header.
-    static let maxFrameBytes = WireLimits.maxReplyBytes + maxStateBytes + 64 * 1024
+    package static let maxFrameBytes = WireLimits.maxReplyBytes + maxStateBytes + 64 * 1024
     /// The hidden command that turns `den` into a worker: `den worker --fd 3 [options] <copy>`.
     package static let command = "worker"
 }
@@ -85,7 +86,7 @@ package struct Frame: Sendable {
     }
 
     /// kind (1) + status (4) + ref (8) + name length (2), after the 4-byte length.
-    static let headerBytes = 15
+    package static let headerBytes = 15
 }
 
 /// Why a frame could not be sent or received.
@@ -106,7 +107,7 @@ package enum ChannelFailure: Error, Sendable, Equatable {
 package final class FrameChannel: @unchecked Sendable {
     package let fd: Int32
     /// The worker's pidfd on the host's side (-1 in the worker): a death wakes every wait.
-    let watch: Int32
+    package let watch: Int32
 
     package init(fd: Int32, watch: Int32 = -1) {
         self.fd = fd

@@ -1,4 +1,4 @@
-@testable import DenHost
+@testable import DenModuleFiles
 import Testing
 
 @Suite("Module ids and versions: the rules den_module.h states, checked byte by byte")

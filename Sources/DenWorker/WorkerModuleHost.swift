@@ -1,5 +1,7 @@
 import CDenABI
 import DenExports
+import DenHost
+import DenIsolation
 import DenKit
 import DenSupport
 import FoundationEssentials
@@ -211,7 +213,7 @@ package final class WorkerModuleHost: @unchecked Sendable {
 /// One instance the worker built: its functions, and the state it sent after its last event with
 /// the `state_version` it had then (revision 4).
 private struct WorkerInstance {
-    let pointer: UnsafeMutableRawPointer
-    let functions: InstanceFunctions
-    var last: (version: UInt64, status: Int32, state: Data)?
+    package let pointer: UnsafeMutableRawPointer
+    package let functions: InstanceFunctions
+    package var last: (version: UInt64, status: Int32, state: Data)?
 }

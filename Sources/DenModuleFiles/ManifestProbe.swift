@@ -4,27 +4,22 @@ import FoundationEssentials
 
 /// What a plugin file says about itself, read from its dynamic symbol table without loading it
 /// (no plugin code runs): `den_abi_version`, `den_toolchain` and `den_manifest`.
-struct ManifestProbe: Sendable, Equatable {
-    var abiVersion: UInt32?
+package struct ManifestProbe: Sendable, Equatable {
+    package var abiVersion: UInt32?
     /// The size of a `den_abi_version` that is not a 4-byte object (a `uint64_t`, a function).
-    var abiVersionSize: Int?
-    var toolchain: String?
+    package var abiVersionSize: Int?
+    package var toolchain: String?
     /// nil when the file defines no `den_manifest`.
-    var manifest: Result<ModuleManifest, ManifestProblem>?
+    package var manifest: Result<ModuleManifest, ManifestProblem>?
 
     /// Reads `file`; nil when it is not a 64-bit little-endian ELF file with section headers.
-    static func read(_ file: URL) -> ManifestProbe? {
+    package static func read(_ file: URL) -> ManifestProbe? {
         guard let reader = ELFSymbolReader(path: file.path) else { return nil }
         defer { reader.finish() }
         return read(reader)
     }
 
-    /// Why the file has no readable ABI version: not exported, or not a 4-byte object.
-    var abiVersionProblem: PluginLoadError.Cause {
-        abiVersionSize.map { .malformedABIVersion(size: $0) } ?? .missingSymbol(DEN_ABI_VERSION_SYMBOL)
-    }
-
-    static func read(_ reader: ELFSymbolReader) -> ManifestProbe {
+    package static func read(_ reader: ELFSymbolReader) -> ManifestProbe {
         // One byte more than allowed, so an oversized manifest is told apart from one at the limit.
         let values = reader.values(of: [DEN_ABI_VERSION_SYMBOL, DEN_TOOLCHAIN_SYMBOL, DEN_MANIFEST_SYMBOL],
                                    maximum: ModuleManifest.maximumBytes + 1)

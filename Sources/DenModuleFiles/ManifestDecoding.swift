@@ -6,9 +6,9 @@ import FoundationEssentials
 /// Turns the bytes of a `den_manifest` symbol into a checked `ModuleManifest`, or says what is
 /// wrong with them in words a module author can act on. Nothing here trusts the bytes: they come
 /// from a file nobody has vetted.
-enum ManifestDecoding {
+package enum ManifestDecoding {
     /// The checked manifest, or the first problem found.
-    static func decode(_ bytes: [UInt8]) -> Result<ModuleManifest, ManifestProblem> {
+    package static func decode(_ bytes: [UInt8]) -> Result<ModuleManifest, ManifestProblem> {
         // A C string ends at its NUL; a Rust `[u8; N]` may carry none.
         let text = bytes.prefix { $0 != 0 }
         // `const char *den_manifest = "…"` exports the pointer, not the text: 8 bytes, no `{`.
@@ -35,7 +35,7 @@ enum ManifestDecoding {
     }
 
     /// The first rule the decoded manifest breaks (the same rules the registrar applies).
-    static func problem(in manifest: ModuleManifest) -> String? {
+    package static func problem(in manifest: ModuleManifest) -> String? {
         guard manifest.v == ModuleManifest.formatVersion else {
             return "its format version \"v\": \(manifest.v) is not the \(ModuleManifest.formatVersion) this den reads"
         }
@@ -73,7 +73,7 @@ enum ManifestDecoding {
 
     /// An entry the shell could not draw or follow: too many, a bad title, or a route that none
     /// of the module's own patterns serves (an entry never leads into another module).
-    static func navigationProblem(in manifest: ModuleManifest) -> String? {
+    package static func navigationProblem(in manifest: ModuleManifest) -> String? {
         guard !manifest.navigation.isEmpty else { return nil }
         if manifest.navigation.count > NavigationEntry.maximumCount {
             return "it lists \(manifest.navigation.count) navigation entries; a module may contribute at most \(NavigationEntry.maximumCount)"
@@ -92,7 +92,7 @@ enum ManifestDecoding {
 }
 
 /// What is wrong with a manifest; the loader wraps it in a `PluginLoadError`.
-struct ManifestProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct ManifestProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

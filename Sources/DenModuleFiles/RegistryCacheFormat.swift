@@ -16,14 +16,14 @@ import Glibc
 /// (docs/PERFORMANCE.md). Lines are split without decoding anything; a JSON manifest is decoded
 /// only when its file is installed, a plain one costs its few strings. A line that does not
 /// parse is dropped (its file is read again).
-enum RegistryCacheFormat {
-    static let header = "den-module-registry 5"
+package enum RegistryCacheFormat {
+    package static let header = "den-module-registry 5"
 
     /// The cache file cut into lines by path, each read into an entry only when asked for: the
     /// file keeps a line per module file any run has seen, and a start needs only its own.
     /// Lines are found by their path's bytes, by binary search: no `String` and no hash per line
     /// or per look-up (a dictionary by path cost each module ≈ 3,000 instructions at start).
-    struct Lines {
+    package struct Lines {
         fileprivate let bytes: [UInt8]
         /// Each line's path field and whole line, as byte ranges of `bytes`, sorted by the path
         /// field's bytes; a path that repeats keeps its last line.
@@ -73,11 +73,11 @@ enum RegistryCacheFormat {
     }
 
     /// The lines of a cache file; nil when its header is not this format's.
-    static func lines(_ data: Data) -> Lines? {
+    package static func lines(_ data: Data) -> Lines? {
         lines([UInt8](data))
     }
 
-    static func lines(_ bytes: [UInt8]) -> Lines? {
+    package static func lines(_ bytes: [UInt8]) -> Lines? {
         // Contiguous bytes, cut at offsets memchr finds: `split` made an array of slices per
         // line, and a slice of `Data` is read a byte at a time by the text and integer parsers
         // (≈ 17 µs a line before).
@@ -132,7 +132,7 @@ enum RegistryCacheFormat {
     }
 
     /// Every entry, and how many lines were dropped; nil when the header is not this format's.
-    static func parse(_ data: Data) -> (entries: [String: ManifestIndex.Entry], dropped: Int)? {
+    package static func parse(_ data: Data) -> (entries: [String: ManifestIndex.Entry], dropped: Int)? {
         guard let lines = lines(data) else { return nil }
         var entries: [String: ManifestIndex.Entry] = Dictionary(minimumCapacity: lines.count)
         var dropped = lines.damaged
@@ -201,7 +201,7 @@ enum RegistryCacheFormat {
     /// list makes the manifest JSON).
     private static let declaresExports = "declared"
 
-    static func render(_ entries: [String: ManifestIndex.Entry]) -> Data {
+    package static func render(_ entries: [String: ManifestIndex.Entry]) -> Data {
         var out = header + "\n"
         // In the order `Lines` searches: by the escaped path's UTF-8 bytes.
         let ordered = entries.map { (escaped: Array(escape($0.key).utf8), entry: $0.value) }
@@ -228,7 +228,7 @@ enum RegistryCacheFormat {
 
     /// Whether the plain fields carry all of `manifest`: no settings, no exports, and routes
     /// that the routes field can hold (a line each).
-    static func isPlain(_ manifest: ModuleManifest) -> Bool {
+    package static func isPlain(_ manifest: ModuleManifest) -> Bool {
         manifest.v == ModuleManifest.formatVersion && manifest.settings.isEmpty && manifest.exports.isEmpty
             && manifest.navigation.isEmpty
             && !manifest.id.isEmpty && !manifest.version.isEmpty
@@ -348,7 +348,7 @@ enum RegistryCacheFormat {
 private extension FixedWidthInteger {
     /// A decimal number from ASCII digits (an optional leading '-'), nothing else; nil when it
     /// does not fit.
-    init?(ascii field: ArraySlice<UInt8>) {
+    package init?(ascii field: ArraySlice<UInt8>) {
         var digits = field[...]
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }

@@ -1,5 +1,5 @@
-@testable import DenHost
 import DenKit
+@testable import DenModuleFiles
 import Foundation
 import Testing
 
