@@ -99,6 +99,12 @@ public final class DenRuntime: Sendable {
         return isolated.worker
     }
 
+    /// The bytes den sent to and received from the worker of the isolated module `moduleID`
+    /// (its frames whole, since that worker started); nil when that module is not isolated.
+    public func workerTraffic(ofModule moduleID: String) -> (sent: Int, received: Int)? {
+        registry.plugins.last(where: { $0.id == moduleID && $0.isActive })?.isolated?.traffic
+    }
+
     /// Discovers and loads every plugin. A broken plugin or an unreadable folder is recorded
     /// (`registry.plugins`, `folderProblems`) and never stops the others. At debug level it logs
     /// what it searched, each copy reused or staged, and how long each load took.

@@ -370,4 +370,8 @@ extension IsolatedModule {
     }
 
     package var hostingLine: String { status.line }
+
+    package var traffic: (sent: Int, received: Int) {
+        state.withLock { $0.worker?.channel.traffic } ?? (0, 0)
+    }
 }

@@ -2,6 +2,7 @@ import DenHost
 import CDenProcess
 import DenSupport
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -109,9 +110,18 @@ package final class FrameChannel: @unchecked Sendable {
     /// The worker's pidfd on the host's side (-1 in the worker): a death wakes every wait.
     package let watch: Int32
 
+    /// Every frame's bytes sent and received so far, length prefix included (what `den plugins`
+    /// and the isolation benchmark read; `send`/`recv` show in no /proc counter).
+    private let sentBytes = Atomic<Int>(0)
+    private let receivedBytes = Atomic<Int>(0)
+
     package init(fd: Int32, watch: Int32 = -1) {
         self.fd = fd
         self.watch = watch
+    }
+
+    package var traffic: (sent: Int, received: Int) {
+        (sentBytes.load(ordering: .relaxed), receivedBytes.load(ordering: .relaxed))
     }
 
     package func send(_ frame: Frame, deadline: ContinuousClock.Instant? = nil) throws(ChannelFailure) {
@@ -141,6 +151,7 @@ package final class FrameChannel: @unchecked Sendable {
             }
             throw error == EPIPE || error == ECONNRESET ? .closed : .io(error)
         }
+        sentBytes.add(bytes.count, ordering: .relaxed)
     }
 
     package func receive(deadline: ContinuousClock.Instant? = nil) throws(ChannelFailure) -> Frame {
@@ -152,6 +163,7 @@ package final class FrameChannel: @unchecked Sendable {
         }
         var bytes = [UInt8](repeating: 0, count: length)
         try read(into: &bytes, deadline: deadline)
+        receivedBytes.add(4 + length, ordering: .relaxed)
         guard let kind = FrameKind(rawValue: bytes[0]) else { throw .malformed("a frame of unknown kind \(bytes[0])") }
         let (status, ref, nameLength) = bytes.withUnsafeBytes { raw in
             (Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: Int32.self)),

@@ -64,15 +64,15 @@ struct IsolationBench {
             }
         }
         let workerPid = isolated.worker(ofModule: "faults")?.pid
-        // The bytes of one event each way, as this thread's I/O counters see them (per screen):
-        // an isolated call is sent and answered on the calling thread. (The sandboxed worker's
-        // own counters cannot be read.)
+        // The bytes of one event each way, frames whole, as den's side of the worker's socket
+        // counts them (per screen): send and recv show in no /proc counter.
         for (route, isIsolated, session) in sessions where isIsolated {
             _ = session.send(action: "count", fields: [:]) // warm
-            let before = Self.io(pid: nil)
+            let before = isolated.workerTraffic(ofModule: "faults")
             for _ in 0..<20 { _ = session.send(action: "count", fields: [:]) }
-            let after = Self.io(pid: nil)
-            let (request, reply) = ((after.written - before.written) / 20, (after.read - before.read) / 20)
+            let after = isolated.workerTraffic(ofModule: "faults")
+            guard let before, let after else { result.failures.append("no worker traffic for \(route)"); continue }
+            let (request, reply) = ((after.sent - before.sent) / 20, (after.received - before.received) / 20)
             if request > 0, reply > 0 { result.bytesPerEvent[route] = (request, reply) } else { result.failures.append("no bytes counted for \(route)") }
         }
         var workerCPUStart = 0.0
@@ -129,20 +129,6 @@ struct IsolationBench {
         // That the state survives is the tests' business (IsolationSpec); here the next event must work.
         if !session.send(action: "count", fields: [:]).errors.isEmpty { result.failures.append("no event after \(crashes) crashes") }
         return result
-    }
-
-    /// Bytes read and written through system calls (rchar, wchar) by a process, or (nil) by the
-    /// calling thread. Reading the counters adds the first read's ≈ 100 bytes to `read`.
-    static func io(pid: Int32?) -> (read: Int, written: Int) {
-        let path = pid.map { "/proc/\($0)/io" } ?? "/proc/thread-self/io"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return (0, 0) }
-        var read = 0, written = 0
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let value = Int(parts[1]) else { continue }
-            if parts[0] == "rchar:" { read = value } else if parts[0] == "wchar:" { written = value }
-        }
-        return (read, written)
     }
 
     /// CPU time of this whole process (every thread), in nanoseconds.

@@ -3,8 +3,10 @@ import Foundation
 /// The isolated round trip's physical baseline: the same bytes an isolated "count" event moves
 /// (den → worker, worker → den; read from the worker's /proc/PID/io), sent back and forth over
 /// a bare AF_UNIX stream socketpair between this process and a child, with blocking reads and
-/// writes and nothing else. On two cores each direction is a wake-up of the other process, so
-/// this is what any cross-process call costs here (DESIGN §13).
+/// writes and nothing else. The two ends are pinned to two different cores, so each direction is
+/// a wake-up of the other core: what any cross-process call costs here (DESIGN §13). Left to the
+/// scheduler, both ends often share one core and a round trip costs a fraction of that, which
+/// is no baseline for a worker that den cannot keep on its own core.
 struct SocketPairBench {
     var requestBytes: Int
     var replyBytes: Int
@@ -38,7 +40,9 @@ struct SocketPairBench {
         let status = posix_spawn(&pid, executable, &actions, nil, &cArguments, environ)
         close(fds[1])
         guard status == 0 else { throw BenchError("posix_spawn: \(status)") }
+        let restore = try Self.pinAcrossCores(child: pid)
         defer {
+            _ = restore.withUnsafeBufferPointer { sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, $0.baseAddress!) }
             shutdown(fds[0], Int32(SHUT_RDWR))
             var child: Int32 = 0
             waitpid(pid, &child, 0)
@@ -55,6 +59,28 @@ struct SocketPairBench {
             if round >= 50 { samples.add(elapsed) }
         }
         return samples
+    }
+
+    /// Pins this thread to the first online core and `child` to another; returns this thread's
+    /// mask before, to put back.
+    static func pinAcrossCores(child: pid_t) throws -> [cpu_set_t] {
+        var before = [cpu_set_t()]
+        guard sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &before) == 0 else { throw BenchError("sched_getaffinity: errno \(errno)") }
+        let cores = (0..<(MemoryLayout<cpu_set_t>.size * 8)).filter { core in
+            withUnsafeBytes(of: before[0]) { $0[core / 8] & UInt8(1 << (core % 8)) != 0 }
+        }
+        guard cores.count >= 2 else { throw BenchError("one core only: a cross-core baseline needs two") }
+        func only(_ core: Int) -> cpu_set_t {
+            var set = cpu_set_t()
+            withUnsafeMutableBytes(of: &set) { $0[core / 8] = UInt8(1 << (core % 8)) }
+            return set
+        }
+        var mine = only(cores[0]), theirs = only(cores[1])
+        guard sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, &mine) == 0,
+              sched_setaffinity(child, MemoryLayout<cpu_set_t>.size, &theirs) == 0 else {
+            throw BenchError("sched_setaffinity: errno \(errno)")
+        }
+        return before
     }
 
     static func readFully(_ fd: Int32, _ buffer: inout [UInt8], _ count: Int) -> Bool {

@@ -386,7 +386,7 @@ if wanted("isolation") {
         }
         if let socket = bare[route], let bytes = r.bytesPerEvent[route] {
             details.append("  " + pad("\(label), socketpair", 24) + micro(socket.median) + " / " + micro(socket.p90) + " / " + micro(socket.percentile(99))
-                           + " (\(bytes.request) B out, \(bytes.reply) B back, two processes)")
+                           + " (\(bytes.request) B out, \(bytes.reply) B back, two processes pinned to two cores)")
         }
     }
     // Where an isolated event's time goes: CPU in den's process and in the worker; the rest is waiting.

@@ -33,6 +33,8 @@ package protocol IsolatedHosting: AnyObject, Sendable {
     var worker: (pid: Int32?, restarts: Int) { get }
     /// "isolated, pid 4242, 1 restart, sandbox: …" (`den plugins`, About's `hosting`).
     var hostingLine: String { get }
+    /// The bytes den sent to and received from the running worker, frames whole.
+    var traffic: (sent: Int, received: Int) { get }
     /// Stops the worker for good: a hot swap replaced this version, or its load was refused.
     func retire()
 }
