@@ -42,7 +42,7 @@ struct SocketPairBench {
         guard status == 0 else { throw BenchError("posix_spawn: \(status)") }
         let restore = try Self.pinAcrossCores(child: pid)
         defer {
-            _ = restore.withUnsafeBufferPointer { sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, $0.baseAddress!) }
+            Self.setAffinity(restore)
             shutdown(fds[0], Int32(SHUT_RDWR))
             var child: Int32 = 0
             waitpid(pid, &child, 0)
@@ -61,26 +61,39 @@ struct SocketPairBench {
         return samples
     }
 
-    /// Pins this thread to the first online core and `child` to another; returns this thread's
-    /// mask before, to put back.
-    static func pinAcrossCores(child: pid_t) throws -> [cpu_set_t] {
-        var before = [cpu_set_t()]
-        guard sched_getaffinity(0, MemoryLayout<cpu_set_t>.size, &before) == 0 else { throw BenchError("sched_getaffinity: errno \(errno)") }
-        let cores = (0..<(MemoryLayout<cpu_set_t>.size * 8)).filter { core in
-            withUnsafeBytes(of: before[0]) { $0[core / 8] & UInt8(1 << (core % 8)) != 0 }
-        }
+    /// glibc's `sched_getaffinity`/`sched_setaffinity` (declared only under _GNU_SOURCE, so not
+    /// imported into Swift): pid, mask size, mask. A mask is `cpu_set_t`'s 1,024 bits.
+    private typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+    private static let maskBytes = 128
+
+    private static func affinity(_ name: String) throws -> Affinity {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { throw BenchError("\(name) not found") }
+        return unsafeBitCast(symbol, to: Affinity.self)
+    }
+
+    /// Pins this thread to the first core it may run on and `child` to another; returns this
+    /// thread's mask before, to put back with `setAffinity`.
+    static func pinAcrossCores(child: pid_t) throws -> [UInt8] {
+        var before = [UInt8](repeating: 0, count: maskBytes)
+        guard try affinity("sched_getaffinity")(0, maskBytes, &before) == 0 else { throw BenchError("sched_getaffinity: errno \(errno)") }
+        let cores = (0..<(maskBytes * 8)).filter { before[$0 / 8] & UInt8(1 << ($0 % 8)) != 0 }
         guard cores.count >= 2 else { throw BenchError("one core only: a cross-core baseline needs two") }
-        func only(_ core: Int) -> cpu_set_t {
-            var set = cpu_set_t()
-            withUnsafeMutableBytes(of: &set) { $0[core / 8] = UInt8(1 << (core % 8)) }
-            return set
+        func only(_ core: Int) -> [UInt8] {
+            var mask = [UInt8](repeating: 0, count: maskBytes)
+            mask[core / 8] = UInt8(1 << (core % 8))
+            return mask
         }
         var mine = only(cores[0]), theirs = only(cores[1])
-        guard sched_setaffinity(0, MemoryLayout<cpu_set_t>.size, &mine) == 0,
-              sched_setaffinity(child, MemoryLayout<cpu_set_t>.size, &theirs) == 0 else {
+        let set = try affinity("sched_setaffinity")
+        guard set(0, maskBytes, &mine) == 0, set(child, maskBytes, &theirs) == 0 else {
             throw BenchError("sched_setaffinity: errno \(errno)")
         }
         return before
+    }
+
+    static func setAffinity(_ mask: [UInt8]) {
+        var mask = mask
+        _ = try? affinity("sched_setaffinity")(0, maskBytes, &mask)
     }
 
     static func readFully(_ fd: Int32, _ buffer: inout [UInt8], _ count: Int) -> Bool {
