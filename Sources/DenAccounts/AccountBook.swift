@@ -146,7 +146,9 @@ public final class AccountBook: Sendable {
                 return unknown
             }
             // The token stays usable: the user may try again with a better password.
-            if let problem = PasswordPolicy.problem(new, username: record.username) { return AuthAnswer(outcome: .refused, message: problem) }
+            if let problem = PasswordPolicy.problem(new, username: record.username) {
+                return AuthAnswer(outcome: .refused, username: record.username, message: problem)
+            }
             record.hash = hash
             record.passwordChanges = (record.passwordChanges ?? 0) + 1 // every session's login ends
             record.resetTokenHash = nil

@@ -122,7 +122,10 @@ package struct TextRenderer: Sendable {
 
     private func fieldLines(_ field: Field, value: String, sameChoicesAs previous: Field?) -> [String] {
         let shown = field.kind == .password ? String(repeating: "*", count: value.count) : value
-        var line = "\(TerminalText.sanitize(field.label)) [\(TerminalText.sanitize(field.id))]: \(TerminalText.sanitize(shown))"
+        // A date is typed here as a browser's picker posts it: the label says the format, which a
+        // module leaves out (the browser shows its own).
+        let format = field.kind == .date ? " (YYYY-MM-DD)" : ""
+        var line = "\(TerminalText.sanitize(field.label))\(format) [\(TerminalText.sanitize(field.id))]: \(TerminalText.sanitize(shown))"
         if shown.isEmpty, let placeholder = field.placeholder { line += "(\(TerminalText.sanitize(placeholder)))" }
         var lines = TerminalText.wrap(line, width: width, indent: "    ", firstIndent: "")
         if field.kind == .choice, !field.options.isEmpty {

@@ -33,7 +33,11 @@ struct DenWebResponder: HTTPResponder {
         if request.method == .head, path == "/_health" || path == PageAssets.stylesheetPath || path == PageAssets.scriptPath {
             var response = await answer(Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: path),
                                                 body: RequestBody(buffer: ByteBuffer())), from: address)
+            // The headers GET sends, Content-Length included (RFC 9110 §9.3.2); no body. Setting
+            // an empty body would set Content-Length: 0.
+            let length = response.headers[.contentLength]
             response.body = ResponseBody()
+            response.headers[.contentLength] = length
             return response
         }
         switch (request.method, path) {

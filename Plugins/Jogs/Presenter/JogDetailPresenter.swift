@@ -137,7 +137,7 @@ final class JogDetailPresenter: JogsPresenterInput {
             heading: "\(shown.distance) in \(shown.duration)",
             notices: notices,
             facts: ["Pace \(shown.pace) · \(JogFormatter.speed(jog.speedTenthsKmh))"],
-            date: Object.Field(id: Object.FieldID.date, label: "Date (YYYY-MM-DD)", text: texts.date,
+            date: Object.Field(id: Object.FieldID.date, label: "Date", text: texts.date,
                                placeholder: shown.date, error: errors.date),
             distance: Object.Field(id: Object.FieldID.distance, label: "Distance (km)", text: texts.distance,
                                    placeholder: "5.2", error: errors.distance),

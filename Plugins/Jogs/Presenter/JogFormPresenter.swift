@@ -83,7 +83,7 @@ final class JogFormPresenter: JogsPresenterInput {
             heading: "Log a run",
             notices: notices,
             facts: [],
-            date: Object.Field(id: Object.FieldID.date, label: "Date (YYYY-MM-DD)", text: draft.date,
+            date: Object.Field(id: Object.FieldID.date, label: "Date", text: draft.date,
                                placeholder: interactor.today.description, error: errors.date),
             distance: Object.Field(id: Object.FieldID.distance, label: "Distance (km)", text: draft.distance,
                                    placeholder: "5.2", error: errors.distance),

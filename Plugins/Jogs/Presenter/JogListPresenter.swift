@@ -127,9 +127,9 @@ final class JogListPresenter: JogsPresenterInput {
             title: "Jogs of \(listing.user)",
             notices: shown,
             // An empty end of the range is open: its placeholder must not look like a date in force.
-            from: Object.Field(id: Object.FieldID.from, label: "From (YYYY-MM-DD)", text: fromText,
+            from: Object.Field(id: Object.FieldID.from, label: "From", text: fromText,
                                placeholder: "any day", error: filterErrors.from),
-            to: Object.Field(id: Object.FieldID.to, label: "To (YYYY-MM-DD)", text: toText,
+            to: Object.Field(id: Object.FieldID.to, label: "To", text: toText,
                              placeholder: "any day", error: filterErrors.to),
             actions: [Object.Action(id: Object.ActionID.filter, label: "Filter", role: .primary),
                       Object.Action(id: Object.ActionID.clearFilter, label: "Clear filter", role: .secondary)],

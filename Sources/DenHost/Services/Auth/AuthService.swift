@@ -90,8 +90,26 @@ package struct AuthService: HostService {
             guard let user = sessions.user(of: session) else {
                 return try encode(AuthAnswer(outcome: .refused, message: "Log in first to change your password."), for: operation)
             }
-            let trusted = trustedDevice(sessions.client(of: session), for: user) != nil
-            var answer = try accounts.changePassword(username: user, current: request.currentPassword, new: request.newPassword, trusted: trusted)
+            // A weak new password is refused before the current one is checked, and costs no try.
+            if let problem = PasswordPolicy.problem(request.newPassword, username: user) {
+                return try encode(AuthAnswer(outcome: .refused, message: problem), for: operation)
+            }
+            // The current password is a password guess like a login's, throttled the same way:
+            // whoever holds a logged-in session must not get unlimited guesses at it.
+            let client = sessions.client(of: session) ?? SessionClient(address: "local")
+            let device = trustedDevice(client, for: user)
+            let now = accounts.settings.now()
+            if device == nil, let until = throttle.addressWait(client.address, now: now) {
+                audit("password.change.throttled", account: user, caller: caller, ["by": "address"])
+                return try encode(AuthAnswer(outcome: .locked, message: LockoutText.message(until: until, now: now, fromAddress: true),
+                                             retryAfter: LockoutText.iso(until)), for: operation)
+            }
+            var answer = try accounts.changePassword(username: user, current: request.currentPassword, new: request.newPassword,
+                                                     trusted: device != nil)
+            switch answer.outcome {
+            case .ok: throttle.succeeded(device: device)
+            case .refused, .locked: throttle.failed(address: client.address, device: device, now: now)
+            }
             // The account's identity changed with its password: this session logs in under the new
             // one, and every other session, on any host, is logged out at its next request.
             if answer.outcome == .ok { sessions.setUser(user, of: session) }
@@ -99,7 +117,8 @@ package struct AuthService: HostService {
             if answer.outcome == .ok { answer.message = Self.othersLoggedOut(ended) }
             log(operation, answer, username: user)
             audit(answer.outcome == .ok ? "password.changed" : answer.outcome == .locked ? "password.change.throttled" : "password.change.refused",
-                  account: user, caller: caller, answer.outcome == .ok ? ["sessions_ended": "\(ended)"] : [:])
+                  account: user, caller: caller, answer.outcome == .ok ? ["sessions_ended": "\(ended)"]
+                    : answer.outcome == .locked ? ["by": "account", "retry_after": .string(answer.retryAfter ?? "")] : [:])
             return try encode(answer, for: operation)
 
         case AuthResetPasswordRequest.operation:
@@ -107,7 +126,17 @@ package struct AuthService: HostService {
             if request.token.isEmpty || request.token.count > 256 {
                 throw .invalid("\(operation): the token must be 1 to 256 characters; paste the token `den users reset-token <username>` printed")
             }
+            // A reset token is a secret guessed like a password: wrong ones are throttled per address.
+            let client = caller.session.flatMap { sessions.client(of: $0) } ?? SessionClient(address: "local")
+            let now = accounts.settings.now()
+            if let until = throttle.addressWait(client.address, now: now) {
+                audit("password.reset.throttled", account: "(token)", caller: caller, ["by": "address"])
+                return try encode(AuthAnswer(outcome: .locked, message: LockoutText.message(until: until, now: now, fromAddress: true),
+                                             retryAfter: LockoutText.iso(until)), for: operation)
+            }
             var answer = try accounts.resetPassword(token: request.token, new: request.newPassword)
+            // A refusal that names no account is a wrong token (a weak new password names it).
+            if answer.outcome == .refused, answer.username == nil { throttle.failed(address: client.address, device: nil, now: now) }
             var ended = 0
             if answer.outcome == .ok, let user = answer.username {
                 ended = sessions.logOutOthers(user, keeping: caller.session)
