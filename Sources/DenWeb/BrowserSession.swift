@@ -83,16 +83,20 @@ final class BrowserSession: Sendable {
 
     let navigation: NavigationSession
     private let state: Mutex<State>
-    /// Saves the session after each request's step, on its queue, before the request is
-    /// answered (`BrowserSessionTable.persist`).
+    /// Runs on its queue before each request's step (`BrowserSessionTable.catchUp`).
+    private let beforeStep: (@Sendable (BrowserSession) -> Void)?
+    /// Runs on its queue after each request's step, before the request is answered: a login's
+    /// new cookie, and the save (`BrowserSessionTable.finishStep`).
     private let afterStep: (@Sendable (BrowserSession) -> Void)?
 
     /// - Parameters:
     ///   - handOff: the one `navigation` was made with, if any.
     ///   - id, csrfToken: a saved session's (`BrowserSessionTable.restore`); new ones otherwise.
     init(navigation: NavigationSession, handOff: CallHandOff? = nil, now: ContinuousClock.Instant,
-         id: String? = nil, csrfToken: String? = nil, afterStep: (@Sendable (BrowserSession) -> Void)? = nil) {
+         id: String? = nil, csrfToken: String? = nil, beforeStep: (@Sendable (BrowserSession) -> Void)? = nil,
+         afterStep: (@Sendable (BrowserSession) -> Void)? = nil) {
         self.navigation = navigation
+        self.beforeStep = beforeStep
         self.afterStep = afterStep
         state = Mutex(State(id: id ?? SessionToken.make(), csrf: csrfToken ?? SessionToken.make(), lastUsed: now, lane: DispatchQueue(label: "den.web.session")))
         handOff?.listen { [weak self] call in self?.callGivenUp(call) }
@@ -107,7 +111,7 @@ final class BrowserSession: Sendable {
         set { state.withLock { $0.revision = newValue } }
     }
 
-    /// The cookie's value. It changes when the logged-in user does (`BrowserSessionTable.rekey`),
+    /// The cookie's value. It changes at a login and a logout (`BrowserSessionTable.finishStep`),
     /// so a cookie seen before a login is worthless after it, and a browser never restores a
     /// page of the previous user from its back/forward cache (kept only while cookies stay).
     var id: String { state.withLock { $0.id } }
@@ -180,6 +184,7 @@ final class BrowserSession: Sendable {
         let navigation = navigation
         let result: T = await withCheckedContinuation { continuation in
             enqueue(Job(work: { job in
+                self.beforeStep?(self)
                 let value = Self.$job.withValue(job) { body(navigation) }
                 // Saved before the answer: a request answered is a request another host can carry on.
                 if let afterStep = self.afterStep, job.unlessAnswered({ true }) == true { afterStep(self) }

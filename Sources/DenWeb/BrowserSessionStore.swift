@@ -31,8 +31,10 @@ protocol BrowserSessionStore: Sendable {
     /// False when the save failed (logged): the saved copy is then still the previous one.
     @discardableResult
     func save(_ session: SavedBrowserSession, cookie: String) -> Bool
-    /// Moves a session to its new cookie (after a login or logout), in one step.
-    func rename(_ cookie: String, to fresh: String)
+    /// Saves a session under its new cookie and deletes the old cookie's copy, in one synced
+    /// write (a login or logout): no host restores the old cookie's copy after it.
+    @discardableResult
+    func move(_ session: SavedBrowserSession, from cookie: String, to fresh: String) -> Bool
     func delete(_ cookie: String)
     /// Deletes every session saved before `cutoff` (seconds since 1970).
     func deleteSaved(before cutoff: Double)
@@ -94,17 +96,21 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         }
     }
 
-    func rename(_ cookie: String, to fresh: String) {
-        guard let old = key(cookie), let new = key(fresh) else { return }
+    @discardableResult
+    func move(_ session: SavedBrowserSession, from cookie: String, to fresh: String) -> Bool {
+        guard let old = key(cookie), let new = key(fresh) else { return false }
         do {
-            guard let text = try engine.get(namespace: Self.namespace, key: old) else { return }
-            let revision = try engine.get(namespace: Self.namespace, key: revisionKey(old)) ?? ""
+            // Written from this host's copy, never read back first: a read-then-write would let
+            // another host restore the logged-in copy under the old cookie in between.
+            let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
             try engine.apply(namespace: Self.namespace, operations: [
-                .set(key: new, value: text), .set(key: revisionKey(new), value: revision),
+                .set(key: new, value: text), .set(key: revisionKey(new), value: session.revision),
                 .delete(key: old), .delete(key: revisionKey(old)),
             ])
+            return true
         } catch {
-            logger.warning("den serve could not move a saved browser session to its new cookie (\(error))")
+            logger.warning("den serve could not save a browser session under its new cookie (\(error)); it goes on in this host's memory only")
+            return false
         }
     }
 

@@ -8,9 +8,11 @@ import Synchronization
 /// unknown or expired cookie simply gets a new session.
 ///
 /// Each session is also saved in `store` after every request (its login, values, CSRF token and
-/// screens with their modules' snapshots). A cookie this host does not hold, or holds an older
-/// copy of (another host answered the browser since), is restored from there: so a restarted
-/// den, or another host behind the same load balancer, carries the session on.
+/// screens with their modules' snapshots). A cookie this host does not hold is restored from
+/// there, so a restarted den, or another host behind the same load balancer, carries the session
+/// on. A session held here stays the one object for its cookie: when another host has answered
+/// the browser since, its copy is taken into that object on the session's own queue, before the
+/// next step (`catchUp`), never by swapping in another object while requests still hold the first.
 final class BrowserSessionTable: Sendable {
     private let runtime: DenRuntime
     private let store: any BrowserSessionStore
@@ -47,16 +49,7 @@ final class BrowserSessionTable: Sendable {
             return (session, nil)
         }
         if let expired { end(expired) }
-        if let found {
-            // Another host answered this browser since this copy was saved: take its copy.
-            guard let saved = store.revision(cookie), saved != found.revision else { return found }
-            let dropped = sessions.withLock { table -> BrowserSession? in
-                guard table[cookie] === found else { return nil }
-                table[cookie] = nil
-                return found
-            }
-            if let dropped { forget(dropped) }
-        }
+        if let found { return found }
         return restore(cookie, at: time)
     }
 
@@ -71,7 +64,8 @@ final class BrowserSessionTable: Sendable {
         }
         let handOff = CallHandOff()
         let session = BrowserSession(navigation: runtime.makeSession(handOff: handOff), handOff: handOff, now: time,
-                                     id: cookie, csrfToken: saved.csrfToken, afterStep: { [weak self] in self?.persist($0) })
+                                     id: cookie, csrfToken: saved.csrfToken, beforeStep: { [weak self] in self?.catchUp($0) },
+                                     afterStep: { [weak self] in self?.finishStep($0) })
         runtime.sessions.restore(saved.values, into: session.navigation.id)
         _ = session.noteUser(saved.values.user)
         session.keepFlash(BrowserSession.Flash(notices: saved.notices, errors: saved.errors, openURLs: saved.openURLs))
@@ -90,8 +84,38 @@ final class BrowserSessionTable: Sendable {
         return kept
     }
 
+    /// On the session's queue, before its step: when another host answered this browser since
+    /// this host last saved or read the session, its copy (screens, values, login) is taken into
+    /// this same session. Run in turn with `finishStep`'s save, so this host's own save is never
+    /// taken for another's.
+    private func catchUp(_ session: BrowserSession) {
+        guard let mine = session.revision, let saved = store.revision(session.id), saved != mine,
+              let copy = store.load(session.id) else { return }
+        runtime.sessions.restore(copy.values, into: session.navigation.id)
+        _ = session.noteUser(copy.values.user)
+        session.keepFlash(BrowserSession.Flash(notices: copy.notices, errors: copy.errors, openURLs: copy.openURLs))
+        session.navigation.restore(copy.navigation, replacing: true)
+        session.revision = copy.revision
+    }
+
+    /// On the session's queue, after its step: a login or logout in that step (and only then)
+    /// gives the session a new cookie, so a cookie seen before either is worthless after it;
+    /// then the session is saved.
+    private func finishStep(_ session: BrowserSession) {
+        let id = session.navigation.id
+        let loginChanged = runtime.sessions.takeLoginChange(of: id)
+        let user = runtime.sessions.recordedUser(of: id)
+        _ = session.noteUser(user)
+        guard loginChanged else { return persist(session) }
+        let old = rekey(session)
+        persist(session, movingFrom: old)
+        if let user { capAccount(of: session, user: user) }
+    }
+
     /// Saves `session` (on its queue, after a step): its screens' snapshots are module calls.
-    private func persist(_ session: BrowserSession) {
+    /// `movingFrom`: the cookie it had before a login or logout, whose saved copy goes in the
+    /// same write.
+    private func persist(_ session: BrowserSession, movingFrom old: String? = nil) {
         let flash = session.flash
         let saved = SavedBrowserSession(csrfToken: session.csrfToken, values: runtime.sessions.saved(session.navigation.id),
                                         navigation: session.navigation.saved(), notices: flash.notices, errors: flash.errors,
@@ -99,7 +123,8 @@ final class BrowserSessionTable: Sendable {
         // A failed save (a full disk, a database away) leaves the saved copy as it was: this copy
         // keeps the old revision, or the next request would take the older saved one for newer
         // and drop what was typed since.
-        if store.save(saved, cookie: session.id) { session.revision = saved.revision }
+        let done = old.map { store.move(saved, from: $0, to: session.id) } ?? store.save(saved, cookie: session.id)
+        if done { session.revision = saved.revision }
     }
 
     /// The cookie's session, or a new one (`isNew`: the response must set the cookie).
@@ -110,7 +135,8 @@ final class BrowserSessionTable: Sendable {
         // The session's module calls run on its queue, under the watchdog (no thread per call).
         let handOff = CallHandOff()
         let session = BrowserSession(navigation: runtime.makeSession(handOff: handOff), handOff: handOff, now: time,
-                                     afterStep: { [weak self] in self?.persist($0) })
+                                     beforeStep: { [weak self] in self?.catchUp($0) },
+                                     afterStep: { [weak self] in self?.finishStep($0) })
         let ended = sessions.withLock { table -> [BrowserSession] in
             let ended = makeRoom(&table, at: time)
             table[session.id] = session
@@ -160,18 +186,17 @@ final class BrowserSessionTable: Sendable {
         return ended
     }
 
-    /// Gives `session` a new cookie id (the old one stops working at once) and returns it.
-    func rekey(_ session: BrowserSession) -> String {
+    /// Gives `session` a new cookie id here (the old one stops working at once) and returns the
+    /// old one; `persist` moves its saved copy.
+    private func rekey(_ session: BrowserSession) -> String {
         let fresh = SessionToken.make()
-        let old = sessions.withLock { table in
+        return sessions.withLock { table in
             let old = session.id
-            table[old] = nil
+            if table[old] === session { table[old] = nil }
             session.setID(fresh)
             table[fresh] = session
             return old
         }
-        store.rename(old, to: fresh)
-        return fresh
     }
 
     /// Ends every expired session, at most once a minute: logins of browsers that went away do

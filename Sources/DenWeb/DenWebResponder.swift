@@ -85,11 +85,12 @@ struct DenWebResponder: HTTPResponder {
     }
 
     /// Runs `body` with the cookie's session, making one (and setting the cookie) when the cookie
-    /// is missing, unknown or expired. When the step changed the logged-in user (a login, a
-    /// logout), the session gets a new cookie id.
+    /// is missing, unknown or expired. A login or logout in the step gives the session a new
+    /// cookie id (`BrowserSessionTable.finishStep`), which the response sets.
     private func withSession(_ request: Request, from address: String, existing: BrowserSession? = nil,
                              _ body: (BrowserSession) async -> Response) async -> Response {
-        var (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: SessionCookie.value(in: request))
+        let sent = SessionCookie.value(in: request)
+        var (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: sent)
         // Logged out from elsewhere (a password change or reset in another session, on this host
         // or another: the account's identity changed): its screens hold that user's data, and a
         // reload would show them again, so it starts afresh. One account read, for a login only.
@@ -101,12 +102,9 @@ struct DenWebResponder: HTTPResponder {
         let devices = DeviceCookie.tokens(in: request)
         runtime.sessions.setClient(SessionClient(address: address, deviceTokens: devices), of: session.navigation.id)
         var response = await body(session)
-        let userChanged = session.noteUser(runtime.sessions.recordedUser(of: session.navigation.id))
-        if userChanged, !isNew { _ = sessions.rekey(session) }
-        if userChanged, let user = session.user { sessions.capAccount(of: session, user: user) }
         let secure = configuration.trustProxy
             && request.headers[.xForwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
-        if isNew || userChanged {
+        if isNew || session.id != sent {
             response.setCookie(Cookie(name: Self.cookieName, value: session.id, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
         }
         if let issued = runtime.sessions.takeIssuedDevice(of: session.navigation.id) {

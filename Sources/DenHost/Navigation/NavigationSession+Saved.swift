@@ -47,9 +47,11 @@ extension NavigationSession {
     /// gets `appear`. A screen whose module or route is gone, or whose snapshot the
     /// module refuses, starts fresh (the module's version may differ from the one that saved it).
     /// A guarded screen saved for another user than the session's is opened through the guard.
+    /// `replacing`: the session's own screens go first (another host's newer copy of it).
     @discardableResult
-    package func restore(_ saved: SavedNavigation) -> SessionView {
+    package func restore(_ saved: SavedNavigation, replacing: Bool = false) -> SessionView {
         step { state in
+            if replacing { state.stack.removeAll() }
             var topRestored = false
             var topRefused: Int32?
             for screen in saved.stack {

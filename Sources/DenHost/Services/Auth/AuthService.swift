@@ -112,7 +112,7 @@ package struct AuthService: HostService {
             }
             // The account's identity changed with its password: this session logs in under the new
             // one, and every other session, on any host, is logged out at its next request.
-            if answer.outcome == .ok { sessions.setUser(user, of: session) }
+            if answer.outcome == .ok { sessions.setUser(user, of: session, loginChange: false) }
             let ended = answer.outcome == .ok ? sessions.logOutOthers(user, keeping: session) : 0
             if answer.outcome == .ok { answer.message = Self.othersLoggedOut(ended) }
             log(operation, answer, username: user)

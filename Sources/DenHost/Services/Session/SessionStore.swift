@@ -20,6 +20,9 @@ package final class SessionStore: @unchecked Sendable {
         var issuedDevice: String?
         /// The account's identity when the session logged in.
         var account: String?
+        /// Set by an explicit login or logout (`setUser(_:of:loginChange:)`), taken by the
+        /// front-end after the step (`takeLoginChange`): the browser's cookie changes then only.
+        var loginChanged = false
         var values: [String: [String: String]] = [:]
     }
 
@@ -69,11 +72,24 @@ package final class SessionStore: @unchecked Sendable {
         return nil
     }
 
-    func setUser(_ user: String?, of session: UISessionID) {
+    /// Records who is logged in. `loginChange` is false only when the same user stays logged in
+    /// under a new account identity (a password change); a login or logout is a login change.
+    func setUser(_ user: String?, of session: UISessionID, loginChange: Bool = true) {
         let account = user.flatMap { name in (try? accountIdentity?(name)) ?? nil }
         lock.withLock {
             sessions[session, default: Slot()].user = user
             sessions[session, default: Slot()].account = account
+            if loginChange { sessions[session, default: Slot()].loginChanged = true }
+        }
+    }
+
+    /// Whether a login or logout happened in the session since the last call; clears it. The web
+    /// front-end takes it on the session's queue right after each step, so a step's login is
+    /// never taken for another request's.
+    package func takeLoginChange(of session: UISessionID) -> Bool {
+        lock.withLock {
+            defer { sessions[session]?.loginChanged = false }
+            return sessions[session]?.loginChanged ?? false
         }
     }
 
