@@ -55,8 +55,10 @@ let package = Package(
         .library(name: "DenKit", targets: ["DenKit"]),
         .library(name: "DenRouting", targets: ["DenRouting"]),
         .library(name: "DenHost", targets: ["DenHost"]),
-        // What an embedder adds to the runtime: hot swap and folder watching; the auth settings.
+        // What an embedder adds to the runtime: hot swap and folder watching, worker isolation
+        // (`HostConfiguration.useWorkerIsolation()`), the auth settings.
         .library(name: "DenHotSwap", targets: ["DenHotSwap"]),
+        .library(name: "DenIsolation", targets: ["DenIsolation"]),
         .library(name: "DenAccounts", targets: ["DenAccounts"]),
         .library(name: "DenSQLiteEngine", targets: ["DenSQLiteEngine"]),
         .library(name: "AboutModule", type: .dynamic, targets: ["AboutModuleEntry"]),

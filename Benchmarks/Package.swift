@@ -22,6 +22,7 @@ let package = Package(
             .product(name: "DenRouting", package: "Den"),
             .product(name: "DenHost", package: "Den"),
             .product(name: "DenHotSwap", package: "Den"),
+            .product(name: "DenIsolation", package: "Den"),
             .product(name: "DenAccounts", package: "Den"),
             .product(name: "DenSQLiteEngine", package: "Den"),
             .product(name: "DenKit", package: "Den"),

@@ -135,7 +135,7 @@ package struct HostSettings: Sendable {
         configuration.hosting.sandbox = !noSandbox
         configuration.hosting.configured = HostingSettings.configured(in: configuration.dataDirectory)
         configuration.trust = moduleTrust(cacheDirectory: configuration.cacheDirectory)
-        configuration.makeIsolation = IsolationSettings.make
+        configuration.useWorkerIsolation()
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins() // logs every broken plugin and unreadable folder to standard error
         return runtime

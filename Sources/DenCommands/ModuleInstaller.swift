@@ -92,7 +92,7 @@ struct ModuleInstaller {
                                               logLevel: .info)
         configuration.loadsLazily = false
         configuration.trust = trust
-        configuration.makeIsolation = IsolationSettings.make
+        configuration.useWorkerIsolation()
         let log = ModuleLoadLog()
         let runtime = DenRuntime(configuration: configuration, logger: log.logger)
         runtime.loadPlugins()

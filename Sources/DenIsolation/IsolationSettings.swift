@@ -70,6 +70,15 @@ package final class IsolationSettings: ModuleIsolation {
     }
 }
 
+extension HostConfiguration {
+    /// Runs the modules `hosting` (or the trust policy) isolates in worker processes of their own:
+    /// `den worker`, found beside this program unless `workerExecutable` says where. Without
+    /// this, a runtime refuses every module it would isolate (docs/ISOLATION.md).
+    public mutating func useWorkerIsolation() {
+        makeIsolation = IsolationSettings.make
+    }
+}
+
 extension IsolationSettings {
     /// The runtime's isolation (`HostConfiguration.makeIsolation`): workers run by `den worker`,
     /// a quarantine book in the data folder, crashes and quarantines told in the runtime's log.

@@ -85,6 +85,9 @@ final class BrowserSession: Sendable {
     private let state: Mutex<State>
     /// Runs on its queue before each request's step (`BrowserSessionTable.catchUp`).
     private let beforeStep: (@Sendable (BrowserSession) -> Void)?
+    /// Whether the saved copy is still the one this session last saved or took
+    /// (`BrowserSessionTable.holdsNewest`): a reload answered at once must not skip `beforeStep`'s catch-up.
+    private let holdsNewest: (@Sendable (BrowserSession) -> Bool)?
     /// Runs on its queue after each request's step, before the request is answered: a login's
     /// new cookie, and the save (`BrowserSessionTable.finishStep`).
     private let afterStep: (@Sendable (BrowserSession) -> Void)?
@@ -94,9 +97,10 @@ final class BrowserSession: Sendable {
     ///   - id, csrfToken: a saved session's (`BrowserSessionTable.restore`); new ones otherwise.
     init(navigation: NavigationSession, handOff: CallHandOff? = nil, now: ContinuousClock.Instant,
          id: String? = nil, csrfToken: String? = nil, beforeStep: (@Sendable (BrowserSession) -> Void)? = nil,
-         afterStep: (@Sendable (BrowserSession) -> Void)? = nil) {
+         holdsNewest: (@Sendable (BrowserSession) -> Bool)? = nil, afterStep: (@Sendable (BrowserSession) -> Void)? = nil) {
         self.navigation = navigation
         self.beforeStep = beforeStep
+        self.holdsNewest = holdsNewest
         self.afterStep = afterStep
         state = Mutex(State(id: id ?? SessionToken.make(), csrf: csrfToken ?? SessionToken.make(), lastUsed: now, lane: DispatchQueue(label: "den.web.session")))
         handOff?.listen { [weak self] call in self?.callGivenUp(call) }
@@ -202,7 +206,8 @@ final class BrowserSession: Sendable {
     /// Reading the top calls no module, so it never blocks the server's threads.
     func currentIfIdle() -> SessionView? {
         let idle = state.withLock { $0.queued == 0 }
-        return idle ? navigation.current : nil
+        guard idle, holdsNewest?(self) ?? true else { return nil }
+        return navigation.current
     }
 
     /// Runs `body` after every queued request of this session (to end it once they are done).

@@ -26,8 +26,9 @@ struct SavedBrowserSession: Codable, Sendable, Equatable {
 protocol BrowserSessionStore: Sendable {
     /// The saved session a cookie names, if any.
     func load(_ cookie: String) -> SavedBrowserSession?
-    /// The saved session's revision alone (cheap enough for every request).
-    func revision(_ cookie: String) -> String?
+    /// The saved session's revision alone (cheap enough for every request); nil when there is
+    /// no saved copy; throws when storage cannot tell.
+    func revision(_ cookie: String) throws(ServiceFailure) -> String?
     /// False when the save failed (logged): the saved copy is then still the previous one.
     @discardableResult
     func save(_ session: SavedBrowserSession, cookie: String) -> Bool
@@ -76,9 +77,9 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         }
     }
 
-    func revision(_ cookie: String) -> String? {
-        guard let key = key(cookie) else { return nil }
-        return try? engine.get(namespace: Self.namespace, key: revisionKey(key))
+    func revision(_ cookie: String) throws(ServiceFailure) -> String? {
+        guard let key = key(cookie) else { throw ServiceFailure(.unavailable, "the session key could not be made") }
+        return try engine.get(namespace: Self.namespace, key: revisionKey(key))
     }
 
     @discardableResult

@@ -65,6 +65,7 @@ final class BrowserSessionTable: Sendable {
         let handOff = CallHandOff()
         let session = BrowserSession(navigation: runtime.makeSession(handOff: handOff), handOff: handOff, now: time,
                                      id: cookie, csrfToken: saved.csrfToken, beforeStep: { [weak self] in self?.catchUp($0) },
+                                     holdsNewest: { [weak self] in self?.holdsNewest($0) ?? true },
                                      afterStep: { [weak self] in self?.finishStep($0) })
         runtime.sessions.restore(saved.values, into: session.navigation.id)
         _ = session.noteUser(saved.values.user)
@@ -89,13 +90,39 @@ final class BrowserSessionTable: Sendable {
     /// this same session. Run in turn with `finishStep`'s save, so this host's own save is never
     /// taken for another's.
     private func catchUp(_ session: BrowserSession) {
-        guard let mine = session.revision, let saved = store.revision(session.id), saved != mine,
-              let copy = store.load(session.id) else { return }
+        guard let mine = session.revision else { return }
+        let saved: String?
+        do { saved = try store.revision(session.id) } catch { return } // the database is away: go on from memory
+        // Its saved copy is gone: another host logged this cookie out (moving the session to a
+        // new cookie) or ended it. So it ends here too, at once.
+        guard let saved else { return endInPlace(session) }
+        guard saved != mine, let copy = store.load(session.id) else { return }
         runtime.sessions.restore(copy.values, into: session.navigation.id)
         _ = session.noteUser(copy.values.user)
         session.keepFlash(BrowserSession.Flash(notices: copy.notices, errors: copy.errors, openURLs: copy.openURLs))
         session.navigation.restore(copy.navigation, replacing: true)
         session.revision = copy.revision
+    }
+
+    /// Whether the saved copy is the one this session last saved or took (true when storage
+    /// cannot tell: the database away is no reason to stop answering).
+    private func holdsNewest(_ session: BrowserSession) -> Bool {
+        guard let mine = session.revision else { return true }
+        do { return try store.revision(session.id) == mine } catch { return true }
+    }
+
+    /// Ends `session` where it stands (requests of it may be running): logged out, no screens,
+    /// no values, under a new cookie that the response sets. The step then runs as in a new session.
+    private func endInPlace(_ session: BrowserSession) {
+        let id = session.navigation.id
+        let client = runtime.sessions.client(of: id)
+        runtime.sessions.end(id)
+        runtime.sessions.setClient(client, of: id)
+        _ = session.noteUser(nil)
+        session.keepFlash(BrowserSession.Flash())
+        session.navigation.restore(SavedNavigation(), replacing: true)
+        _ = rekey(session)
+        session.revision = nil
     }
 
     /// On the session's queue, after its step: a login or logout in that step (and only then)
@@ -136,6 +163,7 @@ final class BrowserSessionTable: Sendable {
         let handOff = CallHandOff()
         let session = BrowserSession(navigation: runtime.makeSession(handOff: handOff), handOff: handOff, now: time,
                                      beforeStep: { [weak self] in self?.catchUp($0) },
+                                     holdsNewest: { [weak self] in self?.holdsNewest($0) ?? true },
                                      afterStep: { [weak self] in self?.finishStep($0) })
         let ended = sessions.withLock { table -> [BrowserSession] in
             let ended = makeRoom(&table, at: time)
@@ -223,7 +251,7 @@ final class BrowserSessionTable: Sendable {
     /// its saved copy unless another host has used it since (it then lives on there).
     private func end(_ session: BrowserSession) {
         let cookie = session.id, revision = session.revision
-        if store.revision(cookie) == revision { store.delete(cookie) }
+        if (try? store.revision(cookie)) == revision { store.delete(cookie) }
         forget(session)
     }
 

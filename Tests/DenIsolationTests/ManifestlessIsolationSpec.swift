@@ -57,7 +57,7 @@ struct ManifestlessIsolationSpec {
         var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil,
                                               cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
         configuration.hosting.configured = [HostingSettings.name(for: "crashme"): .isolated]
-        configuration.makeIsolation = IsolationSettings.make
+        configuration.useWorkerIsolation()
         configuration.workerExecutable = BuildProducts.den.path
         let runtime = DenRuntime(configuration: configuration, logger: log.logger)
         runtime.loadPlugins()
@@ -70,7 +70,7 @@ struct ManifestlessIsolationSpec {
         var configuration = HostConfiguration(pluginDirectories: [folder.plugins], bundledDirectory: nil,
                                               cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
         configuration.hosting.isolated = ["crashme"]
-        configuration.makeIsolation = IsolationSettings.make
+        configuration.useWorkerIsolation()
         configuration.workerExecutable = folder.temp.path("no-such-den").path
         let runtime = DenRuntime(configuration: configuration, logger: log.logger)
         runtime.loadPlugins()

@@ -10,7 +10,7 @@ package func isolatingRuntime(_ folder: PluginFolder, log: CapturedLog, isolate:
                                           cacheDirectory: folder.temp.path("cache"), dataDirectory: folder.temp.path("data"))
     configuration.callPolicy = ModuleCallPolicy(timeout: timeout, slowNotice: timeout)
     configuration.hosting.isolated = isolate
-    configuration.makeIsolation = IsolationSettings.make
+    configuration.useWorkerIsolation()
     configuration.hosting.sandbox = sandbox
     configuration.workerExecutable = BuildProducts.den.path
     let runtime = DenRuntime(configuration: configuration, logger: log.logger)

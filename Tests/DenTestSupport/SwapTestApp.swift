@@ -29,7 +29,7 @@ package final class SwapTestApp: @unchecked Sendable {
         if isolated {
             // The fixture has no manifest: its file name isolates it (docs/ISOLATION.md).
             configuration.hosting.isolated = ["libSwapModule.so"]
-            configuration.makeIsolation = IsolationSettings.make
+            configuration.useWorkerIsolation()
             configuration.workerExecutable = BuildProducts.den.path
         }
         runtime = DenRuntime(configuration: configuration)

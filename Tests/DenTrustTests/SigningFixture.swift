@@ -62,7 +62,7 @@ struct SigningFixture {
         // isolate-unsigned runs an untrusted module in a worker: den itself (docs/ISOLATION.md).
         configuration.workerExecutable = BuildProducts.den.path
         configuration.hosting.sandbox = sandbox
-        configuration.makeIsolation = IsolationSettings.make
+        configuration.useWorkerIsolation()
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins()
         return runtime

@@ -107,6 +107,33 @@ struct SavedSessionTests {
         }
     }
 
+    @Test("a logout on one den ends the cookie on another den that holds it logged in, at its next request")
+    func logoutReachesAHostHoldingTheSession() async throws {
+        let harness = try WebHarness(plugins: ["LoginModule", "JogsModule"])
+        _ = try harness.runtime.accounts.register(username: "alice", password: "Sesame-Opens-42")
+        let (_, other) = try Self.secondHost(of: harness)
+        try await harness.test { client in
+            let browser = Browser(client, harness.server)
+            try await Self.logIn(browser)
+            let loggedIn = try #require(browser.cookie)
+            try await other.makeApplication().test(.router) { secondClient in
+                // The other den serves this browser too, and now holds its session in memory.
+                let elsewhere = Browser(secondClient, other)
+                elsewhere.cookie = loggedIn
+                #expect(try await elsewhere.get("/jogs").status == .ok)
+                // The browser logs out through the first den.
+                _ = try await browser.get("/login")
+                let out = try await browser.post("/_action", [("_route", "login"), ("_action", "log-out")])
+                #expect(out.setCookie != nil, "a new cookie at the logout")
+                // Someone replays the old cookie at the other den: nothing of the login is left.
+                elsewhere.cookie = loggedIn
+                let replay = try await elsewhere.get("/jogs")
+                #expect(replay.location == "/login?next=jogs", "\(replay.status) \(replay.location ?? "")")
+                #expect(elsewhere.cookie != loggedIn, "and the old cookie is replaced")
+            }
+        }
+    }
+
     @Test("an idle session past the timeout ends with its saved copy: no host brings it back")
     func expired() async throws {
         let clock = ManualClock()

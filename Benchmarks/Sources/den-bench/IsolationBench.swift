@@ -1,4 +1,5 @@
 import DenHost
+import DenIsolation
 import Foundation
 
 /// Isolated modules (docs/ISOLATION.md) against the same module in-process, in one run: the C
@@ -43,6 +44,7 @@ struct IsolationBench {
                                               cacheDirectory: workDirectory.appendingPathComponent("cache"),
                                               dataDirectory: folder.appendingPathComponent("data"))
         if isolated { configuration.hosting.isolated = ["faults"] }
+        configuration.useWorkerIsolation()
         configuration.hosting.crashesToQuarantine = Int.max // the crash figure crashes on purpose
         configuration.workerExecutable = den.path
         let runtime = DenRuntime(configuration: configuration)
