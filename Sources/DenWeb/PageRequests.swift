@@ -107,9 +107,12 @@ struct PageRequests {
                                   hint: "Check the address, or start from the home page.")
     }
 
-    /// Too many requests of this browser wait behind a module call that has not answered.
+    /// Too many requests of this browser wait behind a module call that has not answered. 429,
+    /// not 503: it is this one browser's backpressure, and a proxy that takes a 503 for a host
+    /// failing (nginx's `max_fails` with `proxy_next_upstream http_503`) would mark every host
+    /// down under one browser's burst of tabs.
     static func busy() -> Response {
-        var response = WebResponses.error(.serviceUnavailable, title: "Still working",
+        var response = WebResponses.error(.tooManyRequests, title: "Still working",
             message: "This browser session is still waiting for a module to answer earlier requests, so this one was not taken.",
             hint: "Wait a little and reload the page. A module that does not answer is given up after den's call time limit (--call-timeout).")
         response.headers[.retryAfter] = "5"

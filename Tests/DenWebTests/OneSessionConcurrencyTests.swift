@@ -85,7 +85,7 @@ struct OneSessionConcurrencyTests {
                                        location != "/jogs/new" {
                                         tally.savedJogs.insert(String(location.dropFirst("/jogs/".count)))
                                     }
-                                case .serviceUnavailable where page.body.contains("Still working"):
+                                case .tooManyRequests where page.body.contains("Still working"):
                                     tally.busy += 1
                                 default:
                                     tally.unexpected.append("\(what) → \(page.status.code) \(page.location ?? "")")

@@ -101,8 +101,9 @@ struct SlowModuleTests {
             async let slow = browser.get("/slow")
             try await harness.probe.waitForHang()
             let busy = try await browser.get("/main")
-            #expect(busy.status == .serviceUnavailable)
+            #expect(busy.status == .tooManyRequests)
             #expect(busy.body.contains("still waiting"))
+            #expect(busy.headers[.retryAfter] == "5")
             harness.probe.release.signal()
             #expect(try await slow.status == .ok)
             // Once the call has answered, the session takes requests again.

@@ -66,6 +66,11 @@ struct DeploymentEndToEndTests {
             proxy?.stop()
         }
 
+        /// What each running host printed since it started serving (for a failure's message).
+        var printed: String {
+            hosts.withLock { $0 }.map { "host \($0.key): \($0.value.printedSince.suffix(1500))" }.joined(separator: "\n")
+        }
+
         /// Every jog id stored for `user`.
         func storedJogs(of user: String) throws -> Set<Int> {
             let prefix = "user/\(user)/jogs/"
