@@ -143,6 +143,17 @@ final class BrowserSessionTable: Sendable {
     /// `movingFrom`: the cookie it had before a login or logout, whose saved copy goes in the
     /// same write.
     private func persist(_ session: BrowserSession, movingFrom old: String? = nil) {
+        // Read again just before the write: a copy another host deleted during this step (a
+        // logout there) is not written back, and ends here at the next step (`catchUp`); a copy
+        // another host saved meanwhile wins, as if its save had come last. This narrows the race
+        // to the read and the write, it does not close it (docs/DEPLOY.md).
+        if old == nil, let mine = session.revision {
+            do {
+                guard try store.revision(session.id) == mine else { return }
+            } catch {
+                // Storage cannot tell: save as usual (a failed save is logged there).
+            }
+        }
         let flash = session.flash
         let saved = SavedBrowserSession(csrfToken: session.csrfToken, values: runtime.sessions.saved(session.navigation.id),
                                         navigation: session.navigation.saved(), notices: flash.notices, errors: flash.errors,
