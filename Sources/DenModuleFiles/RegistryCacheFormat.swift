@@ -1,4 +1,5 @@
 import DenKit
+import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -106,17 +107,7 @@ package enum RegistryCacheFormat {
                 compare(UnsafeBufferPointer(rebasing: buffer[a]), UnsafeBufferPointer(rebasing: buffer[b]))
             }
             let wasInOrder = !zip(index, index.dropFirst()).contains(where: { order($0.path, $1.path) >= 0 })
-            if !wasInOrder {
-                let sorted = index.enumerated().sorted { a, b in
-                    let byPath = order(a.element.path, b.element.path)
-                    return byPath != 0 ? byPath < 0 : a.offset < b.offset
-                }.map(\.element)
-                index = []
-                for line in sorted {
-                    if let last = index.last, order(last.path, line.path) == 0 { index.removeLast() }
-                    index.append(line)
-                }
-            }
+            if !wasInOrder { index = PathSortedLines.sorted(index, path: \.path, order: order) }
             return Lines(bytes: bytes, index: index, damaged: damaged, wasInOrder: wasInOrder)
         }
     }

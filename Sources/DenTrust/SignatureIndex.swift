@@ -219,15 +219,7 @@ final class SignatureIndex: Sendable {
             // Written sorted; anything else (an edited or older file) is sorted here, keeping the
             // last line of a repeated path, and written sorted by the next save.
             if zip(index, index.dropFirst()).contains(where: { order($0.path, $1.path) >= 0 }) {
-                let sorted = index.enumerated().sorted { a, b in
-                    let byPath = order(a.element.path, b.element.path)
-                    return byPath != 0 ? byPath < 0 : a.offset < b.offset
-                }.map(\.element)
-                index = []
-                for line in sorted {
-                    if let last = index.last, order(last.path, line.path) == 0 { index.removeLast() }
-                    index.append(line)
-                }
+                index = PathSortedLines.sorted(index, path: \.path, order: order)
                 unsorted = true
             }
         }
