@@ -178,7 +178,7 @@ let package = Package(
         // libsodium (Debian libsodium-dev, installed by Scripts/setup.sh): BLAKE2b for minisign's
         // prehashed module signatures, linked only into libDenCrypto.so (docs/SIGNING.md).
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
-        // libffi (Debian libffi-dev, installed by Scripts/setup.sh): calls module exports (DenHost/Exports).
+        // libffi (Debian libffi-dev, installed by Scripts/setup.sh): calls module exports (DenExports).
         .systemLibrary(name: "CFFI", providers: [.apt(["libffi-dev"])]),
         // What den and the three libraries it opens at run time exchange: their C functions, typed
         // once in den_libraries.h and checked on both sides ...
