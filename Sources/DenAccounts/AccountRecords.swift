@@ -2,6 +2,7 @@ import DenLibraryContracts
 import DenKit
 import DenSupport
 import FoundationEssentials
+import Synchronization
 
 /// One user as stored under `user/<username>` in the host's own namespace.
 package struct UserRecord: Codable, Sendable, Equatable {
@@ -47,12 +48,23 @@ package struct ResetRecord: Codable, Sendable, Equatable {
 package struct AccountStore: Sendable {
     package static let namespace = "@den.auth"
     package let engine: any StorageEngine
+    private let decoded = DecodedUsers()
+
+    package init(engine: any StorageEngine) {
+        self.engine = engine
+    }
 
     package static func userKey(_ username: String) -> String { "user/\(username)" }
     package static func resetKey(_ tokenHash: String) -> String { "reset/\(tokenHash)" }
 
+    /// Read on every step of a logged-in session (its identity is checked), so a record whose
+    /// stored text has not changed is not decoded again.
     package func user(_ username: String) throws(ServiceFailure) -> UserRecord? {
-        try engine.get(namespace: Self.namespace, key: Self.userKey(username)).map { text throws(ServiceFailure) in try Self.decode(UserRecord.self, text) }
+        guard let text = try engine.get(namespace: Self.namespace, key: Self.userKey(username)) else { return nil }
+        if let record = decoded.record(username, text: text) { return record }
+        let record = try Self.decode(UserRecord.self, text)
+        decoded.keep(record, as: username, text: text)
+        return record
     }
 
     package func users() throws(ServiceFailure) -> [UserRecord] {
@@ -94,6 +106,24 @@ package struct AccountStore: Sendable {
         decoder.dateDecodingStrategy = .iso8601
         do { return try decoder.decode(type, from: Data(text.utf8)) } catch {
             throw ServiceFailure(.internalError, "auth: an account record in the host's storage is damaged (\(WireFormat.describe(error))); delete the user with `den users delete` and add them again")
+        }
+    }
+}
+
+/// The last decoded record of each user, by the exact text it was decoded from: the read still
+/// goes to storage (another process or host may have written), only the decoding is saved.
+private final class DecodedUsers: Sendable {
+    private static let capacity = 4096
+    private let records = Mutex<[String: (text: String, record: UserRecord)]>([:])
+
+    func record(_ username: String, text: String) -> UserRecord? {
+        records.withLock { records in records[username].flatMap { $0.text == text ? $0.record : nil } }
+    }
+
+    func keep(_ record: UserRecord, as username: String, text: String) {
+        records.withLock { records in
+            if records.count >= Self.capacity { records.removeAll(keepingCapacity: true) }
+            records[username] = (text, record)
         }
     }
 }

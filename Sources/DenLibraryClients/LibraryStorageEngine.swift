@@ -39,6 +39,8 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
         let delete: den_storage_library_delete_fn
         let increment: den_storage_library_increment_fn
         let insert: den_storage_library_insert_fn
+        /// Optional among the direct functions.
+        let changes: den_storage_library_changes_fn?
     }
 
     public let directory: URL
@@ -136,6 +138,25 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
 
     public func applyUnsynced(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
         guard case .done = try perform(.applyUnsynced(namespace: namespace, operations: operations)) else { throw Self.unexpected }
+    }
+
+    public func applyUnsynced(namespace: String, operations: [StorageOperation], ifKey key: String, holds expected: String) throws(ServiceFailure) -> Bool {
+        guard case .existed(let applied) = try perform(.applyUnsyncedIf(namespace: namespace, operations: operations, key: key, expected: expected))
+        else { throw Self.unexpected }
+        return applied
+    }
+
+    public func foreignChanges() throws(ServiceFailure) -> UInt64? {
+        let opened = try open()
+        if let changes = opened.direct?.changes {
+            var value: UInt64 = 0
+            var message = den_owned(ptr: nil, len: 0, release: nil)
+            let status = changes(opened.engine, &value, &message)
+            try Self.finish(status, &message)
+            return value
+        }
+        guard case .changes(let value) = try perform(.foreignChanges) else { throw Self.unexpected }
+        return value
     }
 
     public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
@@ -265,7 +286,8 @@ public final class LibraryStorageEngine: StorageEngine, @unchecked Sendable {
                             set: unsafeBitCast(set, to: den_storage_library_set_fn.self),
                             delete: unsafeBitCast(delete, to: den_storage_library_delete_fn.self),
                             increment: unsafeBitCast(increment, to: den_storage_library_increment_fn.self),
-                            insert: unsafeBitCast(insert, to: den_storage_library_insert_fn.self))
+                            insert: unsafeBitCast(insert, to: den_storage_library_insert_fn.self),
+                            changes: image.symbol(DEN_STORAGE_LIBRARY_CHANGES).map { unsafeBitCast($0, to: den_storage_library_changes_fn.self) })
         }
         return .success(Opened(engine: engine, call: unsafeBitCast(callSymbol, to: CallFunction.self),
                                close: unsafeBitCast(closeSymbol, to: CloseFunction.self), context: context, direct: direct))

@@ -77,6 +77,22 @@ public final class InMemoryStorageEngine: StorageEngine, @unchecked Sendable {
         lock.withLock { Set(values.keys.map(\.namespace)).sorted() }
     }
 
+    public func applyUnsynced(namespace: String, operations: [StorageOperation], ifKey key: String, holds expected: String) throws(ServiceFailure) -> Bool {
+        if let index = operations.firstIndex(where: { $0.key.isEmpty }) {
+            throw .invalid("storage: operations[\(index)] has an empty key; nothing was written")
+        }
+        return lock.withLock {
+            guard values[Slot(namespace: namespace, key: Data(key.utf8))]?.value == expected else { return false }
+            for operation in operations {
+                switch operation {
+                case .set(let key, let value): values[Slot(namespace: namespace, key: Data(key.utf8))] = StorageEntry(key: key, value: value)
+                case .delete(let key): values.removeValue(forKey: Slot(namespace: namespace, key: Data(key.utf8)))
+                }
+            }
+            return true
+        }
+    }
+
     public func apply(across operations: [NamespacedOperation]) throws(ServiceFailure) {
         // Check everything first, then apply under one lock: all or nothing.
         if let index = operations.firstIndex(where: { $0.operation.key.isEmpty }) {

@@ -39,6 +39,19 @@ public protocol StorageEngine: Sendable {
     /// need not wait for the disk (SQLite: no sync at commit, no checkpoint; PostgreSQL:
     /// `synchronous_commit` off for the transaction). Still all or nothing, never corrupting.
     func applyUnsynced(namespace: String, operations: [StorageOperation]) throws(ServiceFailure)
+    /// `applyUnsynced` only while `key` holds `expected`, checked and applied in one atomic step
+    /// (a compare-and-set); returns whether it applied. den serve saves a browser session this
+    /// way, so a save never overwrites a copy another host saved or deleted meanwhile.
+    func applyUnsynced(namespace: String, operations: [StorageOperation], ifKey key: String, holds expected: String) throws(ServiceFailure) -> Bool
+    /// Reports keys of `namespace` deleted by any process on this database from now on, soon after
+    /// each commit, for den serve to drop what it holds of them (a browser session logged out on
+    /// another host). Returns false when nothing can be reported: the engine is one process's
+    /// (the default; SQLite), so whatever deletes a key is that process itself.
+    func watchDeletions(in namespace: String, _ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool
+    /// A number that changes whenever another process commits to this database, and never for
+    /// this engine's own commits; cheaper than any read. nil when no other process can write
+    /// (the default: an engine in memory). den serve trusts the sessions it holds while it stays.
+    func foreignChanges() throws(ServiceFailure) -> UInt64?
     /// Sends each later "waiting for another process's lock" notice to `report`, for the host's
     /// log. A requirement with a do-nothing default rather than a protocol to cast to: a cast
     /// costs a fresh process a scan of every conformance record (docs/PERFORMANCE.md).
@@ -63,6 +76,20 @@ extension StorageEngine {
     public func applyUnsynced(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
         try apply(namespace: namespace, operations: operations)
     }
+
+    /// Engines written before the compare-and-set read and then write: each step is atomic, the
+    /// pair is not (another process may write in between).
+    public func applyUnsynced(namespace: String, operations: [StorageOperation], ifKey key: String, holds expected: String) throws(ServiceFailure) -> Bool {
+        guard try get(namespace: namespace, key: key) == expected else { return false }
+        try applyUnsynced(namespace: namespace, operations: operations)
+        return true
+    }
+
+    /// One process's engine: nothing else writes.
+    public func foreignChanges() throws(ServiceFailure) -> UInt64? { nil }
+
+    /// One process's engine: nothing else deletes its keys.
+    public func watchDeletions(in namespace: String, _ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool { false }
 
     /// An engine that never waits for another process says nothing.
     public func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) {}
@@ -95,4 +122,16 @@ extension StorageInsert {
         case nil: throw .unavailable("storage: \(Self.noFreeID(counter: counter)); nothing was written")
         }
     }
+}
+
+/// What `StorageEngine.watchDeletions` reports.
+public enum StorageDeletion: Sendable, Equatable {
+    /// Reports start, or start again after they stopped: deletions before now may have gone
+    /// unreported, so whatever was held of the namespace is to be checked again.
+    case watching
+    /// Reports stopped (the connection that carries them was lost); `watching` follows when they
+    /// resume. Meanwhile nothing held may be trusted without reading it.
+    case stopped
+    /// A key of the namespace was deleted.
+    case deleted(String)
 }

@@ -18,6 +18,8 @@ public enum StorageLibraryCall: Codable, Sendable, Equatable {
     case applyAcross([NamespacedOperation])
     case insert(namespace: String, insert: StorageInsert)
     case applyUnsynced(namespace: String, operations: [StorageOperation])
+    case applyUnsyncedIf(namespace: String, operations: [StorageOperation], key: String, expected: String)
+    case foreignChanges
 
     /// Runs the call on `engine`; a failure is an answer too.
     public func perform(on engine: any StorageEngine) -> StorageLibraryAnswer {
@@ -41,6 +43,10 @@ public enum StorageLibraryCall: Codable, Sendable, Equatable {
             case .applyUnsynced(let namespace, let operations):
                 try engine.applyUnsynced(namespace: namespace, operations: operations)
                 return .done
+            case .applyUnsyncedIf(let namespace, let operations, let key, let expected):
+                return .existed(try engine.applyUnsynced(namespace: namespace, operations: operations, ifKey: key, holds: expected))
+            case .foreignChanges:
+                return .changes(try engine.foreignChanges())
             }
         } catch {
             return .failed(kind: error.kind, message: error.message)
@@ -56,5 +62,6 @@ public enum StorageLibraryAnswer: Codable, Sendable, Equatable {
     case entries([StorageEntry])
     case count(Int)
     case names([String])
+    case changes(UInt64?)
     case failed(kind: ServiceFailure.Kind, message: String)
 }

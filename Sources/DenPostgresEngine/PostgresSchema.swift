@@ -8,7 +8,7 @@ import PostgresNIO
 /// upgrade migrates with the first new host and the old hosts stop writing (docs/DEPLOY.md).
 enum PostgresSchema {
     /// The version this den creates and understands.
-    static let current = 2
+    static let current = 3
 
     /// Each version's statements, applied in order in one transaction.
     static let migrations: [(version: Int, statements: [String])] = [
@@ -35,6 +35,19 @@ enum PostgresSchema {
                 published_at timestamptz NOT NULL DEFAULT now(),
                 published_by text NOT NULL DEFAULT ''
             )
+            """]),
+        // Deletions in den's own namespaces ('@…') are announced on `den_deleted`, whoever
+        // deletes (a host, `den` on the command line): a host drops what it holds of the key,
+        // such as a browser session logged out on another host (PostgresDeletionWatch).
+        (3, ["""
+            CREATE FUNCTION den_announce_deletion() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('den_deleted', OLD.namespace || chr(9) || convert_from(OLD.key, 'UTF8'));
+                RETURN NULL;
+            END $$
+            """, """
+            CREATE TRIGGER den_entries_deleted AFTER DELETE ON den_entries
+                FOR EACH ROW WHEN (OLD.namespace LIKE '@%') EXECUTE FUNCTION den_announce_deletion()
             """]),
     ]
 

@@ -45,6 +45,7 @@ public final class PostgresStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     private let state = Mutex(State())
+    private let deletions = PostgresDeletionWatch()
 
     public init(location: PostgresLocation, callLimit: Duration = PostgresStorageEngine.defaultCallLimit) {
         self.location = location
@@ -142,6 +143,37 @@ public final class PostgresStorageEngine: StorageEngine, @unchecked Sendable {
 
     public func applyUnsynced(namespace: String, operations: [StorageOperation]) throws(ServiceFailure) {
         try apply(across: operations.map { NamespacedOperation(namespace: namespace, operation: $0) }, synced: false)
+    }
+
+    public func applyUnsynced(namespace: String, operations: [StorageOperation], ifKey key: String, holds expected: String) throws(ServiceFailure) -> Bool {
+        for operation in operations { if case .set(let key, _) = operation { try Self.refuseEmpty(key) } }
+        return try run("save to", writing: true) { connection in
+            try await connection.withTransaction(logger: self.logger) { connection in
+                try await connection.query("SET LOCAL synchronous_commit TO OFF", logger: self.logger)
+                // FOR UPDATE: another host's save of the same key waits for this commit, then
+                // finds the value changed.
+                let rows = try await connection.query(
+                    "SELECT value FROM den_entries WHERE namespace = \(namespace) AND key = \(Self.bytes(key)) FOR UPDATE", logger: self.logger)
+                var stored: String?
+                for try await value in rows.decode(ByteBuffer.self) { stored = String(buffer: value) }
+                guard stored == expected else { return false }
+                for operation in operations {
+                    switch operation {
+                    case .set(let key, let value): try await self.set(connection, namespace, key, value)
+                    case .delete(let key): _ = try await self.delete(connection, namespace, key)
+                    }
+                }
+                return true
+            }
+        }
+    }
+
+    /// Deletions in `namespace` by any host or `den` command on this database, through the
+    /// `den_deleted` channel (`PostgresDeletionWatch`). The schema, with its trigger, is made by
+    /// the first call that connects, so watching may begin before the database is up.
+    public func watchDeletions(in namespace: String, _ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool {
+        deletions.add(namespace: namespace, report: report, engine: self)
+        return true
     }
 
     /// `synced: false`: the commit does not wait for the server's disk (`synchronous_commit` off for

@@ -159,6 +159,31 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         }
     }
 
+    public func applyUnsynced(namespace: String, operations: [StorageOperation], ifKey key: String, holds expected: String) throws(ServiceFailure) -> Bool {
+        guard !operations.isEmpty else { return try get(namespace: namespace, key: key) == expected }
+        // The read inside the write transaction (IMMEDIATE: the write lock first), so no other
+        // writer comes between the check and the write.
+        return try run("write", synced: false) { db in
+            let stored = try Data.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS BLOB) FROM entries WHERE namespace = ? AND key = CAST(? AS TEXT)"),
+                                           arguments: [namespace, Data(key.utf8)])
+            guard let stored, stored == Data(expected.utf8) else { return false }
+            for operation in operations {
+                switch operation {
+                case .set(let key, let value): try Self.set(db, namespace, key, value)
+                case .delete(let key): _ = try Self.delete(db, namespace, key)
+                }
+            }
+            return true
+        }
+    }
+
+    /// SQLite's `data_version`: other connections' commits change it, this one's never do.
+    public func foreignChanges() throws(ServiceFailure) -> UInt64? {
+        try run("read", read: true) { db in
+            UInt64(try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0)
+        }
+    }
+
     public func increment(namespace: String, key: String) throws(ServiceFailure) -> Int {
         // One write transaction (GRDB begins writes IMMEDIATE: the write lock is taken before the
         // read, so another process cannot slip in between the read and the write).

@@ -19,6 +19,7 @@ private func signaturesMatchTheContract() {
     let _: den_storage_library_delete_fn = denStorageLibraryDelete
     let _: den_storage_library_increment_fn = denStorageLibraryIncrement
     let _: den_storage_library_insert_fn = denStorageLibraryInsert
+    let _: den_storage_library_changes_fn = denStorageLibraryChanges
 }
 
 /// A `SQLiteStorageEngine` for the folder, kept until `den_storage_library_close`.
@@ -132,5 +133,13 @@ public func denStorageLibraryInsert(_ engine: UnsafeMutableRawPointer?, _ namesp
     direct(engine, message) { (sqlite) throws(ServiceFailure) in
         let insert = StorageInsert(counter: counter.text, prefix: prefix.text, before: before.text, after: after.text)
         id?.pointee = Int64(try sqlite.insert(namespace: namespace.text, insert))
+    }
+}
+
+@_cdecl("den_storage_library_changes")
+public func denStorageLibraryChanges(_ engine: UnsafeMutableRawPointer?, _ changes: UnsafeMutablePointer<UInt64>?,
+                                     _ message: UnsafeMutablePointer<den_owned>?) -> Int32 {
+    direct(engine, message) { (sqlite) throws(ServiceFailure) in
+        changes?.pointee = try sqlite.foreignChanges() ?? 0
     }
 }

@@ -79,15 +79,25 @@ final class BrowserSession: Sendable {
         var running: Job?
         /// The revision of the saved copy this session matches (`BrowserSessionStore`).
         var revision: String?
+        /// Deletions of the saved copy that another host reported (`BrowserSessionTable.heard`).
+        var invalidations: UInt64 = 0
+        /// The table's trust epoch and `invalidations` when the saved copy was last read or
+        /// written: a request trusts this copy without a read only while both still hold.
+        var checked: (epoch: UInt64, invalidations: UInt64)?
+        /// The saved copy's storage key, for the deletions another host reports; nil after a new id.
+        var storeKey: String?
+        /// The document last saved or taken, to save nothing when a step changed nothing.
+        var lastSaved: SavedBrowserSession?
     }
 
     let navigation: NavigationSession
     private let state: Mutex<State>
-    /// Runs on its queue before each request's step (`BrowserSessionTable.catchUp`).
-    private let beforeStep: (@Sendable (BrowserSession) -> Void)?
+    /// Runs on its queue before each request's step (`BrowserSessionTable.catchUp`), with the
+    /// revision the browser says it saw last (its revision cookie).
+    private let beforeStep: (@Sendable (BrowserSession, String?) -> Void)?
     /// Whether the saved copy is still the one this session last saved or took
     /// (`BrowserSessionTable.holdsNewest`): a reload answered at once must not skip `beforeStep`'s catch-up.
-    private let holdsNewest: (@Sendable (BrowserSession) -> Bool)?
+    private let holdsNewest: (@Sendable (BrowserSession, String?) -> Bool)?
     /// Runs on its queue after each request's step, before the request is answered: a login's
     /// new cookie, and the save (`BrowserSessionTable.finishStep`).
     private let afterStep: (@Sendable (BrowserSession) -> Void)?
@@ -96,8 +106,8 @@ final class BrowserSession: Sendable {
     ///   - handOff: the one `navigation` was made with, if any.
     ///   - id, csrfToken: a saved session's (`BrowserSessionTable.restore`); new ones otherwise.
     init(navigation: NavigationSession, handOff: CallHandOff? = nil, now: ContinuousClock.Instant,
-         id: String? = nil, csrfToken: String? = nil, beforeStep: (@Sendable (BrowserSession) -> Void)? = nil,
-         holdsNewest: (@Sendable (BrowserSession) -> Bool)? = nil, afterStep: (@Sendable (BrowserSession) -> Void)? = nil) {
+         id: String? = nil, csrfToken: String? = nil, beforeStep: (@Sendable (BrowserSession, String?) -> Void)? = nil,
+         holdsNewest: (@Sendable (BrowserSession, String?) -> Bool)? = nil, afterStep: (@Sendable (BrowserSession) -> Void)? = nil) {
         self.navigation = navigation
         self.beforeStep = beforeStep
         self.holdsNewest = holdsNewest
@@ -115,6 +125,42 @@ final class BrowserSession: Sendable {
         set { state.withLock { $0.revision = newValue } }
     }
 
+    /// Before a storage read or write that checks the saved copy: the token `markChecked` takes.
+    func beginCheck() -> UInt64 { state.withLock { $0.invalidations } }
+
+    /// The saved copy was found (or written) as this session holds it, in `epoch`; ignored when
+    /// a deletion was reported since `beginCheck` (the check may have read the copy before it).
+    func markChecked(epoch: UInt64, token: UInt64) {
+        state.withLock { if $0.invalidations == token { $0.checked = (epoch, token) } }
+    }
+
+    /// Whether the saved copy was checked in `epoch` with no deletion reported since.
+    func isChecked(epoch: UInt64) -> Bool {
+        state.withLock { state in state.checked.map { $0.epoch == epoch && $0.invalidations == state.invalidations } ?? false }
+    }
+
+    /// Another host deleted the saved copy (a logout there): the next request reads it.
+    func invalidate() {
+        state.withLock { $0.invalidations += 1 }
+    }
+
+    var lastSaved: SavedBrowserSession? {
+        get { state.withLock { $0.lastSaved } }
+        set { state.withLock { $0.lastSaved = newValue } }
+    }
+
+    /// The saved copy's storage key, made once per cookie id by `make`.
+    func storeKey(_ make: (String) -> String?) -> String? {
+        if let key = state.withLock({ $0.storeKey }) { return key }
+        let id = id
+        let key = make(id)
+        state.withLock { if $0.id == id { $0.storeKey = key } }
+        return key
+    }
+
+    /// The cached storage key, if made (no hashing: for matching reported deletions).
+    var knownStoreKey: String? { state.withLock { $0.storeKey } }
+
     /// The cookie's value. It changes at a login and a logout (`BrowserSessionTable.finishStep`),
     /// so a cookie seen before a login is worthless after it, and a browser never restores a
     /// page of the previous user from its back/forward cache (kept only while cookies stay).
@@ -128,6 +174,7 @@ final class BrowserSession: Sendable {
         state.withLock {
             $0.id = id
             $0.csrf = SessionToken.make()
+            $0.storeKey = nil
         }
     }
 
@@ -177,7 +224,7 @@ final class BrowserSession: Sendable {
     /// Runs `body` on this session's queue and waits without holding a server thread; nil when
     /// `limit` requests already wait (a module hangs and the browser keeps retrying). When the
     /// host gives up a module call of the step, the answer is `stalled` of the recovered view.
-    func perform<T: Sendable>(limit: Int, _ body: @escaping @Sendable (NavigationSession) -> T,
+    func perform<T: Sendable>(limit: Int, seen: String? = nil, _ body: @escaping @Sendable (NavigationSession) -> T,
                               stalled: @escaping @Sendable (SessionView) -> T) async -> T? {
         let admitted = state.withLock { state in
             guard state.queued < limit else { return false }
@@ -188,7 +235,7 @@ final class BrowserSession: Sendable {
         let navigation = navigation
         let result: T = await withCheckedContinuation { continuation in
             enqueue(Job(work: { job in
-                self.beforeStep?(self)
+                self.beforeStep?(self, seen)
                 let value = Self.$job.withValue(job) { body(navigation) }
                 // Saved before the answer: a request answered is a request another host can carry on.
                 if let afterStep = self.afterStep, job.unlessAnswered({ true }) == true { afterStep(self) }
@@ -204,9 +251,9 @@ final class BrowserSession: Sendable {
     /// The screen on top, read at once on the calling task; nil while a request of this session
     /// waits or runs on its queue (a step may be about to change the screen, and its turn decides).
     /// Reading the top calls no module, so it never blocks the server's threads.
-    func currentIfIdle() -> SessionView? {
+    func currentIfIdle(seen: String? = nil) -> SessionView? {
         let idle = state.withLock { $0.queued == 0 }
-        guard idle, holdsNewest?(self) ?? true else { return nil }
+        guard idle, holdsNewest?(self, seen) ?? true else { return nil }
         return navigation.current
     }
 

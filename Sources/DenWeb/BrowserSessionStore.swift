@@ -18,6 +18,12 @@ struct SavedBrowserSession: Codable, Sendable, Equatable {
     var savedAt: Double
     /// A fresh value on every save: a host holding an older copy in memory reloads it.
     var revision: String
+
+    /// The same session as `other`, whatever their save times and revisions.
+    func sameContent(as other: SavedBrowserSession) -> Bool {
+        csrfToken == other.csrfToken && values == other.values && navigation == other.navigation
+            && notices == other.notices && errors == other.errors && openURLs == other.openURLs
+    }
 }
 
 /// Where browser sessions are kept between requests: the seam between `den serve`'s session
@@ -26,19 +32,40 @@ struct SavedBrowserSession: Codable, Sendable, Equatable {
 protocol BrowserSessionStore: Sendable {
     /// The saved session a cookie names, if any.
     func load(_ cookie: String) -> SavedBrowserSession?
-    /// The saved session's revision alone (cheap enough for every request); nil when there is
-    /// no saved copy; throws when storage cannot tell.
+    /// The saved session's revision alone; nil when there is no saved copy; throws when storage
+    /// cannot tell.
     func revision(_ cookie: String) throws(ServiceFailure) -> String?
-    /// False when the save failed (logged): the saved copy is then still the previous one.
+    /// A session's first save (nobody else can hold its cookie yet). False when the save failed (logged).
     @discardableResult
     func save(_ session: SavedBrowserSession, cookie: String) -> Bool
+    /// Saves over the copy of revision `replacing` only (a compare-and-set): another host's save
+    /// or deletion in between is never overwritten.
+    func save(_ session: SavedBrowserSession, cookie: String, replacing: String) -> BrowserSessionSave
     /// Saves a session under its new cookie and deletes the old cookie's copy, in one synced
     /// write (a login or logout): no host restores the old cookie's copy after it.
     @discardableResult
     func move(_ session: SavedBrowserSession, from cookie: String, to fresh: String) -> Bool
-    func delete(_ cookie: String)
+    /// Deletes the cookie's copy while it is still of `revision` (a session ended here that
+    /// another host has used since lives on there).
+    func delete(_ cookie: String, ifRevision revision: String)
     /// Deletes every session saved before `cutoff` (seconds since 1970).
     func deleteSaved(before cutoff: Double)
+    /// The storage key of a cookie's copy (what `watchDeletions` reports).
+    func key(_ cookie: String) -> String?
+    /// Reports each cookie key deleted by another process on this database (`StorageEngine.watchDeletions`);
+    /// false when only this process deletes (SQLite).
+    func watchDeletions(_ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool
+    /// `StorageEngine.foreignChanges`: changes when another process wrote to the database.
+    func foreignChanges() throws(ServiceFailure) -> UInt64?
+}
+
+/// What a compare-and-set save did.
+enum BrowserSessionSave: Equatable {
+    case saved
+    /// The saved copy is no longer of the expected revision (another host saved or deleted it).
+    case superseded
+    /// Storage failed (logged): the saved copy is still the previous one.
+    case failed
 }
 
 /// Browser sessions in the `storage` service's engine, in a namespace no module can reach:
@@ -56,7 +83,7 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         self.logger = logger
     }
 
-    private func key(_ cookie: String) -> String? {
+    func key(_ cookie: String) -> String? {
         guard let digest = try? CryptoLibrary.shared.sha256(Array(cookie.utf8)) else { return nil }
         return "session/" + digest.map { byte in
             let digits = String(byte, radix: 16)
@@ -97,6 +124,20 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         }
     }
 
+    func save(_ session: SavedBrowserSession, cookie: String, replacing expected: String) -> BrowserSessionSave {
+        guard let key = key(cookie) else { return .failed }
+        do {
+            let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
+            let applied = try engine.applyUnsynced(namespace: Self.namespace,
+                                                   operations: [.set(key: key, value: text), .set(key: revisionKey(key), value: session.revision)],
+                                                   ifKey: revisionKey(key), holds: expected)
+            return applied ? .saved : .superseded
+        } catch {
+            logger.warning("den serve could not save a browser session (\(error)); it goes on in this host's memory only, so a restart or another host would start it from its last saved copy")
+            return .failed
+        }
+    }
+
     @discardableResult
     func move(_ session: SavedBrowserSession, from cookie: String, to fresh: String) -> Bool {
         guard let old = key(cookie), let new = key(fresh) else { return false }
@@ -115,16 +156,25 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         }
     }
 
-    func delete(_ cookie: String) {
+    func delete(_ cookie: String, ifRevision revision: String) {
         guard let key = key(cookie) else { return }
         do {
             // Unsynced like the saves: a copy a power cut brings back is still checked for expiry
             // and for its account's identity before it is used; logins and logouts move the
-            // session to a new cookie (`rename`), which is synced.
-            try engine.applyUnsynced(namespace: Self.namespace, operations: [.delete(key: key), .delete(key: revisionKey(key))])
+            // session to a new cookie (`move`), which is synced.
+            _ = try engine.applyUnsynced(namespace: Self.namespace, operations: [.delete(key: key), .delete(key: revisionKey(key))],
+                                         ifKey: revisionKey(key), holds: revision)
         } catch {
             logger.warning("den serve could not delete an ended browser session (\(error)); it expires by itself")
         }
+    }
+
+    func watchDeletions(_ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool {
+        engine.watchDeletions(in: Self.namespace, report)
+    }
+
+    func foreignChanges() throws(ServiceFailure) -> UInt64? {
+        try engine.foreignChanges()
     }
 
     func deleteSaved(before cutoff: Double) {

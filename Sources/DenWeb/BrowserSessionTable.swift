@@ -7,12 +7,22 @@ import Synchronization
 /// runs at most once a minute; at the cap the longest idle session is ended to make room. An
 /// unknown or expired cookie simply gets a new session.
 ///
-/// Each session is also saved in `store` after every request (its login, values, CSRF token and
-/// screens with their modules' snapshots). A cookie this host does not hold is restored from
-/// there, so a restarted den, or another host behind the same load balancer, carries the session
-/// on. A session held here stays the one object for its cookie: when another host has answered
-/// the browser since, its copy is taken into that object on the session's own queue, before the
-/// next step (`catchUp`), never by swapping in another object while requests still hold the first.
+/// Each session is also saved in `store` after every step that changed it (its login, values,
+/// CSRF token and screens with their modules' snapshots). A cookie this host does not hold is
+/// restored from there, so a restarted den, or another host behind the same load balancer,
+/// carries the session on. A session held here stays the one object for its cookie: when another
+/// host has answered the browser since, its copy is taken into that object on the session's own
+/// queue, before the next step (`catchUp`), never by swapping in another object while requests
+/// still hold the first.
+///
+/// No storage read to trust a held session: each save has a revision, which the browser carries
+/// back in a second cookie (`SessionCookie.revisionName`). A request whose revision is the one
+/// this host saved or took last is answered from memory. Deletions are the one change that does
+/// not pass through the browser (a logout on another host moves the session to a new cookie and
+/// deletes the old cookie's copy), so on PostgreSQL every host hears them (`watchDeletions`) and
+/// reads that session again before using it; while it cannot hear them, it reads on every
+/// request. A save is a compare-and-set against the revision it started from, so it never
+/// overwrites another host's save or deletion.
 final class BrowserSessionTable: Sendable {
     private let runtime: DenRuntime
     private let store: any BrowserSessionStore
@@ -22,6 +32,21 @@ final class BrowserSessionTable: Sendable {
     private let now: @Sendable () -> ContinuousClock.Instant
     private let sessions = Mutex<[String: BrowserSession]>([:])
     private let lastSweep: Mutex<ContinuousClock.Instant>
+    /// When a held copy may be trusted without a read (`trusts`).
+    private struct Trust {
+        /// Bumped when deletion reports (re)start: every copy checked before is checked again.
+        var epoch: UInt64 = 1
+        /// False while deletions by other hosts cannot be heard.
+        var hearing = false
+        /// Without deletion reports (SQLite): the other processes' commits last seen
+        /// (`foreignChanges`); any change starts a new epoch.
+        var foreign: UInt64?
+        var reportsDeletions = false
+    }
+    private let trust = Mutex(Trust())
+    /// A session left unchanged by its steps is saved again after this long anyway: its saved
+    /// copy's time is how every host tells it has expired.
+    static let resaveInterval: Double = 60
 
     init(runtime: DenRuntime, configuration: WebConfiguration) {
         self.runtime = runtime
@@ -31,6 +56,64 @@ final class BrowserSessionTable: Sendable {
         perAccount = max(1, configuration.maxSessionsPerAccount)
         now = configuration.now
         lastSweep = Mutex(configuration.now())
+        let reported = store.watchDeletions { [weak self] event in self?.heard(event) }
+        // No reports (SQLite): another process's commit (another den serve on the same folder,
+        // `den users` on the command line) is told by `foreignChanges` instead.
+        trust.withLock { $0.reportsDeletions = reported; if !reported { $0.hearing = true } }
+    }
+
+    /// A deletion report of the store (PostgreSQL's `den_deleted` channel).
+    private func heard(_ event: StorageDeletion) {
+        switch event {
+        case .watching:
+            trust.withLock { $0.epoch += 1; $0.hearing = true }
+        case .stopped:
+            trust.withLock { $0.hearing = false }
+        case .deleted(let key):
+            let held = sessions.withLock { table in table.values.first { $0.knownStoreKey == key } }
+            held?.invalidate()
+        }
+    }
+
+    /// Whether `session`'s copy is the saved one without a read: the browser saw the revision this
+    /// host saved or took last, and no deletion of it can have gone unheard.
+    private func trusts(_ session: BrowserSession, seen: String?) -> Bool {
+        guard let seen, let mine = session.revision, seen == mine else { return false }
+        if !trust.withLock({ $0.reportsDeletions }) {
+            // One cheap read that touches no entry; a failure trusts nothing.
+            let foreign: UInt64?
+            do { foreign = try store.foreignChanges() } catch { return false }
+            if let foreign {
+                trust.withLock { trust in
+                    if trust.foreign != foreign { trust.foreign = foreign; trust.epoch += 1 }
+                }
+            }
+        }
+        let (epoch, hearing) = trust.withLock { ($0.epoch, $0.hearing) }
+        return hearing && session.isChecked(epoch: epoch)
+    }
+
+    /// The epoch to mark a check with, read before the check's storage call. Without deletion
+    /// reports, the first check also notes the other processes' commits so far, so that a copy
+    /// checked now is trusted until they change.
+    private var epoch: UInt64 {
+        let (epoch, noted) = trust.withLock { ($0.epoch, $0.reportsDeletions || $0.foreign != nil) }
+        guard !noted, let foreign = try? store.foreignChanges() else { return epoch }
+        return trust.withLock { trust in
+            if trust.foreign == nil { trust.foreign = foreign }
+            return trust.epoch
+        }
+    }
+
+    /// Makes `session` this saved copy (restored, caught up or superseded by another host's save).
+    private func take(_ copy: SavedBrowserSession, into session: BrowserSession, epoch: UInt64, token: UInt64, replacing: Bool) {
+        runtime.sessions.restore(copy.values, into: session.navigation.id)
+        _ = session.noteUser(copy.values.user)
+        session.keepFlash(BrowserSession.Flash(notices: copy.notices, errors: copy.errors, openURLs: copy.openURLs))
+        session.navigation.restore(copy.navigation, replacing: replacing)
+        session.revision = copy.revision
+        session.lastSaved = copy
+        session.markChecked(epoch: epoch, token: token)
     }
 
     var count: Int { sessions.withLock { $0.count } }
@@ -57,22 +140,20 @@ final class BrowserSessionTable: Sendable {
     /// login and values first, then its screens on its own queue (building them calls modules),
     /// ahead of any request it is about to answer.
     private func restore(_ cookie: String, at time: ContinuousClock.Instant) -> BrowserSession? {
+        let epoch = epoch
         guard let saved = store.load(cookie) else { return nil }
         guard Date().timeIntervalSince1970 - saved.savedAt < Double(idleTimeout.components.seconds) else {
-            store.delete(cookie)
+            store.delete(cookie, ifRevision: saved.revision)
             return nil
         }
-        let handOff = CallHandOff()
-        let session = BrowserSession(navigation: runtime.makeSession(handOff: handOff), handOff: handOff, now: time,
-                                     id: cookie, csrfToken: saved.csrfToken, beforeStep: { [weak self] in self?.catchUp($0) },
-                                     holdsNewest: { [weak self] in self?.holdsNewest($0) ?? true },
-                                     afterStep: { [weak self] in self?.finishStep($0) })
+        let session = makeSession(at: time, id: cookie, csrfToken: saved.csrfToken)
+        let token = session.beginCheck()
+        // The login and values now, the screens on its queue (building them calls modules),
+        // ahead of any request it is about to answer.
         runtime.sessions.restore(saved.values, into: session.navigation.id)
         _ = session.noteUser(saved.values.user)
-        session.keepFlash(BrowserSession.Flash(notices: saved.notices, errors: saved.errors, openURLs: saved.openURLs))
         session.revision = saved.revision
-        let navigation = session.navigation
-        session.afterQueued { navigation.restore(saved.navigation) }
+        session.afterQueued { [weak self] in self?.take(saved, into: session, epoch: epoch, token: token, replacing: false) }
         let (kept, ended) = sessions.withLock { table -> (BrowserSession, [BrowserSession]) in
             // Two requests of one browser restoring at once: the first one in wins.
             if let other = table[cookie] { return (other, []) }
@@ -85,30 +166,45 @@ final class BrowserSessionTable: Sendable {
         return kept
     }
 
+    /// A session whose steps run through this table's catch-up and save.
+    private func makeSession(at time: ContinuousClock.Instant, id: String? = nil, csrfToken: String? = nil) -> BrowserSession {
+        // The session's module calls run on its queue, under the watchdog (no thread per call).
+        let handOff = CallHandOff()
+        return BrowserSession(navigation: runtime.makeSession(handOff: handOff), handOff: handOff, now: time,
+                              id: id, csrfToken: csrfToken, beforeStep: { [weak self] in self?.catchUp($0, seen: $1) },
+                              holdsNewest: { [weak self] in self?.holdsNewest($0, seen: $1) ?? true },
+                              afterStep: { [weak self] in self?.finishStep($0) })
+    }
+
     /// On the session's queue, before its step: when another host answered this browser since
     /// this host last saved or read the session, its copy (screens, values, login) is taken into
     /// this same session. Run in turn with `finishStep`'s save, so this host's own save is never
-    /// taken for another's.
-    private func catchUp(_ session: BrowserSession) {
-        guard let mine = session.revision else { return }
+    /// taken for another's. No read when the browser's revision shows nobody else answered it.
+    private func catchUp(_ session: BrowserSession, seen: String?) {
+        guard let mine = session.revision, !trusts(session, seen: seen) else { return }
+        let epoch = epoch, token = session.beginCheck()
         let saved: String?
         do { saved = try store.revision(session.id) } catch { return } // the database is away: go on from memory
         // Its saved copy is gone: another host logged this cookie out (moving the session to a
         // new cookie) or ended it. So it ends here too, at once.
         guard let saved else { return endInPlace(session) }
-        guard saved != mine, let copy = store.load(session.id) else { return }
-        runtime.sessions.restore(copy.values, into: session.navigation.id)
-        _ = session.noteUser(copy.values.user)
-        session.keepFlash(BrowserSession.Flash(notices: copy.notices, errors: copy.errors, openURLs: copy.openURLs))
-        session.navigation.restore(copy.navigation, replacing: true)
-        session.revision = copy.revision
+        guard saved != mine else { return session.markChecked(epoch: epoch, token: token) }
+        guard let copy = store.load(session.id) else { return }
+        take(copy, into: session, epoch: epoch, token: token, replacing: true)
     }
 
     /// Whether the saved copy is the one this session last saved or took (true when storage
     /// cannot tell: the database away is no reason to stop answering).
-    private func holdsNewest(_ session: BrowserSession) -> Bool {
-        guard let mine = session.revision else { return true }
-        do { return try store.revision(session.id) == mine } catch { return true }
+    private func holdsNewest(_ session: BrowserSession, seen: String?) -> Bool {
+        guard let mine = session.revision, !trusts(session, seen: seen) else { return true }
+        let epoch = epoch, token = session.beginCheck()
+        do {
+            guard try store.revision(session.id) == mine else { return false }
+            session.markChecked(epoch: epoch, token: token)
+            return true
+        } catch {
+            return true
+        }
     }
 
     /// Ends `session` where it stands (requests of it may be running): logged out, no screens,
@@ -123,6 +219,7 @@ final class BrowserSessionTable: Sendable {
         session.navigation.restore(SavedNavigation(), replacing: true)
         _ = rekey(session)
         session.revision = nil
+        session.lastSaved = nil
     }
 
     /// On the session's queue, after its step: a login or logout in that step (and only then)
@@ -139,30 +236,45 @@ final class BrowserSessionTable: Sendable {
         if let user { capAccount(of: session, user: user) }
     }
 
-    /// Saves `session` (on its queue, after a step): its screens' snapshots are module calls.
-    /// `movingFrom`: the cookie it had before a login or logout, whose saved copy goes in the
-    /// same write.
+    /// Saves `session` (on its queue, after a step) unless the step changed nothing: its screens'
+    /// snapshots are module calls. `movingFrom`: the cookie it had before a login or logout,
+    /// whose saved copy goes in the same write. Otherwise a compare-and-set against the revision
+    /// the step started from: when another host saved or deleted the copy meanwhile, its save
+    /// stands (as if it had come last) and this session takes it, or ends with it.
     private func persist(_ session: BrowserSession, movingFrom old: String? = nil) {
-        // Read again just before the write: a copy another host deleted during this step (a
-        // logout there) is not written back, and ends here at the next step (`catchUp`); a copy
-        // another host saved meanwhile wins, as if its save had come last. This narrows the race
-        // to the read and the write, it does not close it (docs/DEPLOY.md).
-        if old == nil, let mine = session.revision {
-            do {
-                guard try store.revision(session.id) == mine else { return }
-            } catch {
-                // Storage cannot tell: save as usual (a failed save is logged there).
-            }
-        }
-        let flash = session.flash
+        let flash = session.flash, now = Date().timeIntervalSince1970
         let saved = SavedBrowserSession(csrfToken: session.csrfToken, values: runtime.sessions.saved(session.navigation.id),
                                         navigation: session.navigation.saved(), notices: flash.notices, errors: flash.errors,
-                                        openURLs: flash.openURLs, savedAt: Date().timeIntervalSince1970, revision: SessionToken.make())
-        // A failed save (a full disk, a database away) leaves the saved copy as it was: this copy
-        // keeps the old revision, or the next request would take the older saved one for newer
-        // and drop what was typed since.
-        let done = old.map { store.move(saved, from: $0, to: session.id) } ?? store.save(saved, cookie: session.id)
-        if done { session.revision = saved.revision }
+                                        openURLs: flash.openURLs, savedAt: now, revision: SessionToken.make())
+        let mine = session.revision
+        if old == nil, mine != nil, let last = session.lastSaved, last.sameContent(as: saved), now - last.savedAt < Self.resaveInterval {
+            return
+        }
+        let epoch = epoch, token = session.beginCheck()
+        let outcome: BrowserSessionSave
+        if let old {
+            outcome = store.move(saved, from: old, to: session.id) ? .saved : .failed
+        } else if let mine {
+            outcome = store.save(saved, cookie: session.id, replacing: mine)
+        } else {
+            outcome = store.save(saved, cookie: session.id) ? .saved : .failed // its first save: nobody else has its cookie
+        }
+        switch outcome {
+        case .saved:
+            session.revision = saved.revision
+            session.lastSaved = saved
+            session.markChecked(epoch: epoch, token: token)
+        case .superseded:
+            if let copy = store.load(session.id) {
+                take(copy, into: session, epoch: epoch, token: token, replacing: true)
+            } else if (try? store.revision(session.id)) == .some(nil) {
+                endInPlace(session) // deleted: a logout on another host
+            }
+        case .failed:
+            // The saved copy is as it was: this session keeps the old revision, or the next
+            // request would take the older saved one for newer and drop what was typed since.
+            break
+        }
     }
 
     /// The cookie's session, or a new one (`isNew`: the response must set the cookie).
@@ -170,12 +282,7 @@ final class BrowserSessionTable: Sendable {
         sweepIfDue()
         if let session = existing(cookie) { return (session, false) }
         let time = now()
-        // The session's module calls run on its queue, under the watchdog (no thread per call).
-        let handOff = CallHandOff()
-        let session = BrowserSession(navigation: runtime.makeSession(handOff: handOff), handOff: handOff, now: time,
-                                     beforeStep: { [weak self] in self?.catchUp($0) },
-                                     holdsNewest: { [weak self] in self?.holdsNewest($0) ?? true },
-                                     afterStep: { [weak self] in self?.finishStep($0) })
+        let session = makeSession(at: time)
         let ended = sessions.withLock { table -> [BrowserSession] in
             let ended = makeRoom(&table, at: time)
             table[session.id] = session
@@ -261,8 +368,7 @@ final class BrowserSessionTable: Sendable {
     /// Ends a session: forgets its values and login here once its queued requests are done, and
     /// its saved copy unless another host has used it since (it then lives on there).
     private func end(_ session: BrowserSession) {
-        let cookie = session.id, revision = session.revision
-        if (try? store.revision(cookie)) == revision { store.delete(cookie) }
+        if let revision = session.revision { store.delete(session.id, ifRevision: revision) }
         forget(session)
     }
 

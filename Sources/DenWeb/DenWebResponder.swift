@@ -73,7 +73,7 @@ struct DenWebResponder: HTTPResponder {
             // session: it never lands on a visitor's stack, and a flood of them makes no sessions.
             if let notFound = PageRequests.unservable(route, runtime: runtime, asJSON: isJSON) { return notFound }
             return await withSession(request, from: address) { session in
-                await PageRequests(runtime: runtime, limits: configuration.limits, devScript: configuration.devEvents != nil).show(route, session: session, asJSON: isJSON)
+                await PageRequests(runtime: runtime, limits: configuration.limits, devScript: configuration.devEvents != nil).show(route, session: session, seen: SessionCookie.revision(in: request), asJSON: isJSON)
             }
         default:
             var response = WebResponses.error(.methodNotAllowed, title: "Method not allowed",
@@ -106,6 +106,11 @@ struct DenWebResponder: HTTPResponder {
             && request.headers[.xForwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
         if isNew || session.id != sent {
             response.setCookie(Cookie(name: Self.cookieName, value: session.id, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+        }
+        // The revision this answer comes from, so this host (or another holding it) answers the
+        // next request without reading storage. An unsaved session has none yet.
+        if let revision = session.revision, revision != SessionCookie.revision(in: request) {
+            response.setCookie(Cookie(name: SessionCookie.revisionName, value: revision, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
         }
         if let issued = runtime.sessions.takeIssuedDevice(of: session.navigation.id) {
             response.setCookie(DeviceCookie.cookie(adding: issued, to: devices, secure: secure))

@@ -77,7 +77,7 @@ struct FormRequests {
             if kind != .change { session.keepFlash(flash) }
             return view.map { ($0, flash) }
         }
-        let result = await session.perform(limit: limits.maxQueuedRequests, { navigation -> (SessionView, BrowserSession.Flash)? in
+        let result = await session.perform(limit: limits.maxQueuedRequests, seen: SessionCookie.revision(in: request), { navigation -> (SessionView, BrowserSession.Flash)? in
             switch step(navigation) {
             case .done(let result):
                 return conclude(result, BrowserSession.Flash(notices: result.notices, errors: result.errors, openURLs: result.openURLs))

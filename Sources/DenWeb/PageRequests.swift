@@ -21,11 +21,12 @@ struct PageRequests {
         case redirect(String)
     }
 
-    func show(_ requested: String, session: BrowserSession, asJSON: Bool) async -> Response {
+    /// - Parameter seen: the session revision the browser saw last (`SessionCookie.revisionName`).
+    func show(_ requested: String, session: BrowserSession, seen: String?, asJSON: Bool) async -> Response {
         let wanted = requested.isEmpty ? runtime.homeRoute : requested
         // A reload of the screen on top (where every post-redirect-get lands) needs no module
         // call, so it needs no turn on the session's queue and its two thread switches.
-        if let current = session.currentIfIdle(), RouteLocation.same(current.route, wanted) {
+        if let current = session.currentIfIdle(seen: seen), RouteLocation.same(current.route, wanted) {
             return render(current, flash: session.takeFlash(), session: session, asJSON: asJSON)
         }
         let depthLimit = limits.maxStackDepth
@@ -38,7 +39,7 @@ struct PageRequests {
             session.keepFlash(view)
             return .redirect(view.route)
         }
-        let outcome = await session.perform(limit: limits.maxQueuedRequests, { navigation -> Outcome in
+        let outcome = await session.perform(limit: limits.maxQueuedRequests, seen: seen, { navigation -> Outcome in
             if let current = navigation.current, RouteLocation.same(current.route, wanted) {
                 return .shown(current, session.takeFlash())
             }

@@ -4,9 +4,17 @@ import Hummingbird
 /// parses every cookie of the request into a value with attributes; a page needs one value.
 enum SessionCookie {
     static let name = "den_session"
+    /// The revision of the session's saved copy that the browser's last answer came from: a host
+    /// holding that revision answers without reading storage (`BrowserSessionTable`). Not a
+    /// secret: it opens nothing without the session cookie.
+    static let revisionName = "den_rev"
 
     static func value(in request: Request) -> String? {
         value(named: name, in: request)
+    }
+
+    static func revision(in request: Request) -> String? {
+        value(named: revisionName, in: request)
     }
 
     static func value(named name: String, in request: Request) -> String? {

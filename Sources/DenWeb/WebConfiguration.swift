@@ -66,8 +66,9 @@ package struct WebLimits: Sendable {
     package var idleTimeout: Duration = .seconds(60)
     /// The most time from a request's head to the end of its body (`RequestDeadlineHandler`).
     package var bodyTimeout: Duration = .seconds(30)
-    /// Requests of one browser session waiting behind a slow module call; more get a "busy" page.
-    package var maxQueuedRequests = 8
+    /// Requests of one browser session waiting their turn (a slow module call, many tabs at
+    /// once); more get a "busy" page. As many as a browser keeps in flight: tabs and retries.
+    package var maxQueuedRequests = 32
     /// The deepest navigation stack a session's page visits build; past it a visit replaces the
     /// top screen instead of pushing (each screen holds a live module instance).
     package var maxStackDepth = 32

@@ -16,6 +16,12 @@ package enum RawHTTP {
             head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: den_session=") }
                 .map { String($0.dropFirst("set-cookie: ".count).prefix { $0 != ";" }) }
         }
+
+        /// The `den_rev` cookie the reply sets (`den_rev=<revision>`), if any.
+        package var revisionCookie: String? {
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: den_rev=") }
+                .map { String($0.dropFirst("set-cookie: ".count).prefix { $0 != ";" }) }
+        }
     }
 
     package static func connect(_ port: Int) throws -> Int32 {

@@ -194,7 +194,13 @@ struct Page: Sendable {
     var headers: HTTPFields
     var body: String
     var location: String? { headers[.location] }
-    var setCookie: String? { headers[.setCookie] }
+    /// The `den_session` cookie this response sets, if any (the revision cookie is another).
+    var setCookie: String? { headers[values: .setCookie].first { $0.hasPrefix(DenWebResponder.cookieName + "=") } }
+    /// The `den_rev` cookie's value this response sets, if any.
+    var revisionCookie: String? {
+        headers[values: .setCookie].first { $0.hasPrefix(SessionCookie.revisionName + "=") }
+            .map { String($0.dropFirst(SessionCookie.revisionName.count + 1).prefix { $0 != ";" }) }
+    }
 }
 
 /// A browser: keeps the session cookie and knows its session's CSRF token (read from the server,
@@ -205,10 +211,15 @@ final class Browser: Sendable {
     private let cookieStore = Mutex<String?>(nil)
     /// `den_device`, once a login set it.
     let device = Mutex<String?>(nil)
+    /// `den_rev`, sent back as a browser does (nil: a client that keeps only the session cookie).
+    let revision = Mutex<String?>(nil)
+    /// False for a client that drops the revision cookie (every request then reads storage).
+    let keepsRevision: Bool
 
-    init(_ client: any TestClientProtocol, _ server: WebServer) {
+    init(_ client: any TestClientProtocol, _ server: WebServer, keepsRevision: Bool = true) {
         self.client = client
         self.server = server
+        self.keepsRevision = keepsRevision
     }
 
     var cookie: String? {
@@ -238,11 +249,15 @@ final class Browser: Sendable {
 
     func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> Page {
         var headers = headers
-        let pairs = [cookie.map { "\(DenWebResponder.cookieName)=\($0)" }, device.withLock { $0 }.map { "\(DeviceCookie.name)=\($0)" }]
+        let pairs = [cookie.map { "\(DenWebResponder.cookieName)=\($0)" }, device.withLock { $0 }.map { "\(DeviceCookie.name)=\($0)" },
+                     revision.withLock { $0 }.map { "\(SessionCookie.revisionName)=\($0)" }]
         if !pairs.compactMap({ $0 }).isEmpty { headers[.cookie] = pairs.compactMap { $0 }.joined(separator: "; ") }
         let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
         for set in response.headers[values: .setCookie] {
             if let value = Self.cookieValue(set) { self.cookie = value }
+            if keepsRevision, set.hasPrefix("\(SessionCookie.revisionName)=") {
+                revision.withLock { $0 = String(set.dropFirst(SessionCookie.revisionName.count + 1).prefix { $0 != ";" }) }
+            }
             if set.hasPrefix("\(DeviceCookie.name)=") { device.withLock { $0 = String(set.dropFirst(DeviceCookie.name.count + 1).prefix { $0 != ";" }) } }
         }
         return Page(status: response.status, headers: response.headers, body: String(buffer: response.body))

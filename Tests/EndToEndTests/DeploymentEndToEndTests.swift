@@ -84,13 +84,20 @@ struct DeploymentEndToEndTests {
     final class ProxiedBrowser: @unchecked Sendable {
         let port: Int
         var cookie: String?
+        /// `den_rev=…`, sent back as a browser does.
+        var revision: String?
         var csrf: String?
 
         init(port: Int) { self.port = port }
 
+        private var cookies: String? {
+            let pairs = [cookie, revision].compactMap { $0 }
+            return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
+        }
+
         @discardableResult
         func get(_ path: String) throws -> RawHTTP.Reply {
-            let reply = try RawHTTP.get(port: port, path, cookie: cookie)
+            let reply = try RawHTTP.get(port: port, path, cookie: cookies)
             keep(reply)
             return reply
         }
@@ -98,13 +105,14 @@ struct DeploymentEndToEndTests {
         @discardableResult
         func post(_ fields: [(String, String)]) throws -> RawHTTP.Reply {
             let form = ([("_csrf", csrf ?? "")] + fields).map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
-            let reply = try RawHTTP.post(port: port, "/_action", form: form, cookie: cookie ?? "")
+            let reply = try RawHTTP.post(port: port, "/_action", form: form, cookie: cookies ?? "")
             keep(reply)
             return reply
         }
 
         private func keep(_ reply: RawHTTP.Reply) {
             if let fresh = reply.sessionCookie { cookie = fresh }
+            if let revision = reply.revisionCookie { self.revision = revision }
             if let range = reply.body.range(of: #"name="_csrf" value=""#) {
                 csrf = String(reply.body[range.upperBound...].prefix { $0 != "\"" })
             }

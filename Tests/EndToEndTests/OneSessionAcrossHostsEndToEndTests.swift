@@ -81,7 +81,7 @@ struct OneSessionAcrossHostsEndToEndTests {
         return tally.withLock { $0 }
     }
 
-    static var seconds: Double { Double(ProcessInfo.processInfo.environment["DEN_CONCURRENCY_SECONDS"] ?? "") ?? 12 }
+    static var seconds: Double { Double(ProcessInfo.processInfo.environment["DEN_CONCURRENCY_SECONDS"] ?? "") ?? 30 }
 
     static func check(_ seen: Tally, stored: Set<Int>, _ label: String) {
         print("\(label): \(seen.answers) answers, \(seen.busy) busy, \(seen.acknowledged.count) jogs acknowledged, \(seen.postsCutOff) posts cut off by the kill")

@@ -239,6 +239,10 @@ typedef struct den_instance_api {
      * at the instance's last snapshot (or after restore), reusing the bytes it got then. So a
      * screen that did not change costs no snapshot. Returning a number that did not change when
      * the state did loses that change at the next hot swap or session save: when in doubt, change it.
+     * Without it, a hot swap always snapshots; a session save (den serve keeps each browser's
+     * screens after every step) snapshots only an instance the host has called (handle, restore)
+     * since that save's last snapshot of it, taking the state to change only inside calls. An
+     * instance whose state changes on a thread of its own between calls provides state_version.
      */
     uint64_t (*state_version)(void *self);
 } den_instance_api;

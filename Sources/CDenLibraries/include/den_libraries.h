@@ -81,6 +81,14 @@ typedef int32_t (*den_storage_library_insert_fn)(void *engine, den_bytes ns, den
                                                  den_owned *message);
 #define DEN_STORAGE_LIBRARY_INSERT "den_storage_library_insert"
 
+/**
+ * den_storage_library_changes: *changes is a number that changes whenever another connection
+ * (another process) commits to the database, and never for this engine's own commits (SQLite's
+ * `PRAGMA data_version`). Optional even among these: den reads its held sessions afresh without it.
+ */
+typedef int32_t (*den_storage_library_changes_fn)(void *engine, uint64_t *changes, den_owned *message);
+#define DEN_STORAGE_LIBRARY_CHANGES "den_storage_library_changes"
+
 /* ---- libDenCrypto.so: the auth service's hashes, module signatures (swift-crypto, libsodium's BLAKE2b) ---- */
 
 #define DEN_CRYPTO_LIBRARY_FILE "libDenCrypto.so"

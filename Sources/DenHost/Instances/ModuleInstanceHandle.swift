@@ -17,6 +17,10 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
     /// The last snapshot and the `state_version` it was taken at (revision 4): while the number
     /// stays, the instance's state is unchanged and its snapshot is not taken again.
     private let lastSnapshot = Mutex<(version: UInt64, state: Data?)?>(nil)
+    /// Calls that could change the instance's state (`handle`, `restore`) so far, and the last
+    /// snapshot a session save took with the count it was taken at (`savedSnapshot`).
+    private let calls = Atomic<UInt64>(0)
+    private let lastSaved = Mutex<(calls: UInt64, state: Data?)?>(nil)
 
     /// What giving up a builder means (the stall error's last words).
     static let builderGivenUp = "the host gave up on it; this module's screens open again once it returns"
@@ -119,6 +123,7 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue), message: "\(error)")
         }
         let pointer = UnsafeSendablePointer(pointer), handle = functions.handle, lock = lock
+        calls.add(1, ordering: .relaxed)
         let abandon: @Sendable () -> Void = { self.abandonedCall.withLock { $0 = call } }
         let outcome = runner.run(call, onAbandon: abandon, consequence: Self.handleGivenUp) {
             var reply = den_owned(ptr: nil, len: 0, release: nil)
@@ -174,6 +179,19 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         return bytes
     }
 
+    /// The instance's state for a session save: as `snapshot()`, except that an instance without
+    /// `state_version` that the host has not called since its last save is not asked again. Its
+    /// state changes in its calls (den_module.h, "state_version"); a screen below the top gets
+    /// none, so a step that changes one screen snapshots that one only.
+    package func savedSnapshot() throws(ModuleCallError) -> Data? {
+        guard functions.stateVersion == nil else { return try snapshot() }
+        let count = calls.load(ordering: .relaxed)
+        if let last = lastSaved.withLock({ $0 }), last.calls == count { return last.state }
+        let state = try snapshot()
+        lastSaved.withLock { $0 = (count, state) }
+        return state
+    }
+
     /// The instance's `state_version` (revision 4), or nil when its table has none.
     package func stateVersion() -> UInt64? {
         guard !isAbandoned, let stateVersion = functions.stateVersion else { return nil }
@@ -196,6 +214,7 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
     func restoreOutcome(_ state: Data) -> RestoreOutcome {
         guard !isAbandoned else { return .refused(Int32(DEN_ERR_INTERNAL.rawValue)) }
         guard let restore = functions.restore else { return .keepsNoState }
+        calls.add(1, ordering: .relaxed)
         let status = lock.withLock { OwnedBuffer.borrow(state) { restore(pointer, $0) } }
         lastSnapshot.withLock { $0 = nil } // a restored instance is snapshot afresh
         if status == DEN_OK.rawValue { return .restored }

@@ -34,7 +34,7 @@ extension NavigationSession {
         let stack = committedState().stack
         return SavedNavigation(stack: stack.indices.map { index in
             let entry = stack[index]
-            let snapshot = (try? entry.instance?.snapshot()) ?? nil
+            let snapshot = (try? entry.instance?.savedSnapshot()) ?? nil
             return SavedNavigation.Screen(route: entry.route, moduleID: entry.moduleID, guardedFor: entry.guardedFor,
                                           snapshot: snapshot.map { $0.base64EncodedString() },
                                           shown: index == stack.count - 1 ? entry.screen : nil)

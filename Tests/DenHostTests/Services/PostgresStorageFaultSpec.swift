@@ -53,7 +53,7 @@ struct PostgresStorageFaultSpec {
         DispatchQueue.concurrentPerform(iterations: engines.count) { index in
             #expect(engines[index].prepare() == .ready)
         }
-        #expect(try cluster.sql("SELECT string_agg(version::text, ',' ORDER BY version) FROM den_schema", database: database) == "1,2")
+        #expect(try cluster.sql("SELECT string_agg(version::text, ',' ORDER BY version) FROM den_schema", database: database) == "1,2,3")
         #expect(try engines[0].namespaces() == [])
     }
 

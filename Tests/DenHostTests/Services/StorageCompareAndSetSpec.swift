@@ -1,0 +1,112 @@
+import DenHost
+import DenLibraryClients
+import DenKit
+import DenPostgresEngine
+@testable import DenSQLiteEngine
+import DenTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// What den serve's browser sessions rest on beyond plain writes: a save that applies only over
+/// the revision it started from, a cheap sign that another process wrote, and (on PostgreSQL)
+/// deletions every host hears of.
+@Suite("Storage: compare-and-set saves, other processes' writes, deletions heard")
+struct StorageCompareAndSetSpec {
+    private static let namespace = "@den.web.sessions"
+
+    @Test("a compare-and-set applies only while the key holds the expected value", arguments: StorageEngineKind.allCases)
+    func appliesOnlyOverTheExpectedValue(kind: StorageEngineKind) throws {
+        let (engine, folder) = try kind.make()
+        defer { if let folder { ServiceTestSupport.remove(folder) } }
+        try engine.apply(namespace: Self.namespace, operations: [.set(key: "session/a", value: "one"), .set(key: "revision/a", value: "r1")])
+        let save: [StorageOperation] = [.set(key: "session/a", value: "two"), .set(key: "revision/a", value: "r2")]
+
+        #expect(try engine.applyUnsynced(namespace: Self.namespace, operations: save, ifKey: "revision/a", holds: "r1"))
+        #expect(try engine.get(namespace: Self.namespace, key: "session/a") == "two")
+        // The same save again starts from a revision that is gone: nothing changes.
+        let stale: [StorageOperation] = [.set(key: "session/a", value: "stale"), .set(key: "revision/a", value: "r3")]
+        #expect(try !engine.applyUnsynced(namespace: Self.namespace, operations: stale, ifKey: "revision/a", holds: "r1"))
+        #expect(try engine.get(namespace: Self.namespace, key: "session/a") == "two")
+        #expect(try engine.get(namespace: Self.namespace, key: "revision/a") == "r2")
+        // A deleted copy is never written back.
+        try engine.apply(namespace: Self.namespace, operations: [.delete(key: "session/a"), .delete(key: "revision/a")])
+        #expect(try !engine.applyUnsynced(namespace: Self.namespace, operations: save, ifKey: "revision/a", holds: "r2"))
+        #expect(try engine.list(namespace: Self.namespace, prefix: "").isEmpty)
+    }
+
+    @Test("of many saves from the same revision at once, exactly one applies", arguments: StorageEngineKind.allCases)
+    func oneOfManyWins(kind: StorageEngineKind) throws {
+        let (engine, folder) = try kind.make()
+        defer { if let folder { ServiceTestSupport.remove(folder) } }
+        try engine.set(namespace: Self.namespace, key: "revision/a", value: "r0")
+        let applied = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let save: [StorageOperation] = [.set(key: "session/a", value: "from \(index)"), .set(key: "revision/a", value: "r\(index + 1)")]
+            if (try? engine.applyUnsynced(namespace: Self.namespace, operations: save, ifKey: "revision/a", holds: "r0")) == true {
+                applied.withLock { $0.append(index) }
+            }
+        }
+        let winners = applied.withLock { $0 }
+        #expect(winners.count == 1, "\(winners)")
+        if let winner = winners.first {
+            #expect(try engine.get(namespace: Self.namespace, key: "session/a") == "from \(winner)")
+            #expect(try engine.get(namespace: Self.namespace, key: "revision/a") == "r\(winner + 1)")
+        }
+    }
+
+    @Test("SQLite tells another process's commit, and never its own", arguments: [StorageEngineKind.sqlite, .library, .libraryDocuments])
+    func foreignChanges(kind: StorageEngineKind) throws {
+        let (engine, folder) = try kind.make()
+        defer { if let folder { ServiceTestSupport.remove(folder) } }
+        let data = try #require(folder).appendingPathComponent("data")
+        try engine.set(namespace: "jogs", key: "a", value: "1")
+        let before = try #require(try engine.foreignChanges())
+        try engine.set(namespace: "jogs", key: "b", value: "2")
+        try engine.applyUnsynced(namespace: Self.namespace, operations: [.set(key: "session/x", value: "y")])
+        #expect(try engine.foreignChanges() == before, "its own writes")
+        let other = SQLiteStorageEngine(directory: data)
+        defer { other.close() }
+        try other.set(namespace: "jogs", key: "c", value: "3")
+        #expect(try engine.foreignChanges() != before, "another connection's write")
+    }
+
+    @Test("an engine no other process can write to says so", arguments: [StorageEngineKind.inMemory, .postgres])
+    func noForeignChanges(kind: StorageEngineKind) throws {
+        let (engine, _) = try kind.make()
+        #expect(try engine.foreignChanges() == nil)
+    }
+
+    @Test("PostgreSQL: a deletion of a den key by another host reaches every watcher of its namespace, and no other")
+    func deletionsHeard() throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.url(database: try cluster.makeDatabase("deletions"))
+        let watching = try PostgresStorageEngine(url: url), deleting = try PostgresStorageEngine(url: url)
+        #expect(watching.prepare() == .ready)
+        let heard = Mutex<[StorageDeletion]>([])
+        #expect(watching.watchDeletions(in: Self.namespace) { event in heard.withLock { $0.append(event) } })
+        #expect(Self.waitFor { heard.withLock { $0.contains(.watching) } }, "listening starts")
+        try deleting.apply(namespace: Self.namespace, operations: [.set(key: "session/a", value: "1"), .set(key: "session/b", value: "2")])
+        try deleting.set(namespace: "@den.auth", key: "user/alice", value: "{}")
+        try deleting.set(namespace: "jogs", key: "session/a", value: "1")
+        // Other namespaces first: if their deletions were reported, they would come before.
+        _ = try deleting.delete(namespace: "@den.auth", key: "user/alice")
+        _ = try deleting.delete(namespace: "jogs", key: "session/a")
+        _ = try deleting.delete(namespace: Self.namespace, key: "session/a")
+        #expect(Self.waitFor { heard.withLock { $0.contains(.deleted("session/a")) } }, "\(heard.withLock { $0 })")
+        #expect(heard.withLock { $0 } == [.watching, .deleted("session/a")])
+        // An overwrite is no deletion.
+        try deleting.set(namespace: Self.namespace, key: "session/b", value: "3")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(heard.withLock { $0 } == [.watching, .deleted("session/a")])
+    }
+
+    static func waitFor(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition()
+    }
+}
