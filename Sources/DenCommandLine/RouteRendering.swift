@@ -11,7 +11,10 @@ package enum RouteRendering {
     /// the call limit ends the process at once with status 1 and the error on standard error:
     /// the watchdog's give-up action for a one-shot process (`CallHandOff(ending:)`).
     package static func render(_ route: String, json: Bool, runtime: DenRuntime) throws -> Int32 {
-        let view = runtime.makeSession(handOff: CallHandOff(ending: stalledCallEnding)).open(route)
+        let session = runtime.makeSession(handOff: CallHandOff(ending: stalledCallEnding))
+        // The terminal's values, as den run kept them (read only when a module reads one).
+        TerminalValues(runtime: runtime, session: session.id).attach()
+        let view = session.open(route)
         if json {
             print(String(decoding: try WireFormat.encode(view.screen), as: UTF8.self))
         } else {

@@ -39,6 +39,10 @@ struct RunCommand: ParsableCommand {
                                         interruption: interrupts.interruption, onSlowCall: { call, elapsed in
             notice.callIsSlow(call, elapsed: elapsed)
         }, sessions: runtime.sessions, appName: { [runtime] in runtime.appName })
+        // The terminal's `session.*` values come from the last run and are kept after each step.
+        let values = TerminalValues(runtime: runtime, session: session.id)
+        values.attach()
+        var kept: [String: [String: String]]?
         let lane: SessionLane
         do { lane = try SessionLane(session: session, handOff: handOff) } catch {
             FileHandle.standardError.write(Data("Error: den run could not start its session's thread: \(error)\n".utf8))
@@ -55,6 +59,7 @@ struct RunCommand: ParsableCommand {
         /// reported, never applied to the screen that follows.
         func step(_ body: () -> TerminalSession.Output) -> TerminalSession.Output {
             var output = TerminalHotSwap.drawing.withLock { interrupts.whileBusy(body) }
+            kept = values.keep(after: kept)
             if let typed = notice.stepEnded() {
                 output.text += "\n\n" + terminal.ignoredTyping(typed)
             }

@@ -26,6 +26,44 @@ struct SavedBrowserSession: Codable, Sendable, Equatable {
     }
 }
 
+extension SavedBrowserSession: WireDocument {
+    init(wire value: JSONValue) throws(JSONMiss) {
+        let object = try value.object()
+        csrfToken = try object.string("csrfToken")
+        values = try SessionStore.Saved(wire: object.required("values"))
+        navigation = try SavedNavigation(wire: object.required("navigation"))
+        notices = try object.strings("notices")
+        errors = try object.strings("errors")
+        openURLs = try object.strings("openURLs")
+        savedAt = try object.required("savedAt").double()
+        revision = try object.string("revision")
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("csrfToken", csrfToken)
+        writer.member("errors", strings: errors)
+        writer.key("navigation")
+        navigation.write(to: &writer)
+        writer.member("notices", strings: notices)
+        writer.member("openURLs", strings: openURLs)
+        writer.member("revision", revision)
+        writer.key("savedAt")
+        writer.double(savedAt)
+        writer.key("values")
+        values.write(to: &writer)
+        writer.endObject()
+    }
+
+    /// The document as saved (the hand-written form).
+    var text: String { String(decoding: (try? WireFormat.encode(self)) ?? Data(), as: UTF8.self) }
+
+    /// A saved document, read by hand, or by JSONDecoder when that misses.
+    static func read(_ text: String) throws -> SavedBrowserSession {
+        try WireFormat.decode(SavedBrowserSession.self, from: Data(text.utf8))
+    }
+}
+
 /// Where browser sessions are kept between requests: the seam between `den serve`'s session
 /// table and the database. Every method is safe from any thread; a failure is logged by the
 /// store and never fails the request (the session then lives on in this host's memory alone).
@@ -97,7 +135,7 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         guard let key = key(cookie) else { return nil }
         do {
             guard let text = try engine.get(namespace: Self.namespace, key: key) else { return nil }
-            return try JSONDecoder().decode(SavedBrowserSession.self, from: Data(text.utf8))
+            return try SavedBrowserSession.read(text)
         } catch {
             logger.warning("den serve could not read a saved browser session (\(error)); the browser starts a new session")
             return nil
@@ -113,7 +151,7 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
     func save(_ session: SavedBrowserSession, cookie: String) -> Bool {
         guard let key = key(cookie) else { return false }
         do {
-            let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
+            let text = session.text
             // Saved on every request: a kill of den keeps it, a power cut may cost the last step.
             try engine.applyUnsynced(namespace: Self.namespace, operations: [.set(key: key, value: text),
                                                                              .set(key: revisionKey(key), value: session.revision)])
@@ -127,7 +165,7 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
     func save(_ session: SavedBrowserSession, cookie: String, replacing expected: String) -> BrowserSessionSave {
         guard let key = key(cookie) else { return .failed }
         do {
-            let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
+            let text = session.text
             let applied = try engine.applyUnsynced(namespace: Self.namespace,
                                                    operations: [.set(key: key, value: text), .set(key: revisionKey(key), value: session.revision)],
                                                    ifKey: revisionKey(key), holds: expected)
@@ -144,7 +182,7 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         do {
             // Written from this host's copy, never read back first: a read-then-write would let
             // another host restore the logged-in copy under the old cookie in between.
-            let text = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
+            let text = session.text
             try engine.apply(namespace: Self.namespace, operations: [
                 .set(key: new, value: text), .set(key: revisionKey(new), value: session.revision),
                 .delete(key: old), .delete(key: revisionKey(old)),
@@ -181,7 +219,7 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         do {
             var operations: [StorageOperation] = []
             for entry in try engine.list(namespace: Self.namespace, prefix: "session/") {
-                let saved = try? JSONDecoder().decode(SavedBrowserSession.self, from: Data(entry.value.utf8))
+                let saved = try? SavedBrowserSession.read(entry.value)
                 guard (saved?.savedAt ?? 0) < cutoff else { continue }
                 operations += [.delete(key: entry.key), .delete(key: revisionKey(entry.key))]
             }

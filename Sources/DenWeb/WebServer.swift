@@ -25,12 +25,12 @@ package struct WebServer: Sendable {
     package func makeApplication(maxConnections: Int? = nil,
                                  onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let limits = configuration.limits
+        let gauge = ConnectionGauge(cap: maxConnections ?? configuration.maxConnections)
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestDeadlineHandler(bodyTimeout: limits.bodyTimeout)],
+            additionalChannelHandlers: [RequestDeadlineHandler(bodyTimeout: limits.bodyTimeout, gauge: gauge)],
             idleTimeout: TimeAmount(limits.idleTimeout),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
                                             maxHeaderFieldCount: limits.maxHeaderCount))
-        let gauge = ConnectionGauge(cap: maxConnections ?? configuration.maxConnections)
         let server = HTTPServerBuilder { responder in
             CappedHTTPChannel(inner: HTTP1Channel(responder: responder, configuration: http1), gauge: gauge)
         }

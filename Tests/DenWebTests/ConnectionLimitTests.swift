@@ -68,17 +68,18 @@ struct ConnectionLimitTests {
         #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2).map(String.init) == ["2048", "2048"], "\(line)")
     }
 
-    @Test("at the connection cap a new client gets a 503 at once, and is served again once connections close")
+    @Test("at the connection cap a new client gets a 503 at once while every place is busy or just taken, and is served again once connections close")
     func capAnswers503() throws {
         let temp = try TemporaryDirectory("den-serve-cap")
         let server = try Self.serve(temp, nofile: "1024:1024", extra: ["--max-connections", "20"])
         defer { server.stop() }
         let port = try #require(server.port, "\(server.printed)")
         #expect(try RawHTTP.get(port: port, "/_health").status == 200)
-        // 20 slow clients, each in the middle of a head, hold every place.
+        // 20 slow clients, each in the middle of a head, hold every place; none has waited long
+        // enough to be closed for a newcomer (`ConnectionGauge.evictionAge`).
         var slow = try (0..<20).map { _ in try ClientSocket(port: port) }
         for client in slow { client.send("GET /about HTTP/1.1\r\nHost: 127.0.0.1\r\n") }
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.2)
         let started = Date()
         let refused = try RawHTTP.get(port: port, "/_health")
         #expect(refused.status == 503, "\(refused.head)")
@@ -97,6 +98,43 @@ struct ConnectionLimitTests {
         }
         #expect(served, "still refused 5 s after 5 of the 20 slow clients closed")
         for client in slow { client.close() }
+    }
+
+    @Test("at the cap, the head that has waited longest is closed to let a new client in: normal clients get through a slowloris")
+    func slowlorisAtTheCap() throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 1_400 {
+            limit.rlim_cur = min(limit.rlim_max, 4_096)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        let temp = try TemporaryDirectory("den-serve-slowloris")
+        // Descriptor limit 1,024: a cap of 768 connections.
+        let server = try Self.serve(temp, nofile: "1024:1024")
+        defer { server.stop() }
+        let port = try #require(server.port, "\(server.printed)")
+        // 1,100 connections that each send half a head and then wait, as a slowloris does.
+        var slow: [ClientSocket] = []
+        for _ in 0..<1_100 {
+            guard let client = try? ClientSocket(port: port) else { break }
+            client.send("GET /about HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            slow.append(client)
+        }
+        defer { for client in slow { client.close() } }
+        #expect(slow.count >= 800, "only \(slow.count) connections could be opened")
+        Thread.sleep(forTimeInterval: 1.5)
+        // Every normal client is answered, each taking the place of the longest waiting head.
+        var statuses: [Int] = []
+        for _ in 0..<20 {
+            statuses.append((try? RawHTTP.get(port: port, "/_health").status) ?? 0)
+        }
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        // The heads closed for them were the oldest; den still holds the rest, up to its cap.
+        let closed = slow.prefix(40).filter { $0.closedByServer(within: 0.05) }.count
+        #expect(closed >= 20, "\(closed) of the 40 oldest heads were closed")
+        // Oldest first: the last ones admitted under the cap are mostly still held.
+        let youngOpen = slow[700..<760].filter { !$0.closedByServer(within: 0.01) }.count
+        #expect(youngOpen >= 30, "only \(youngOpen) of 60 younger heads are still open")
     }
 
     @Test("past the descriptor limit den lowers its cap, says so, keeps answering, and does not spin")
@@ -139,6 +177,7 @@ struct ConnectionLimitTests {
         #expect(!gauge.take())
         gauge.release()
         #expect(gauge.take())
+        #expect(gauge.count == 2)
     }
 
     @Test("a request body sent a byte at a time is cut at the body deadline")

@@ -59,12 +59,12 @@ struct MainPromisesEndToEndTests {
     func savedNotDropped() throws {
         let den = try DenCommand()
         // A conversion saved with a currency today's rates do not quote (as after an older
-        // rates file): write it the way Main does, through its own storage namespace.
+        // rates file): the terminal keeps Main's session values across runs in den's own namespace.
         let folder = den.temp.path("data")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         _ = try den.run(["run", "main"], input: "set amount 1000\nset from jpy\nset to gbp\nconvert\nquit\n")
         let database = folder.appendingPathComponent("storage.sqlite").path
-        let sql = "UPDATE entries SET value = replace(value, 'JPY', 'XAU') WHERE namespace = 'main' AND key = 'last_conversion';"
+        let sql = "UPDATE entries SET value = replace(value, 'JPY', 'XAU') WHERE namespace = '@den.terminal' AND key = 'values';"
         let update = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [database, sql])
         try #require(update.status == 0, "\(update.stderr)")
         let result = try den.run(["render", "main"])

@@ -28,7 +28,7 @@ struct MainBuilderTests {
 
     @Test("the main route restores the last saved conversion")
     func restoresSaved() throws {
-        let settings = MockSettingsStore([SettingsKey.lastConversion: #"{"from":"GBP","to":"JPY","amount":"7.5"}"#])
+        let settings = MockSettingsStore([SettingsKey.lastConversion(of: testUser): #"{"from":"GBP","to":"JPY","amount":"7.5"}"#])
         let stack = try MainBuilder.assemble(dependencies: offlineDependencies(settings))
         #expect(stack.presenter.state == SavedConversion(from: gbp, to: jpy, amount: "7.5"))
     }
@@ -39,7 +39,7 @@ struct MainBuilderTests {
         ("junk", "could not be read back (the saved record is damaged)"),
     ])
     func invalidSaved(saved: String, said: String) throws {
-        let settings = MockSettingsStore([SettingsKey.lastConversion: saved])
+        let settings = MockSettingsStore([SettingsKey.lastConversion(of: testUser): saved])
         let stack = try MainBuilder.assemble(dependencies: offlineDependencies(settings))
         #expect(stack.presenter.state == SavedConversion(from: usd, to: eur, amount: "100"))
         let banners = try stack.instance.handle(.appear).screen.banners
@@ -156,7 +156,7 @@ struct MainBuilderTests {
         #expect(reply.screen.field("amount")?.value == "1000")
         #expect(reply.screen.texts.contains("1000 JPY = 6.34 USD"))
         let saved = try JSONDecoder().decode(SavedConversion.self,
-                                             from: Data(try #require(settings.values[SettingsKey.lastConversion]).utf8))
+                                             from: Data(try #require(settings.values[SettingsKey.lastConversion(of: testUser)]).utf8))
         #expect(saved == SavedConversion(from: jpy, to: usd, amount: "1000"))
     }
 

@@ -23,7 +23,7 @@ struct MainChangeEventTests {
         #expect(reply.screen.texts.contains("200 USD = 178.17 EUR"))
         #expect(settings.writes.isEmpty)
         _ = try stack.instance.handle(.action(id: "convert", fields: ["from": "USD", "to": "EUR", "amount": "200"]))
-        #expect(settings.writes == [SettingsKey.lastConversion])
+        #expect(settings.writes == [SettingsKey.lastConversion(of: testUser)])
     }
 
     @Test("a refused change keeps the previous amount and says why, like the field")

@@ -51,7 +51,7 @@ struct MainExportsTests {
         #expect(exports.ratesDate() == "2026-10-02")
         let settings = MockSettingsStore()
         let fetcher = MockFetcher { _ in Data(otherDayXML.utf8) }
-        let interactor = MainInteractor(settings: settings, fetcher: fetcher, bundled: BundledRatesProvider(),
+        let interactor = MainInteractor(settings: settings, memory: memory(settings), fetcher: fetcher, bundled: BundledRatesProvider(),
                                         environment: [:], log: nil)
         interactor.reloadRates() // fetches otherDayXML from the default URL and caches it
         let later = MainExports(dependencies: offlineDependencies(settings))

@@ -14,7 +14,7 @@ struct MainInteractorTests {
 
     private func interactor(_ settings: MockSettingsStore, _ fetcher: MockFetcher = MockFetcher(),
                             environment: [String: String] = [:]) -> (MainInteractor, OutputSpy) {
-        let interactor = MainInteractor(settings: settings, fetcher: fetcher, environment: environment)
+        let interactor = MainInteractor(settings: settings, memory: memory(settings), fetcher: fetcher, environment: environment)
         let spy = OutputSpy()
         interactor.output = spy
         interactor.loadOfflineRates()
@@ -234,13 +234,13 @@ struct MainInteractorTests {
 
     @Test("a damaged saved conversion is reported, not silently dropped")
     func damagedLastConversion() {
-        let (interactor, _) = interactor(MockSettingsStore([SettingsKey.lastConversion: "{\"from\":\"??\"}"]))
+        let (interactor, _) = interactor(MockSettingsStore([SettingsKey.lastConversion(of: testUser): "{\"from\":\"??\"}"]))
         #expect(throws: RestoreProblem.unreadable(reason: "the saved record is damaged")) { try interactor.lastConversion() }
     }
 
     @Test("holds its output weakly")
     func weakOutput() {
-        let interactor = MainInteractor(settings: MockSettingsStore(), fetcher: MockFetcher())
+        let interactor = MainInteractor(settings: MockSettingsStore(), memory: memory(MockSettingsStore()), fetcher: MockFetcher())
         do {
             let spy = OutputSpy()
             interactor.output = spy
@@ -255,7 +255,7 @@ struct MainInteractorTests {
         struct Broken: RatesService {
             func loadRates() throws(RatesError) -> ExchangeRates { throw .empty }
         }
-        let interactor = MainInteractor(settings: MockSettingsStore(), fetcher: MockFetcher(), bundled: Broken())
+        let interactor = MainInteractor(settings: MockSettingsStore(), memory: memory(MockSettingsStore()), fetcher: MockFetcher(), bundled: Broken())
         let load = interactor.loadOfflineRates()
         #expect(load.rates.currencies == [eur])
         guard case .noRatesAvailable = load.notice else {
@@ -299,7 +299,7 @@ struct HostAdapterTests {
     func chain() throws {
         let store = InMemoryKeyValueStore([SettingsKey.ratesURL: "http://r.test/x.xml"])
         let interactor = MainInteractor(
-            settings: KeyValueSettingsStore(store),
+            settings: KeyValueSettingsStore(store), memory: VisitorConversionMemory(settings: KeyValueSettingsStore(store), session: InMemorySessionValues()),
             fetcher: HTTPRatesFetcher(HTTPFetcherStub { _ in HTTPResponse(status: 200, body: Data(otherDayXML.utf8)) }))
         interactor.reloadRates()
         #expect(interactor.currentRates.rates.date == "2026-10-05")
@@ -311,5 +311,43 @@ struct HostAdapterTests {
         let dependencies = MainDependencies.host(.unavailable)
         #expect(throws: (any Error).self) { try dependencies.settings.string(forKey: "k") }
         #expect(throws: (any Error).self) { try dependencies.fetcher.get("http://r.test", timeout: .seconds(1)) }
+    }
+}
+
+/// The last conversion belongs to one visitor: their account when logged in, else their session.
+@Suite("Main: each visitor's last conversion is their own")
+struct MainConversionMemorySpec {
+    private static func saving(_ conversion: SavedConversion, settings: MockSettingsStore, session: InMemorySessionValues) throws {
+        let interactor = MainInteractor(settings: settings, memory: VisitorConversionMemory(settings: settings, session: session),
+                                        fetcher: MockFetcher())
+        try interactor.save(conversion)
+    }
+
+    private static func recalled(settings: MockSettingsStore, session: InMemorySessionValues) throws -> SavedConversion? {
+        try MainInteractor(settings: settings, memory: VisitorConversionMemory(settings: settings, session: session),
+                           fetcher: MockFetcher()).lastConversion()
+    }
+
+    @Test("a visitor who is not logged in keeps it in their session: a new visitor never sees it")
+    func anonymousInSession() throws {
+        let settings = MockSettingsStore()
+        let first = InMemorySessionValues(), stranger = InMemorySessionValues()
+        try Self.saving(SavedConversion(from: gbp, to: jpy, amount: "4242"), settings: settings, session: first)
+        #expect(try Self.recalled(settings: settings, session: first)?.amount == "4242")
+        #expect(try Self.recalled(settings: settings, session: stranger) == nil)
+        #expect(settings.values.isEmpty, "nothing in the module's storage, which every visitor shares")
+    }
+
+    @Test("a logged-in account keeps it under its name: another account, or the same browser logged out, does not see it")
+    func perAccount() throws {
+        let settings = MockSettingsStore()
+        let annLaptop = InMemorySessionValues([SessionLimits.userKey: "ann"])
+        try Self.saving(SavedConversion(from: gbp, to: jpy, amount: "12.5"), settings: settings, session: annLaptop)
+        let annPhone = InMemorySessionValues([SessionLimits.userKey: "ann"])
+        #expect(try Self.recalled(settings: settings, session: annPhone)?.amount == "12.5", "it follows the account")
+        #expect(try Self.recalled(settings: settings, session: InMemorySessionValues([SessionLimits.userKey: "bob"])) == nil)
+        try annLaptop.delete(SessionLimits.userKey) // logged out
+        #expect(try Self.recalled(settings: settings, session: annLaptop) == nil)
+        #expect(settings.values.keys.sorted() == [SettingsKey.lastConversion(of: "ann")])
     }
 }

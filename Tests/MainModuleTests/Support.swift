@@ -145,9 +145,19 @@ func conversionLink(amount: String, from: String, to: String) -> MainBuilder.Con
     MainBuilder.ConversionLink(amount: amount, from: from, to: to)
 }
 
+/// The account these tests' visitor is logged in as: its last conversion is kept in the module's
+/// storage under its name (`SettingsKey.lastConversion(of:)`).
+let testUser = "ann"
+
+/// A visitor logged in as `testUser` (or the session given), remembering in `settings`.
+func memory(_ settings: MockSettingsStore, session: InMemorySessionValues = InMemorySessionValues([SessionLimits.userKey: testUser]))
+    -> VisitorConversionMemory {
+    VisitorConversionMemory(settings: settings, session: session)
+}
+
 func offlineDependencies(_ settings: MockSettingsStore = MockSettingsStore(),
                          fetcher: MockFetcher = MockFetcher()) -> MainDependencies {
-    MainDependencies(settings: settings, fetcher: fetcher)
+    MainDependencies(settings: settings, memory: memory(settings), fetcher: fetcher)
 }
 
 extension Screen {

@@ -79,6 +79,10 @@ struct MonolithBench {
         struct Session {
             var cookie: String
             var csrf: String
+            /// `den_rev=…` of the last answer (den only), which a browser sends back.
+            var revision: String?
+            /// The Cookie header a browser sends.
+            var cookies: String { [cookie, revision].compactMap { $0 }.joined(separator: "; ") }
         }
 
         /// Registers `user` (scrypt, standard parameters) and returns its logged-in session.
@@ -116,7 +120,8 @@ struct MonolithBench {
             }
             // Like a browser, follow the redirect; den gives a session a new CSRF token at login.
             let landing = try reply.header("Location").map { try LoopbackHTTP.get(port, $0, cookie: loggedIn) }
-            return Session(cookie: loggedIn, csrf: landing?.inputValue("_csrf") ?? csrf)
+            return Session(cookie: loggedIn, csrf: landing?.inputValue("_csrf") ?? csrf,
+                           revision: landing?.setCookie("den_rev") ?? reply.setCookie("den_rev"))
         }
 
         /// The add-jog form's post body, fields in the page's order, as a browser sends it.
@@ -210,7 +215,7 @@ struct MonolithBench {
                 let runner = try app.register("runner")
                 for jog in Self.seedJogs() { try app.addJog(runner, date: jog.date, distance: jog.distance, duration: jog.duration) }
                 _ = try app.register("adder")
-                listCookies[app.kind] = try (0..<Self.listSessions).map { _ in try app.logIn("runner").cookie }
+                listCookies[app.kind] = try (0..<Self.listSessions).map { _ in try app.logIn("runner").cookies }
                 adders[app.kind] = try (0..<Self.addSessions).map { _ in try app.logIn("adder") }
             }
         } catch {

@@ -106,7 +106,8 @@ struct WebBench {
         return nil
     }
 
-    /// The `den_session=…` pair from the Set-Cookie of one GET.
+    /// The `den_session=…` pair from the Set-Cookie of one GET, with `den_rev=…` when set, as a
+    /// browser sends them back.
     static func sessionCookie(_ url: String) -> String? {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -116,10 +117,13 @@ struct WebBench {
         guard (try? curl.run()) != nil else { return nil }
         let headers = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         curl.waitUntilExit()
-        for line in headers.split(whereSeparator: \.isNewline) where line.lowercased().hasPrefix("set-cookie: den_session=") {
-            return line.dropFirst("set-cookie: ".count).split(separator: ";").first.map(String.init)
+        var pairs: [String] = []
+        for name in ["den_session", "den_rev"] {
+            for line in headers.split(whereSeparator: \.isNewline) where line.lowercased().hasPrefix("set-cookie: \(name)=") {
+                if let pair = line.dropFirst("set-cookie: ".count).split(separator: ";").first { pairs.append(String(pair)) }
+            }
         }
-        return nil
+        return pairs.first?.hasPrefix("den_session=") == true ? pairs.joined(separator: "; ") : nil
     }
 
     static let sessions = 32

@@ -34,7 +34,7 @@ enum MainBuilder {
 
     /// A stack opening `link`'s conversion, or (no link) the last one saved.
     static func assemble(link: ConversionLink? = nil, dependencies: MainDependencies) throws -> Stack {
-        let interactor = MainInteractor(settings: dependencies.settings, fetcher: dependencies.fetcher,
+        let interactor = MainInteractor(settings: dependencies.settings, memory: dependencies.memory, fetcher: dependencies.fetcher,
                                         bundled: dependencies.bundled, environment: dependencies.environment,
                                         log: dependencies.log)
         let load = interactor.loadOfflineRates()

@@ -9,7 +9,7 @@ struct MainExports {
     let interactor: MainInteractor
 
     init(dependencies: MainDependencies) {
-        interactor = MainInteractor(settings: dependencies.settings, fetcher: dependencies.fetcher,
+        interactor = MainInteractor(settings: dependencies.settings, memory: dependencies.memory, fetcher: dependencies.fetcher,
                                     bundled: dependencies.bundled, environment: dependencies.environment,
                                     log: dependencies.log)
     }

@@ -16,15 +16,17 @@ final class MainInteractor: MainInteractorInput, ModuleInteractor {
     weak var output: (any MainInteractorOutput)?
 
     private let settings: any SettingsStore
+    private let memory: any ConversionMemory
     private let fetcher: any RatesFetching
     private let bundled: any RatesService
     private let environment: [String: String]
     private let log: (any ModuleLog)?
     private(set) var currentRates: RatesLoad
 
-    init(settings: any SettingsStore, fetcher: any RatesFetching, bundled: any RatesService = BundledRatesProvider(),
-         environment: [String: String] = [:], log: (any ModuleLog)? = nil) {
+    init(settings: any SettingsStore, memory: any ConversionMemory, fetcher: any RatesFetching,
+         bundled: any RatesService = BundledRatesProvider(), environment: [String: String] = [:], log: (any ModuleLog)? = nil) {
         self.settings = settings
+        self.memory = memory
         self.fetcher = fetcher
         self.bundled = bundled
         self.environment = environment
@@ -58,7 +60,7 @@ final class MainInteractor: MainInteractorInput, ModuleInteractor {
     func lastConversion() throws(RestoreProblem) -> SavedConversion? {
         let text: String?
         do {
-            text = try settings.string(forKey: SettingsKey.lastConversion)
+            text = try memory.recall()
         } catch {
             log?.log(.warning, "could not read the saved conversion: \(error)")
             throw .unreadable(reason: "the storage could not be read (\(error))")
@@ -74,7 +76,7 @@ final class MainInteractor: MainInteractorInput, ModuleInteractor {
 
     func save(_ conversion: SavedConversion) throws {
         let data = try JSONEncoder().encode(conversion)
-        try settings.set(String(decoding: data, as: UTF8.self), forKey: SettingsKey.lastConversion)
+        try memory.keep(String(decoding: data, as: UTF8.self))
     }
 
     /// Where Reload fetches from: the `rates_url` setting when one is stored, else

@@ -24,6 +24,30 @@ final class KeyValueSettingsStore: SettingsStore {
     }
 }
 
+/// The visitor's last conversion: a logged-in account's in the module's storage under its name
+/// (it follows the account), anybody else's in the UI session's values (`session.*`), which die
+/// with the session: a browser's, or the terminal's, which den run keeps across runs. Never one
+/// value for every visitor.
+final class VisitorConversionMemory: ConversionMemory {
+    private let settings: any SettingsStore
+    private let session: any SessionValues
+
+    init(settings: any SettingsStore, session: any SessionValues) {
+        self.settings = settings
+        self.session = session
+    }
+
+    func recall() throws -> String? {
+        if let user = try session.loggedInUser() { return try settings.string(forKey: SettingsKey.lastConversion(of: user)) }
+        return try session.get(SettingsKey.lastConversion)
+    }
+
+    func keep(_ text: String) throws {
+        if let user = try session.loggedInUser() { return try settings.set(text, forKey: SettingsKey.lastConversion(of: user)) }
+        try session.set(text, forKey: SettingsKey.lastConversion)
+    }
+}
+
 /// `RatesFetching` over DenKit's `HTTPFetching` (the host's `http.get`): the `fetch_timeout`
 /// deadline, body limited to what the parser accepts, and any non-2xx status is an error naming
 /// it. The host's own limit messages speak to module authors ("raise timeout_ms"); they are

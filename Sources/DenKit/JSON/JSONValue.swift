@@ -75,6 +75,15 @@ extension JSONValue {
         return value
     }
 
+    /// Any JSON number.
+    package func double() throws(JSONMiss) -> Double {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .number(let text): guard let value = Double(text) else { throw JSONMiss() }; return value
+        default: throw JSONMiss()
+        }
+    }
+
     package func bool() throws(JSONMiss) -> Bool {
         guard case .bool(let value) = self else { throw JSONMiss() }
         return value

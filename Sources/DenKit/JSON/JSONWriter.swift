@@ -69,6 +69,13 @@ package struct JSONWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// A finite number as Swift prints it (`1764340000.25`), which JSON and JSONDecoder read back
+    /// exactly; not the bytes JSONEncoder writes for every value.
+    package mutating func double(_ value: Double) {
+        separate()
+        bytes.append(contentsOf: (value.isFinite ? String(value) : "0").utf8)
+    }
+
     package mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)

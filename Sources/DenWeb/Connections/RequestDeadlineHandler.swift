@@ -6,6 +6,9 @@ import NIOHTTPTypes
 /// counts every body part as activity, so a body sent one byte every few seconds was never cut;
 /// this bounds the whole body, from its head to its end. (A head is already bounded by the idle
 /// timeout: it counts as activity only once it is complete.)
+/// It also tells the connection gauge when a connection is busy with a request (from its head to
+/// its response's end) and when it waits for the next head, which only a waiting connection
+/// may be closed for a newcomer at the cap (`ConnectionGauge`).
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -13,15 +16,18 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = HTTPResponsePart
 
     private let bodyTimeout: TimeAmount
+    private let gauge: ConnectionGauge?
     private var deadline: Scheduled<Void>?
 
-    init(bodyTimeout: Duration) {
+    init(bodyTimeout: Duration, gauge: ConnectionGauge? = nil) {
         self.bodyTimeout = TimeAmount(bodyTimeout)
+        self.gauge = gauge
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
+            gauge?.busy(context.channel)
             cancel()
             let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
             deadline = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: bodyTimeout) {
@@ -33,6 +39,11 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
             cancel()
         }
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { gauge?.waits(context.channel) }
+        context.write(data, promise: promise)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

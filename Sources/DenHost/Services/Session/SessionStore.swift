@@ -24,6 +24,8 @@ package final class SessionStore: @unchecked Sendable {
         /// front-end after the step (`takeLoginChange`): the browser's cookie changes then only.
         var loginChanged = false
         var values: [String: [String: String]] = [:]
+        /// Where the values come from the first time one is read or written (`loadValues`).
+        var loader: (@Sendable () -> [String: [String: String]])?
     }
 
     /// The identity of the live account `username` (`AccountBook.accountIdentity`), nil when
@@ -116,15 +118,45 @@ package final class SessionStore: @unchecked Sendable {
     }
 
     func value(_ key: String, module: String, session: UISessionID) -> String? {
-        lock.withLock { sessions[session]?.values[module]?[key] }
+        loadIfDue(session)
+        return lock.withLock { sessions[session]?.values[module]?[key] }
     }
 
     func set(_ value: String, forKey key: String, module: String, session: UISessionID) {
+        loadIfDue(session)
         lock.withLock { sessions[session, default: Slot()].values[module, default: [:]][key] = value }
     }
 
     func delete(_ key: String, module: String, session: UISessionID) -> Bool {
-        lock.withLock { sessions[session]?.values[module]?.removeValue(forKey: key) != nil }
+        loadIfDue(session)
+        return lock.withLock { sessions[session]?.values[module]?.removeValue(forKey: key) != nil }
+    }
+
+    /// Gives `session` the values `loader` reads (a front-end that keeps them across runs: den
+    /// run), loaded the first time a module reads or writes one, so a run whose modules never do
+    /// never reads them. Values set before that stay over the loaded ones.
+    package func loadValues(of session: UISessionID, from loader: @escaping @Sendable () -> [String: [String: String]]) {
+        lock.withLock { sessions[session, default: Slot()].loader = loader }
+    }
+
+    /// The session's module values, without its login (what den run keeps across runs); nil
+    /// while its `loadValues` loader has not run (no module has touched a value).
+    package func values(of session: UISessionID) -> [String: [String: String]]? {
+        lock.withLock { sessions[session]?.loader == nil ? sessions[session]?.values ?? [:] : nil }
+    }
+
+    private func loadIfDue(_ session: UISessionID) {
+        guard let loader = lock.withLock({ () -> (@Sendable () -> [String: [String: String]])? in
+            defer { sessions[session]?.loader = nil }
+            return sessions[session]?.loader
+        }) else { return }
+        // Outside the lock: the loader reads storage.
+        let loaded = loader()
+        lock.withLock {
+            for (module, values) in loaded {
+                sessions[session, default: Slot()].values[module, default: [:]].merge(values) { current, _ in current }
+            }
+        }
     }
 
     /// A session's login and values as a document.
