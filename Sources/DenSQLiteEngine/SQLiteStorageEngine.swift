@@ -281,7 +281,8 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     /// the write-ahead log still holds it through a kill of den, not through a power cut.
     func run<T>(_ verb: String, read: Bool = false, synced: Bool = true, _ body: (Database) throws -> T) throws(ServiceFailure) -> T {
         let (database, readOnly) = try handle()
-        let action = read ? "read \(fileURL.path)" : "save to \(fileURL.path)"
+        // Made only for a message: building the file's path costs more than a read.
+        var action: String { read ? "read \(fileURL.path)" : "save to \(fileURL.path)" }
         switch (read, readOnly) {
         case (false, .diskFull?):
             throw StorageFailureText.diskFull(directory, doing: action, outcome: " Nothing was written.")

@@ -91,6 +91,8 @@ struct DenWebResponder: HTTPResponder {
                              _ body: (BrowserSession) async -> Response) async -> Response {
         let sent = SessionCookie.value(in: request)
         var (session, isNew) = existing.map { ($0, false) } ?? sessions.session(for: sent)
+        // One account check for this request, here or in its step (`SessionStore.beginStep`).
+        runtime.sessions.beginStep(session.navigation.id)
         // Logged out from elsewhere (a password change or reset in another session, on this host
         // or another: the account's identity changed): its screens hold that user's data, and a
         // reload would show them again, so it starts afresh. One account read, for a login only.

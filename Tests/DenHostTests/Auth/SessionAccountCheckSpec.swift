@@ -61,3 +61,49 @@ struct SessionAccountCheckSpec {
         #expect(running.sessions.user(of: fresh) == "alice")
     }
 }
+
+/// How often a session's login is checked against its account: once per request of a front-end
+/// that marks its requests (den serve), at every read of one that does not (the terminal).
+@Suite("A login is checked at most once per request")
+struct SessionAccountCheckCountSpec {
+    final class Reads: @unchecked Sendable {
+        let lock = Lock()
+        var count = 0
+        var identity: String? = "account-1"
+    }
+
+    static func store(_ reads: Reads) -> SessionStore {
+        SessionStore(accountIdentity: { _ in reads.lock.withLock { reads.count += 1; return reads.identity } })
+    }
+
+    @Test("a request's many reads of the user check the account once; the next request checks again")
+    func oncePerRequest() {
+        let reads = Reads()
+        let store = Self.store(reads)
+        let session = store.makeSessionID()
+        store.setUser("alice", of: session)
+        let afterLogin = reads.lock.withLock { reads.count }
+        store.beginStep(session)
+        for _ in 0..<6 { #expect(store.user(of: session) == "alice") }
+        #expect(reads.lock.withLock { reads.count } == afterLogin + 1)
+        store.beginStep(session)
+        #expect(store.user(of: session) == "alice")
+        #expect(reads.lock.withLock { reads.count } == afterLogin + 2)
+        // The account changed elsewhere (a password change): the next request logs it out.
+        reads.lock.withLock { reads.identity = "account-1/1" }
+        #expect(store.user(of: session) == "alice", "within the request already checked")
+        store.beginStep(session)
+        #expect(store.user(of: session) == nil)
+    }
+
+    @Test("without requests marked (the terminal), every read checks the account")
+    func everyReadUnmarked() {
+        let reads = Reads()
+        let store = Self.store(reads)
+        let session = store.makeSessionID()
+        store.setUser("alice", of: session)
+        let afterLogin = reads.lock.withLock { reads.count }
+        for _ in 0..<3 { _ = store.user(of: session) }
+        #expect(reads.lock.withLock { reads.count } == afterLogin + 3)
+    }
+}

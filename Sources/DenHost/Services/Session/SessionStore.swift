@@ -24,6 +24,10 @@ package final class SessionStore: @unchecked Sendable {
         /// front-end after the step (`takeLoginChange`): the browser's cookie changes then only.
         var loginChanged = false
         var values: [String: [String: String]] = [:]
+        /// Counts the front-end's requests (`beginStep`); nil for a front-end that never calls it.
+        var step: UInt64?
+        /// The `step` in which the login was last checked against the account: not again in it.
+        var checkedIn: UInt64?
         /// Where the values come from the first time one is read or written (`loadValues`).
         var loader: (@Sendable () -> [String: [String: String]])?
     }
@@ -56,14 +60,34 @@ package final class SessionStore: @unchecked Sendable {
         lock.withLock { sessions[session]?.user }
     }
 
+    /// A request of the session begins (den serve calls it once per request): its login is
+    /// checked against the account at most once from here until the next `beginStep`, however
+    /// often its modules ask who is logged in. A front-end that never calls it gets a check at
+    /// every read.
+    package func beginStep(_ session: UISessionID) {
+        lock.withLock {
+            let step = (sessions[session]?.step ?? 0) &+ 1
+            sessions[session, default: Slot()].step = step
+        }
+    }
+
     /// The logged-in user, after checking the account still is the one that logged in.
     package func user(of session: UISessionID) -> String? {
-        guard let (user, account) = lock.withLock({ sessions[session].flatMap { slot in slot.user.map { ($0, slot.account) } } })
+        guard let (user, account, checked) = lock.withLock({ sessions[session].flatMap { slot in
+            slot.user.map { ($0, slot.account, slot.step != nil && slot.checkedIn == slot.step) }
+        } })
         else { return nil }
+        if checked { return user }
         guard let accountIdentity else { return user }
         let live: String?
         do { live = try accountIdentity(user) } catch { return user }
-        if let live, live == account { return user }
+        if let live, live == account {
+            lock.withLock {
+                guard let slot = sessions[session], slot.user == user else { return }
+                sessions[session]?.checkedIn = slot.step
+            }
+            return user
+        }
         // Deleted, or deleted and registered again: log this session out.
         lock.withLock {
             if sessions[session]?.user == user, sessions[session]?.account == account {
@@ -81,6 +105,7 @@ package final class SessionStore: @unchecked Sendable {
         lock.withLock {
             sessions[session, default: Slot()].user = user
             sessions[session, default: Slot()].account = account
+            sessions[session]?.checkedIn = nil
             if loginChange { sessions[session, default: Slot()].loginChanged = true }
         }
     }
