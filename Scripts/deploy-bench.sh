@@ -6,7 +6,10 @@
 #   2. the jogs list through nginx in front of three hosts against one host without nginx (on a
 #      2-core machine this says what nginx and two more processes cost, not how den scales);
 #   3. kill -9 of one of the three hosts during a wrk run through nginx: failed requests (wrk's
-#      non-2xx/3xx and socket errors) and the longest request (the failover shows there).
+#      non-2xx/3xx and socket errors) and the longest request (the failover shows there);
+#   4. one logged-in session with 32 requests in flight (GET /jogs, one cookie, as many tabs):
+#      requests per second and p99 on one host on SQLite and on three hosts behind nginx.
+# Every request carries the session's revision cookie (den_rev) as a browser does.
 # Usage: Scripts/deploy-bench.sh [--debug] [--seconds N] [--connections N]
 # Builds den in release (or uses the debug build with --debug). Starts its own PostgreSQL cluster
 # (as nobody when run as root) and nginx on loopback ports, and removes them at the end.
@@ -92,11 +95,24 @@ end
 LUA
         wrk -t1 -c1 -d"${SECONDS_EACH}s" -s "$script" "http://127.0.0.1:$1/" | awk '/Requests\/sec/{printf "%.1f\n", $2 / 2}'
     else
-        printf 'wrk.headers["Cookie"] = "den_session=%s"\n' "$2" > "$script"
+        printf 'wrk.headers["Cookie"] = "%s"\n' "$2" > "$script"
         wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_EACH}s" -s "$script" "http://127.0.0.1:$1/jogs" | awk '/Requests\/sec/{print $2}'
     fi
 }
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
+# cookies PORT SESSION: the Cookie header a browser sends for the session: den_session and the
+# revision its last answer set (a GET of the screen on top saves nothing, so it stays).
+cookies() {
+    local rev
+    rev=$(curl -s -o /dev/null -D - -b "den_session=$2" "http://127.0.0.1:$1/jogs" | tr -d '\r' | sed -n 's/^[Ss]et-[Cc]ookie: den_rev=\([0-9a-f]*\).*/\1/p' | head -1)
+    echo "den_session=$2${rev:+; den_rev=$rev}"
+}
+# inflight PORT COOKIES: one session's 32 requests in flight; prints "req/s p99-ms".
+inflight() {
+    local script="$WORK/wrk-$RANDOM.lua"
+    printf 'wrk.headers["Cookie"] = "%s"\ndone = function(summary, latency, requests)\n  io.write(string.format("inflight %%.1f %%.2f\\n", summary.requests / (summary.duration / 1e6), latency:percentile(99) / 1000))\nend\n' "$2" > "$script"
+    wrk -t2 -c32 -d"${SECONDS_EACH}s" -s "$script" "http://127.0.0.1:$1/jogs" | awk '/^inflight/{print $2, $3}'
+}
 
 echo "deploy-bench: one host on SQLite, one on PostgreSQL ($CONFIG build, $CONNECTIONS connections, ${SECONDS_EACH}s each)..." >&2
 add_user sqlite; add_user pg --database "$URL"
@@ -104,7 +120,9 @@ SQLITE_PORT=$(free_port); start_den sqlite "$SQLITE_PORT"
 read -r S_COOKIE S_CSRF < <(login "$SQLITE_PORT"); seed "$SQLITE_PORT" "$S_COOKIE" "$S_CSRF"
 PG_PORT1=$(free_port); start_den pg1 "$PG_PORT1" --database "$URL"
 read -r P_COOKIE P_CSRF < <(login "$PG_PORT1"); seed "$PG_PORT1" "$P_COOKIE" "$P_CSRF"
-LIST_SQLITE=$(rps "$SQLITE_PORT" "$S_COOKIE"); LIST_PG=$(rps "$PG_PORT1" "$P_COOKIE")
+S_COOKIES=$(cookies "$SQLITE_PORT" "$S_COOKIE"); P_COOKIES=$(cookies "$PG_PORT1" "$P_COOKIE")
+LIST_SQLITE=$(rps "$SQLITE_PORT" "$S_COOKIES"); LIST_PG=$(rps "$PG_PORT1" "$P_COOKIES")
+read -r FLIGHT_SQLITE FLIGHT_SQLITE_P99 < <(inflight "$SQLITE_PORT" "$S_COOKIES")
 ADD_SQLITE=$(rps "$SQLITE_PORT" "$S_COOKIE" "$(add_form "$S_CSRF")"); ADD_PG=$(rps "$PG_PORT1" "$P_COOKIE" "$(add_form "$P_CSRF")")
 
 echo "deploy-bench: three hosts behind nginx..." >&2
@@ -138,10 +156,11 @@ http {
 }
 EOF
 nginx -p "$WORK" -c "$WORK/nginx.conf"
-LIST_ONE=$(rps "$PG_PORT1" "$P_COOKIE"); LIST_THREE=$(rps "$NGINX_PORT" "$P_COOKIE")
+LIST_ONE=$(rps "$PG_PORT1" "$P_COOKIES"); LIST_THREE=$(rps "$NGINX_PORT" "$P_COOKIES")
+read -r FLIGHT_THREE FLIGHT_THREE_P99 < <(inflight "$NGINX_PORT" "$P_COOKIES")
 
 echo "deploy-bench: kill -9 of a host during a run through nginx..." >&2
-printf 'wrk.headers["Cookie"] = "den_session=%s"\ndone = function(summary, latency, requests)\n  io.write(string.format("failed %%d %%d\\n", summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))\n  io.write(string.format("longest %%.3f\\n", latency.max / 1e6))\n  io.write(string.format("requests %%d\\n", summary.requests))\nend\n' "$P_COOKIE" > "$WORK/kill.lua"
+printf 'wrk.headers["Cookie"] = "%s"\ndone = function(summary, latency, requests)\n  io.write(string.format("failed %%d %%d\\n", summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))\n  io.write(string.format("longest %%.3f\\n", latency.max / 1e6))\n  io.write(string.format("requests %%d\\n", summary.requests))\nend\n' "$P_COOKIES" > "$WORK/kill.lua"
 VICTIM=${PIDS[2]}
 ( sleep $((SECONDS_EACH / 3)); kill -9 "$VICTIM" ) &
 KILL_OUT=$(wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_EACH}s" -s "$WORK/kill.lua" "http://127.0.0.1:$NGINX_PORT/jogs")
@@ -154,3 +173,5 @@ printf '  jogs list:  PostgreSQL %s req/s, SQLite %s req/s: %s×\n' "$LIST_PG" "
 printf '  add a jog:  PostgreSQL %s jogs/s, SQLite %s jogs/s: %s× (one connection)\n' "$ADD_PG" "$ADD_SQLITE" "$(ratio "$ADD_PG" "$ADD_SQLITE")"
 printf '  jogs list:  3 hosts behind nginx %s req/s, 1 host direct %s req/s: %s× (overhead on this machine, not scaling)\n' "$LIST_THREE" "$LIST_ONE" "$(ratio "$LIST_THREE" "$LIST_ONE")"
 printf '  kill -9 of 1 of 3 hosts during the run: %s of %s requests failed, longest request %s s\n' "$FAILED" "$TOTAL" "$LONGEST"
+printf '  one session, 32 requests in flight (GET /jogs): 1 host on SQLite %s req/s, p99 %s ms; 3 hosts on PostgreSQL behind nginx %s req/s, p99 %s ms\n' \
+    "$FLIGHT_SQLITE" "$FLIGHT_SQLITE_P99" "$FLIGHT_THREE" "$FLIGHT_THREE_P99"

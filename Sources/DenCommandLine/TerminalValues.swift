@@ -21,12 +21,15 @@ package struct TerminalValues: Sendable {
     /// Loads the kept values into the session when a module first reads or writes one.
     package func attach() {
         let storage = runtime.storage, logger = runtime.logger
-        runtime.sessions.loadValues(of: session) {
+        runtime.sessions.loadValues(of: session) { () throws(ServiceFailure) in
+            // Storage that cannot be read: the module that asked hears why (Main says its last
+            // conversion could not be read back), and nothing is kept over the stored values.
+            guard let text = try storage.get(namespace: Self.namespace, key: Self.key) else { return [:] }
             do {
-                guard let text = try storage.get(namespace: Self.namespace, key: Self.key) else { return [:] }
                 return try JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))
             } catch {
-                logger.warning("den could not read the terminal's kept values (\(error)); this run starts without them")
+                // A damaged record holds nothing to use: said once, then replaced by this run's values.
+                logger.warning("den could not read the terminal's kept session values, which are damaged (\(error)); this run starts without them and keeps its own")
                 return [:]
             }
         }

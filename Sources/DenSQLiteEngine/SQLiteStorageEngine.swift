@@ -41,6 +41,12 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     private let lock = NSLock()
     private var database: (any DatabaseWriter)?
     private var readOnly: StorageOpening.ReadOnlyCause?
+    /// Read-only connections for the reads, so they never queue behind the writer's commit and
+    /// its disk sync (WAL: each reads the last committed state); empty until the writer opened.
+    private var readers: [DatabaseQueue] = []
+    private let nextReader = Atomic<Int>(0)
+    /// How many read connections a writable database gets.
+    static let readerCount = 3
     // Its own lock: the busy handler reports while `lock` may be held by an opening.
     private let onWait: Mutex<@Sendable (StorageWait) -> Void>
 
@@ -93,6 +99,8 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         // SQLite merges the -wal file into storage.sqlite and deletes it when the last
         // connection closes. No checkpoint of our own here: a TRUNCATE one would wait for another
         // process's writer, and every write was already checkpointed (PASSIVE) as it committed.
+        for reader in readers { try? reader.close() }
+        readers = []
         try? database.close()
         self.database = nil
         readOnly = nil
@@ -101,7 +109,7 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     // MARK: StorageEngine
 
     public func get(namespace: String, key: String) throws(ServiceFailure) -> String? {
-        try run("read", read: true) { db in
+        try run("read", read: true, anyConnection: true) { db in
             // Prepared once per connection: den serve reads a session's revision on every request.
             try Data.fetchOne(db.cachedStatement(sql: "SELECT CAST(value AS BLOB) FROM entries WHERE namespace = ? AND key = CAST(? AS TEXT)"),
                               arguments: [namespace, Data(key.utf8)])
@@ -119,7 +127,7 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
 
     public func list(namespace: String, prefix: String) throws(ServiceFailure) -> [StorageEntry] {
         let prefixBytes = Data(prefix.utf8)
-        return try run("read", read: true) { db in
+        return try run("read", read: true, anyConnection: true) { db in
             // `key >= prefix` lets SQLite seek the primary-key index; the byte comparison does the
             // exact prefix test (LIKE/GLOB would treat % _ * ? specially and fold case).
             try Row.fetchAll(db, sql: """
@@ -276,11 +284,13 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     // MARK: Running
 
     /// Runs `body` in a read or in a write transaction; a committed write is checkpointed at once
-    /// so `storage.sqlite` holds it even if den is then killed. `synced: false` commits with
+    /// so `storage.sqlite` holds it even if den is then killed. `anyConnection`: a read that may
+    /// go to a read connection (not one that asks about this connection, as `data_version` does). `synced: false` commits with
     /// `synchronous = NORMAL` and leaves the checkpoint to the next synced write (or the close):
     /// the write-ahead log still holds it through a kill of den, not through a power cut.
-    func run<T>(_ verb: String, read: Bool = false, synced: Bool = true, _ body: (Database) throws -> T) throws(ServiceFailure) -> T {
-        let (database, readOnly) = try handle()
+    func run<T>(_ verb: String, read: Bool = false, synced: Bool = true, anyConnection: Bool = false,
+                _ body: (Database) throws -> T) throws(ServiceFailure) -> T {
+        let (database, readOnly, readers) = try handle()
         // Made only for a message: building the file's path costs more than a read.
         var action: String { read ? "read \(fileURL.path)" : "save to \(fileURL.path)" }
         switch (read, readOnly) {
@@ -295,7 +305,13 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
             // Every read here is one SELECT, atomic by itself: no transaction around it (BEGIN,
             // COMMIT and the read-only switch cost each read several statements on the one
             // connection every request of den serve shares).
-            if read { return try database.unsafeRead(body) }
+            if read {
+                if anyConnection, !readers.isEmpty {
+                    let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count
+                    return try readers[index].unsafeRead(body)
+                }
+                return try database.unsafeRead(body)
+            }
             if !synced {
                 return try database.writeWithoutTransaction { db in
                     let setting = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
@@ -321,10 +337,10 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     /// The open database and why it is read-only (nil: writable); opens it on first use.
-    func handle() throws(ServiceFailure) -> (any DatabaseWriter, StorageOpening.ReadOnlyCause?) {
+    func handle() throws(ServiceFailure) -> (any DatabaseWriter, StorageOpening.ReadOnlyCause?, [DatabaseQueue]) {
         lock.lock()
         defer { lock.unlock() }
-        if let database { return (database, readOnly) }
+        if let database { return (database, readOnly, readers) }
         let opening = StorageOpening(directory: directory, fileURL: fileURL, messages: messages,
                                      busy: StorageBusyWaiter(file: fileURL, limit: waitLimit) { [weak self] wait in
                                          self?.onWait.withLock { $0 }(wait)
@@ -332,7 +348,12 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         let (opened, reason) = try opening.open()
         database = opened
         readOnly = reason
+        // Read connections only beside a writable one in WAL mode (a read-only opening may be
+        // `immutable`, whose one connection is all there is); one that fails to open is left out.
+        if reason == nil {
+            readers = (0..<Self.readerCount).compactMap { _ in opening.openReader() }
+        }
         OpenStorageEngines.register(self)
-        return (opened, reason)
+        return (opened, reason, readers)
     }
 }

@@ -120,6 +120,16 @@ struct StorageOpening {
         return queue
     }
 
+    /// A read connection beside the open writable one (`SQLiteStorageEngine.readers`): it writes
+    /// nothing, and in WAL mode never waits for the writer. nil when it cannot be opened.
+    func openReader() -> DatabaseQueue? {
+        var configuration = Configuration()
+        configuration.label = "den.storage.read"
+        configuration.readonly = true
+        configuration.busyMode = busy.busyMode
+        return try? DatabaseQueue(path: fileURL.path, configuration: configuration)
+    }
+
     /// A read-only connection. SQLite needs the `-shm` file to read a WAL database; when it cannot
     /// make one, `immutable=1` reads the main file alone, which is only right when no `-wal` file
     /// holds changes not yet copied into it (den checkpoints after every write, so normally none).

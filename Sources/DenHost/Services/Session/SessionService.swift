@@ -22,6 +22,7 @@ package struct SessionService: HostService {
             let request = try decode(SessionGetRequest.self, request, for: operation)
             try Self.check(key: request.key, operation)
             let session = try Self.session(of: caller, operation)
+            if request.key != SessionLimits.userKey { try store.checkValues(of: session) }
             let value = request.key == SessionLimits.userKey
                 ? store.user(of: session) : store.value(request.key, module: caller.moduleID, session: session)
             return try encode(SessionGetAnswer(value: value), for: operation)
@@ -33,6 +34,7 @@ package struct SessionService: HostService {
                 throw .invalid("\(operation): the value is \(request.value.utf8.count) bytes; session values are at most \(SessionLimits.maxValueBytes) bytes — keep larger data in storage")
             }
             let session = try Self.session(of: caller, operation)
+            try store.checkValues(of: session)
             store.set(request.value, forKey: request.key, module: caller.moduleID, session: session)
             return try encode(Empty(), for: operation)
 
@@ -40,6 +42,7 @@ package struct SessionService: HostService {
             let request = try decode(SessionDeleteRequest.self, request, for: operation)
             try Self.check(key: request.key, operation, writing: true)
             let session = try Self.session(of: caller, operation)
+            try store.checkValues(of: session)
             return try encode(SessionDeleteAnswer(deleted: store.delete(request.key, module: caller.moduleID, session: session)), for: operation)
 
         default:

@@ -29,7 +29,9 @@ package final class SessionStore: @unchecked Sendable {
         /// The `step` in which the login was last checked against the account: not again in it.
         var checkedIn: UInt64?
         /// Where the values come from the first time one is read or written (`loadValues`).
-        var loader: (@Sendable () -> [String: [String: String]])?
+        var loader: (@Sendable () throws(ServiceFailure) -> [String: [String: String]])?
+        /// Why the loader could not read them: every value call of the session says so.
+        var loadFailure: ServiceFailure?
     }
 
     /// The identity of the live account `username` (`AccountBook.accountIdentity`), nil when
@@ -160,23 +162,37 @@ package final class SessionStore: @unchecked Sendable {
     /// Gives `session` the values `loader` reads (a front-end that keeps them across runs: den
     /// run), loaded the first time a module reads or writes one, so a run whose modules never do
     /// never reads them. Values set before that stay over the loaded ones.
-    package func loadValues(of session: UISessionID, from loader: @escaping @Sendable () -> [String: [String: String]]) {
+    package func loadValues(of session: UISessionID, from loader: @escaping @Sendable () throws(ServiceFailure) -> [String: [String: String]]) {
         lock.withLock { sessions[session, default: Slot()].loader = loader }
     }
 
     /// The session's module values, without its login (what den run keeps across runs); nil
-    /// while its `loadValues` loader has not run (no module has touched a value).
+    /// while its `loadValues` loader has not run (no module has touched a value) or failed.
     package func values(of session: UISessionID) -> [String: [String: String]]? {
-        lock.withLock { sessions[session]?.loader == nil ? sessions[session]?.values ?? [:] : nil }
+        lock.withLock {
+            guard let slot = sessions[session] else { return [:] }
+            return slot.loader == nil && slot.loadFailure == nil ? slot.values : nil
+        }
+    }
+
+    /// Throws why the session's kept values could not be loaded (`loadValues`), loading them first
+    /// if due: the `session` service refuses value calls with it rather than answer as if none were kept.
+    package func checkValues(of session: UISessionID) throws(ServiceFailure) {
+        loadIfDue(session)
+        if let failure = lock.withLock({ sessions[session]?.loadFailure }) { throw failure }
     }
 
     private func loadIfDue(_ session: UISessionID) {
-        guard let loader = lock.withLock({ () -> (@Sendable () -> [String: [String: String]])? in
+        guard let loader = lock.withLock({ () -> (@Sendable () throws(ServiceFailure) -> [String: [String: String]])? in
             defer { sessions[session]?.loader = nil }
             return sessions[session]?.loader
         }) else { return }
         // Outside the lock: the loader reads storage.
-        let loaded = loader()
+        let loaded: [String: [String: String]]
+        do { loaded = try loader() } catch {
+            lock.withLock { sessions[session]?.loadFailure = error }
+            return
+        }
         lock.withLock {
             for (module, values) in loaded {
                 sessions[session, default: Slot()].values[module, default: [:]].merge(values) { current, _ in current }
