@@ -163,7 +163,7 @@ public final class AccountBook: Sendable {
     /// The identity of the live account `username`, nil when there is none: what a UI session
     /// checks its logged-in user against (`SessionStore`).
     package func accountIdentity(_ username: String) throws(ServiceFailure) -> String? {
-        try store.user(username)?.identity
+        try store.identity(username)
     }
 
     // MARK: Administration (den users)
@@ -228,6 +228,7 @@ public final class AccountBook: Sendable {
             if let token = record.resetTokenHash {
                 operations.append(NamespacedOperation(namespace: AccountStore.namespace, operation: .delete(key: AccountStore.resetKey(token))))
             }
+            store.willWrite()
             try store.engine.apply(across: operations)
             return removed
         }

@@ -49,9 +49,23 @@ package struct AccountStore: Sendable {
     package static let namespace = "@den.auth"
     package let engine: any StorageEngine
     private let decoded = DecodedUsers()
+    private let identities = KnownIdentities()
 
     package init(engine: any StorageEngine) {
         self.engine = engine
+        let identities = identities
+        // On PostgreSQL every overwrite of an account record is announced: identities are kept
+        // until then, so a logged-in request reads no account (elsewhere every check reads).
+        _ = engine.watchChanges(in: Self.namespace) { [weak identities] event in identities?.heard(event) }
+    }
+
+    /// `user(username)?.identity`, from memory while no change to the record can have gone unheard.
+    package func identity(_ username: String) throws(ServiceFailure) -> String? {
+        if let known = identities.identity(username) { return known }
+        let generation = identities.generation
+        let identity = try user(username)?.identity
+        if let identity { identities.keep(identity, of: username, since: generation) }
+        return identity
     }
 
     package static func userKey(_ username: String) -> String { "user/\(username)" }
@@ -81,7 +95,13 @@ package struct AccountStore: Sendable {
 
     /// Writes every operation in one transaction.
     package func apply(_ operations: [StorageOperation]) throws(ServiceFailure) {
+        identities.forgetAll() // before the write: no read in between keeps what it replaces
         try engine.apply(namespace: Self.namespace, operations: operations)
+    }
+
+    /// Before a write that reaches account records another way (`apply(across:)`).
+    package func willWrite() {
+        identities.forgetAll()
     }
 
     package static func set(_ record: UserRecord) throws(ServiceFailure) -> StorageOperation {
@@ -124,6 +144,55 @@ private final class DecodedUsers: Sendable {
         records.withLock { records in
             if records.count >= Self.capacity { records.removeAll(keepingCapacity: true) }
             records[username] = (text, record)
+        }
+    }
+}
+
+/// Account identities by username, kept only while the engine reports every change to account
+/// records (`StorageEngine.watchChanges`, PostgreSQL): a change heard, this process's own write,
+/// or reports stopping forgets them. `generation` keeps a read that began before a change from
+/// keeping what it read.
+private final class KnownIdentities: Sendable {
+    private struct State {
+        var hearing = false
+        var generation: UInt64 = 0
+        var identities: [String: String] = [:]
+    }
+
+    private static let capacity = 4096
+    private let state = Mutex(State())
+
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    func identity(_ username: String) -> String? {
+        state.withLock { $0.hearing ? $0.identities[username] : nil }
+    }
+
+    func keep(_ identity: String, of username: String, since generation: UInt64) {
+        state.withLock { state in
+            guard state.hearing, state.generation == generation else { return }
+            if state.identities.count >= Self.capacity { state.identities.removeAll(keepingCapacity: true) }
+            state.identities[username] = identity
+        }
+    }
+
+    func forgetAll() {
+        state.withLock { state in
+            state.generation &+= 1
+            state.identities.removeAll()
+        }
+    }
+
+    func heard(_ event: StorageChange) {
+        state.withLock { state in
+            state.generation &+= 1
+            switch event {
+            case .watching: state.hearing = true; state.identities.removeAll()
+            case .stopped: state.hearing = false; state.identities.removeAll()
+            case .changed(let key):
+                // Only `user/<name>` holds an identity; a reset token's record changes none.
+                if key.hasPrefix("user/") { state.identities[String(key.dropFirst("user/".count))] = nil }
+            }
         }
     }
 }

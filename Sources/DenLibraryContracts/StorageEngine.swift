@@ -43,11 +43,13 @@ public protocol StorageEngine: Sendable {
     /// (a compare-and-set); returns whether it applied. den serve saves a browser session this
     /// way, so a save never overwrites a copy another host saved or deleted meanwhile.
     func applyUnsynced(namespace: String, operations: [StorageOperation], ifKey key: String, holds expected: String) throws(ServiceFailure) -> Bool
-    /// Reports keys of `namespace` deleted by any process on this database from now on, soon after
-    /// each commit, for den serve to drop what it holds of them (a browser session logged out on
-    /// another host). Returns false when nothing can be reported: the engine is one process's
-    /// (the default; SQLite), so whatever deletes a key is that process itself.
-    func watchDeletions(in namespace: String, _ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool
+    /// Reports changes to keys of `namespace` by any process on this database from now on, soon
+    /// after each commit, for den to drop what it holds of them: deletions in den's own
+    /// namespaces ('@…', such as a browser session logged out on another host), and every
+    /// overwrite in the accounts namespace (`@den.auth`: a password changed on another host). Other
+    /// writes are not reported. Returns false when nothing can be reported: the engine is one
+    /// process's (the default; SQLite), so whatever changes a key is that process itself.
+    func watchChanges(in namespace: String, _ report: @escaping @Sendable (StorageChange) -> Void) -> Bool
     /// A number that changes whenever another process commits to this database, and never for
     /// this engine's own commits; cheaper than any read. nil when no other process can write
     /// (the default: an engine in memory). den serve trusts the sessions it holds while it stays.
@@ -88,8 +90,8 @@ extension StorageEngine {
     /// One process's engine: nothing else writes.
     public func foreignChanges() throws(ServiceFailure) -> UInt64? { nil }
 
-    /// One process's engine: nothing else deletes its keys.
-    public func watchDeletions(in namespace: String, _ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool { false }
+    /// One process's engine: nothing else changes its keys.
+    public func watchChanges(in namespace: String, _ report: @escaping @Sendable (StorageChange) -> Void) -> Bool { false }
 
     /// An engine that never waits for another process says nothing.
     public func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) {}
@@ -124,14 +126,14 @@ extension StorageInsert {
     }
 }
 
-/// What `StorageEngine.watchDeletions` reports.
-public enum StorageDeletion: Sendable, Equatable {
-    /// Reports start, or start again after they stopped: deletions before now may have gone
+/// What `StorageEngine.watchChanges` reports.
+public enum StorageChange: Sendable, Equatable {
+    /// Reports start, or start again after they stopped: changes before now may have gone
     /// unreported, so whatever was held of the namespace is to be checked again.
     case watching
     /// Reports stopped (the connection that carries them was lost); `watching` follows when they
     /// resume. Meanwhile nothing held may be trusted without reading it.
     case stopped
-    /// A key of the namespace was deleted.
-    case deleted(String)
+    /// A key of the namespace was deleted (or, in `@den.auth`, overwritten).
+    case changed(String)
 }

@@ -36,18 +36,22 @@ enum PostgresSchema {
                 published_by text NOT NULL DEFAULT ''
             )
             """]),
-        // Deletions in den's own namespaces ('@…') are announced on `den_deleted`, whoever
-        // deletes (a host, `den` on the command line): a host drops what it holds of the key,
-        // such as a browser session logged out on another host (PostgresDeletionWatch).
+        // Deletions in den's own namespaces ('@…'), and overwrites of account records, are
+        // announced on `den_changes`, whoever writes (a host, `den` on the command line): a host
+        // drops what it holds of the key, such as a browser session logged out on another host or
+        // an account identity a password change replaced (PostgresChangeWatch).
         (3, ["""
-            CREATE FUNCTION den_announce_deletion() RETURNS trigger LANGUAGE plpgsql AS $$
+            CREATE FUNCTION den_announce_change() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                PERFORM pg_notify('den_deleted', OLD.namespace || chr(9) || convert_from(OLD.key, 'UTF8'));
+                PERFORM pg_notify('den_changes', OLD.namespace || chr(9) || convert_from(OLD.key, 'UTF8'));
                 RETURN NULL;
             END $$
             """, """
             CREATE TRIGGER den_entries_deleted AFTER DELETE ON den_entries
-                FOR EACH ROW WHEN (OLD.namespace LIKE '@%') EXECUTE FUNCTION den_announce_deletion()
+                FOR EACH ROW WHEN (OLD.namespace LIKE '@%') EXECUTE FUNCTION den_announce_change()
+            """, """
+            CREATE TRIGGER den_accounts_changed AFTER UPDATE ON den_entries
+                FOR EACH ROW WHEN (OLD.namespace = '@den.auth') EXECUTE FUNCTION den_announce_change()
             """]),
     ]
 

@@ -45,7 +45,7 @@ public final class PostgresStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     private let state = Mutex(State())
-    private let deletions = PostgresDeletionWatch()
+    private let changes = PostgresChangeWatch()
 
     public init(location: PostgresLocation, callLimit: Duration = PostgresStorageEngine.defaultCallLimit) {
         self.location = location
@@ -168,11 +168,11 @@ public final class PostgresStorageEngine: StorageEngine, @unchecked Sendable {
         }
     }
 
-    /// Deletions in `namespace` by any host or `den` command on this database, through the
-    /// `den_deleted` channel (`PostgresDeletionWatch`). The schema, with its trigger, is made by
+    /// Changes in `namespace` by any host or `den` command on this database, through the
+    /// `den_changes` channel (`PostgresChangeWatch`). The schema, with its trigger, is made by
     /// the first call that connects, so watching may begin before the database is up.
-    public func watchDeletions(in namespace: String, _ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool {
-        deletions.add(namespace: namespace, report: report, engine: self)
+    public func watchChanges(in namespace: String, _ report: @escaping @Sendable (StorageChange) -> Void) -> Bool {
+        changes.add(namespace: namespace, report: report, engine: self)
         return true
     }
 

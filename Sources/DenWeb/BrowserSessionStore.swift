@@ -88,11 +88,11 @@ protocol BrowserSessionStore: Sendable {
     func delete(_ cookie: String, ifRevision revision: String)
     /// Deletes every session saved before `cutoff` (seconds since 1970).
     func deleteSaved(before cutoff: Double)
-    /// The storage key of a cookie's copy (what `watchDeletions` reports).
+    /// The storage key of a cookie's copy (what `watchChanges` reports).
     func key(_ cookie: String) -> String?
-    /// Reports each cookie key deleted by another process on this database (`StorageEngine.watchDeletions`);
+    /// Reports each cookie key deleted by another process on this database (`StorageEngine.watchChanges`);
     /// false when only this process deletes (SQLite).
-    func watchDeletions(_ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool
+    func watchChanges(_ report: @escaping @Sendable (StorageChange) -> Void) -> Bool
     /// `StorageEngine.foreignChanges`: changes when another process wrote to the database.
     func foreignChanges() throws(ServiceFailure) -> UInt64?
 }
@@ -207,8 +207,8 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
         }
     }
 
-    func watchDeletions(_ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool {
-        engine.watchDeletions(in: Self.namespace, report)
+    func watchChanges(_ report: @escaping @Sendable (StorageChange) -> Void) -> Bool {
+        engine.watchChanges(in: Self.namespace, report)
     }
 
     func foreignChanges() throws(ServiceFailure) -> UInt64? {

@@ -19,7 +19,7 @@ import Synchronization
 /// back in a second cookie (`SessionCookie.revisionName`). A request whose revision is the one
 /// this host saved or took last is answered from memory. Deletions are the one change that does
 /// not pass through the browser (a logout on another host moves the session to a new cookie and
-/// deletes the old cookie's copy), so on PostgreSQL every host hears them (`watchDeletions`) and
+/// deletes the old cookie's copy), so on PostgreSQL every host hears them (`watchChanges`) and
 /// reads that session again before using it; while it cannot hear them, it reads on every
 /// request. A save is a compare-and-set against the revision it started from, so it never
 /// overwrites another host's save or deletion.
@@ -56,20 +56,20 @@ final class BrowserSessionTable: Sendable {
         perAccount = max(1, configuration.maxSessionsPerAccount)
         now = configuration.now
         lastSweep = Mutex(configuration.now())
-        let reported = store.watchDeletions { [weak self] event in self?.heard(event) }
+        let reported = store.watchChanges { [weak self] event in self?.heard(event) }
         // No reports (SQLite): another process's commit (another den serve on the same folder,
         // `den users` on the command line) is told by `foreignChanges` instead.
         trust.withLock { $0.reportsDeletions = reported; if !reported { $0.hearing = true } }
     }
 
-    /// A deletion report of the store (PostgreSQL's `den_deleted` channel).
-    private func heard(_ event: StorageDeletion) {
+    /// A deletion report of the store (PostgreSQL's `den_changes` channel).
+    private func heard(_ event: StorageChange) {
         switch event {
         case .watching:
             trust.withLock { $0.epoch += 1; $0.hearing = true }
         case .stopped:
             trust.withLock { $0.hearing = false }
-        case .deleted(let key):
+        case .changed(let key):
             let held = sessions.withLock { table in table.values.first { $0.knownStoreKey == key } }
             held?.invalidate()
         }

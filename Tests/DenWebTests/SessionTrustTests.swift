@@ -37,8 +37,8 @@ struct SessionTrustTests {
         func applyUnsynced(namespace: String, operations: [StorageOperation], ifKey key: String, holds expected: String) throws(ServiceFailure) -> Bool {
             try base.applyUnsynced(namespace: namespace, operations: operations, ifKey: key, holds: expected)
         }
-        func watchDeletions(in namespace: String, _ report: @escaping @Sendable (StorageDeletion) -> Void) -> Bool {
-            base.watchDeletions(in: namespace, report)
+        func watchChanges(in namespace: String, _ report: @escaping @Sendable (StorageChange) -> Void) -> Bool {
+            base.watchChanges(in: namespace, report)
         }
         func foreignChanges() throws(ServiceFailure) -> UInt64? { try base.foreignChanges() }
         func reportWaitNotices(to report: @escaping @Sendable (String) -> Void) { base.reportWaitNotices(to: report) }

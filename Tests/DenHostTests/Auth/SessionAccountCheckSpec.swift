@@ -72,17 +72,19 @@ struct SessionAccountCheckCountSpec {
         var identity: String? = "account-1"
     }
 
-    static func store(_ reads: Reads) -> SessionStore {
-        SessionStore(accountIdentity: { _ in reads.lock.withLock { reads.count += 1; return reads.identity } })
+    /// A store whose account reads are counted, with alice logged in to a session; the reads the
+    /// login itself made are counted already.
+    static func loggedIn() -> (reads: Reads, store: SessionStore, session: UISessionID, afterLogin: Int) {
+        let reads = Reads()
+        let store = SessionStore(accountIdentity: { _ in reads.lock.withLock { reads.count += 1; return reads.identity } })
+        let session = store.makeSessionID()
+        store.setUser("alice", of: session)
+        return (reads, store, session, reads.lock.withLock { reads.count })
     }
 
     @Test("a request's many reads of the user check the account once; the next request checks again")
     func oncePerRequest() {
-        let reads = Reads()
-        let store = Self.store(reads)
-        let session = store.makeSessionID()
-        store.setUser("alice", of: session)
-        let afterLogin = reads.lock.withLock { reads.count }
+        let (reads, store, session, afterLogin) = Self.loggedIn()
         store.beginStep(session)
         for _ in 0..<6 { #expect(store.user(of: session) == "alice") }
         #expect(reads.lock.withLock { reads.count } == afterLogin + 1)
@@ -98,11 +100,7 @@ struct SessionAccountCheckCountSpec {
 
     @Test("without requests marked (the terminal), every read checks the account")
     func everyReadUnmarked() {
-        let reads = Reads()
-        let store = Self.store(reads)
-        let session = store.makeSessionID()
-        store.setUser("alice", of: session)
-        let afterLogin = reads.lock.withLock { reads.count }
+        let (reads, store, session, afterLogin) = Self.loggedIn()
         for _ in 0..<3 { _ = store.user(of: session) }
         #expect(reads.lock.withLock { reads.count } == afterLogin + 3)
     }

@@ -1,5 +1,6 @@
 import DenHost
 import DenLibraryClients
+import DenAccounts
 import DenKit
 import DenPostgresEngine
 @testable import DenSQLiteEngine
@@ -83,8 +84,8 @@ struct StorageCompareAndSetSpec {
         let url = try cluster.url(database: try cluster.makeDatabase("deletions"))
         let watching = try PostgresStorageEngine(url: url), deleting = try PostgresStorageEngine(url: url)
         #expect(watching.prepare() == .ready)
-        let heard = Mutex<[StorageDeletion]>([])
-        #expect(watching.watchDeletions(in: Self.namespace) { event in heard.withLock { $0.append(event) } })
+        let heard = Mutex<[StorageChange]>([])
+        #expect(watching.watchChanges(in: Self.namespace) { event in heard.withLock { $0.append(event) } })
         #expect(Self.waitFor { heard.withLock { $0.contains(.watching) } }, "listening starts")
         try deleting.apply(namespace: Self.namespace, operations: [.set(key: "session/a", value: "1"), .set(key: "session/b", value: "2")])
         try deleting.set(namespace: "@den.auth", key: "user/alice", value: "{}")
@@ -93,12 +94,45 @@ struct StorageCompareAndSetSpec {
         _ = try deleting.delete(namespace: "@den.auth", key: "user/alice")
         _ = try deleting.delete(namespace: "jogs", key: "session/a")
         _ = try deleting.delete(namespace: Self.namespace, key: "session/a")
-        #expect(Self.waitFor { heard.withLock { $0.contains(.deleted("session/a")) } }, "\(heard.withLock { $0 })")
-        #expect(heard.withLock { $0 } == [.watching, .deleted("session/a")])
-        // An overwrite is no deletion.
+        #expect(Self.waitFor { heard.withLock { $0.contains(.changed("session/a")) } }, "\(heard.withLock { $0 })")
+        #expect(heard.withLock { $0 } == [.watching, .changed("session/a")])
+        // An overwrite of a session is not reported (every save would be).
         try deleting.set(namespace: Self.namespace, key: "session/b", value: "3")
         Thread.sleep(forTimeInterval: 0.3)
-        #expect(heard.withLock { $0 } == [.watching, .deleted("session/a")])
+        #expect(heard.withLock { $0 } == [.watching, .changed("session/a")])
+    }
+
+    @Test("PostgreSQL: an overwritten account record reaches every watcher of the accounts namespace")
+    func accountChangesHeard() throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.url(database: try cluster.makeDatabase("accounts"))
+        let watching = try PostgresStorageEngine(url: url), writing = try PostgresStorageEngine(url: url)
+        #expect(watching.prepare() == .ready)
+        let heard = Mutex<[StorageChange]>([])
+        #expect(watching.watchChanges(in: "@den.auth") { event in heard.withLock { $0.append(event) } })
+        #expect(Self.waitFor { heard.withLock { $0.contains(.watching) } }, "listening starts")
+        try writing.set(namespace: "@den.auth", key: "user/alice", value: "{\"v\":1}")
+        try writing.set(namespace: "@den.auth", key: "user/alice", value: "{\"v\":2}")
+        #expect(Self.waitFor { heard.withLock { $0.contains(.changed("user/alice")) } }, "\(heard.withLock { $0 })")
+        #expect(heard.withLock { $0 } == [.watching, .changed("user/alice")], "the first write was an insert: nothing held to drop")
+    }
+
+    @Test("PostgreSQL: a password changed on one host replaces the account identity another host keeps")
+    func identityAcrossHosts() throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.url(database: try cluster.makeDatabase("identity"))
+        let engineA = try PostgresStorageEngine(url: url), engineB = try PostgresStorageEngine(url: url)
+        var settings = AuthSettings()
+        settings.hashParameters = .testing
+        let hostA = AccountBook(engine: engineA, settings: settings), hostB = AccountBook(engine: engineB, settings: settings)
+        _ = try hostB.register(username: "alice", password: "Sesame-Opens-42")
+        Thread.sleep(forTimeInterval: 0.5) // host A listens by now, so it keeps what it reads
+        let before = try #require(try hostA.accountIdentity("alice"))
+        #expect(try hostA.accountIdentity("alice") == before)
+        #expect(try hostB.changePassword(username: "alice", current: "Sesame-Opens-42", new: "New-Sesame-Words-9").outcome == .ok)
+        let after = try #require(try hostB.accountIdentity("alice"))
+        #expect(after != before)
+        #expect(Self.waitFor { (try? hostA.accountIdentity("alice")) == after }, "host A still answers the identity from before the change")
     }
 
     static func waitFor(seconds: Double = 5, _ condition: () -> Bool) -> Bool {

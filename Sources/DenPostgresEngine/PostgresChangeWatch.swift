@@ -3,23 +3,24 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// Hears the `den_deleted` channel, where the database announces every deletion in den's own
-/// namespaces (schema version 3's trigger), and tells each watcher of its namespace. One
+/// Hears the `den_changes` channel, where the database announces every deletion in den's own
+/// namespaces and every overwrite of an account record (schema version 3's triggers), and tells
+/// each watcher of its namespace. One
 /// listening connection per engine, opened by the first watcher; a lost connection is retried
 /// every `retry`, and watchers hear `stopped` and then `watching` again (notifications sent while
 /// nobody listened are lost, so what they hold must be checked afresh).
-final class PostgresDeletionWatch: Sendable {
-    static let channel = "den_deleted"
+final class PostgresChangeWatch: Sendable {
+    static let channel = "den_changes"
 
     private struct Watcher {
         var namespace: String
-        var report: @Sendable (StorageDeletion) -> Void
+        var report: @Sendable (StorageChange) -> Void
     }
 
     private let watchers = Mutex<[Watcher]>([])
     private let listening = Mutex<Task<Void, Never>?>(nil)
 
-    func add(namespace: String, report: @escaping @Sendable (StorageDeletion) -> Void, engine: PostgresStorageEngine,
+    func add(namespace: String, report: @escaping @Sendable (StorageChange) -> Void, engine: PostgresStorageEngine,
              retry: Duration = .seconds(1)) {
         watchers.withLock { $0.append(Watcher(namespace: namespace, report: report)) }
         listening.withLock { task in
@@ -39,7 +40,7 @@ final class PostgresDeletionWatch: Sendable {
         listening.withLock { $0?.cancel() }
     }
 
-    private func tellAll(_ event: StorageDeletion) {
+    private func tellAll(_ event: StorageChange) {
         for watcher in watchers.withLock({ $0 }) { watcher.report(event) }
     }
 
@@ -47,7 +48,7 @@ final class PostgresDeletionWatch: Sendable {
         // "<namespace>\t<key>": namespaces never hold a tab (ModuleIdentity, den's '@' names).
         guard let tab = payload.firstIndex(of: "\t") else { return }
         let namespace = String(payload[..<tab]), key = String(payload[payload.index(after: tab)...])
-        for watcher in watchers.withLock({ $0 }) where watcher.namespace == namespace { watcher.report(.deleted(key)) }
+        for watcher in watchers.withLock({ $0 }) where watcher.namespace == namespace { watcher.report(.changed(key)) }
     }
 
     /// `engine` is weak: the engine owns this watch, and its end ends the listening.
