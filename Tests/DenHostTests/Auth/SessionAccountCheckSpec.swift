@@ -105,3 +105,17 @@ struct SessionAccountCheckCountSpec {
         #expect(reads.lock.withLock { reads.count } == afterLogin + 3)
     }
 }
+
+@Suite("A saved session taken in keeps the request's client")
+struct SessionRestoreClientSpec {
+    @Test("restoring another host's copy before a step leaves the address the login throttle and audit use")
+    func clientKept() {
+        let store = SessionStore()
+        let session = store.makeSessionID()
+        store.setClient(SessionClient(address: "203.0.113.7", deviceTokens: ["d1"]), of: session)
+        store.restore(SessionStore.Saved(user: "alice", account: "a", values: ["main": ["k": "v"]]), into: session)
+        #expect(store.client(of: session) == SessionClient(address: "203.0.113.7", deviceTokens: ["d1"]))
+        #expect(store.recordedUser(of: session) == "alice")
+        #expect(store.value("k", module: "main", session: session) == "v")
+    }
+}

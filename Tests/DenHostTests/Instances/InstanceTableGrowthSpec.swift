@@ -44,12 +44,14 @@ struct InstanceTableGrowthSpec {
         #expect(log.lines.allSatisfy { !$0.message.contains("instance API table") }, "\(log.lines.map(\.message))")
     }
 
-    @Test("without state_version every save asks for a snapshot")
+    @Test("without state_version a save asks for a snapshot only of an instance called since the last one")
     func noStateVersion() {
         let session = runtime().makeSession()
         _ = session.open("old-layout")
         _ = session.saved()
         _ = session.saved()
+        #expect(session.send(action: "look", fields: [:]).screen.texts == ["count 0, snapshots 1"], "the second save reused the first's bytes")
+        _ = session.saved() // "look" was a call: snapshot again
         #expect(session.send(action: "look", fields: [:]).screen.texts == ["count 0, snapshots 2"])
     }
 

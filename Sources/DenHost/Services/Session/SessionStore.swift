@@ -216,8 +216,13 @@ package final class SessionStore: @unchecked Sendable {
 
     /// Puts a saved login and values into `session`. The login is checked against the accounts
     /// on its first read, as every login is (`user(of:)`).
+    /// The client the front-end set for the request stays: a copy taken in before a step (another
+    /// host's newer one) must not leave that step's login throttled and audited as "local".
     package func restore(_ saved: Saved, into session: UISessionID) {
-        lock.withLock { sessions[session] = Slot(user: saved.user, account: saved.account, values: saved.values) }
+        lock.withLock {
+            let client = sessions[session]?.client
+            sessions[session] = Slot(user: saved.user, client: client, account: saved.account, values: saved.values)
+        }
     }
 
     /// Forgets everything of a session that has ended.
