@@ -5,7 +5,8 @@ import GRDB
 import Synchronization
 
 /// The default `StorageEngine`: one SQLite file, `<dataDirectory>/storage.sqlite`, in WAL mode
-/// (other processes' readers and a writer never block each other), through one GRDB connection.
+/// (other processes' readers and a writer never block each other), through one GRDB connection
+/// that writes and three that only read (`readers`: reads never queue behind a commit).
 ///
 /// Creating an engine touches nothing: the folder and the file are created and the database
 /// opened on the first call, under a lock, because most runs never use storage and the host must

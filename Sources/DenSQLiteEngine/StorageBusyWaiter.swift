@@ -25,7 +25,8 @@ public struct StorageWait: Sendable, CustomStringConvertible {
 /// this one sleeps in short steps, reports the wait once through `report`, and gives up at `limit`.
 ///
 /// SQLite calls it on the connection's own thread with `numberOfTries` counting from 0 for each
-/// new wait; den's single connection means one wait at a time (the mutex is for Swift's checker).
+/// new wait; den's one writing connection means one wait at a time (the mutex is for Swift's
+/// checker; the read connections wait in SQLite's own silence, `StorageOpening.openReader`).
 final class StorageBusyWaiter: Sendable {
     static let noticeAfter: Duration = .milliseconds(500)
     static let step: Duration = .milliseconds(10)

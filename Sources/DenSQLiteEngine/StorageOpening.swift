@@ -126,7 +126,9 @@ struct StorageOpening {
         var configuration = Configuration()
         configuration.label = "den.storage.read"
         configuration.readonly = true
-        configuration.busyMode = busy.busyMode
+        // SQLite's own silent wait, not the reporting waiter: that one is the writer's, one wait
+        // at a time. A WAL reader waits only in rare moments (recovery after a crash).
+        configuration.busyMode = .timeout(TimeInterval(busy.limit.components.seconds))
         return try? DatabaseQueue(path: fileURL.path, configuration: configuration)
     }
 
