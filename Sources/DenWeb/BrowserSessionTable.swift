@@ -93,6 +93,13 @@ final class BrowserSessionTable: Sendable {
         return hearing && session.isChecked(epoch: epoch)
     }
 
+    /// Before a storage call that checks `session`'s saved copy: its storage key is made first,
+    /// so a deletion of the copy reported from now on finds the session (`heard`).
+    private func beginCheck(_ session: BrowserSession) -> UInt64 {
+        _ = session.storeKey(store.key)
+        return session.beginCheck()
+    }
+
     /// The epoch to mark a check with, read before the check's storage call. Without deletion
     /// reports, the first check also notes the other processes' commits so far, so that a copy
     /// checked now is trusted until they change.
@@ -147,7 +154,7 @@ final class BrowserSessionTable: Sendable {
             return nil
         }
         let session = makeSession(at: time, id: cookie, csrfToken: saved.csrfToken)
-        let token = session.beginCheck()
+        let token = beginCheck(session)
         // The login and values now, the screens on its queue (building them calls modules),
         // ahead of any request it is about to answer.
         runtime.sessions.restore(saved.values, into: session.navigation.id)
@@ -182,7 +189,7 @@ final class BrowserSessionTable: Sendable {
     /// taken for another's. No read when the browser's revision shows nobody else answered it.
     private func catchUp(_ session: BrowserSession, seen: String?) {
         guard let mine = session.revision, !trusts(session, seen: seen) else { return }
-        let epoch = epoch, token = session.beginCheck()
+        let epoch = epoch, token = beginCheck(session)
         let saved: String?
         do { saved = try store.revision(session.id) } catch { return } // the database is away: go on from memory
         // Its saved copy is gone: another host logged this cookie out (moving the session to a
@@ -197,7 +204,7 @@ final class BrowserSessionTable: Sendable {
     /// cannot tell: the database away is no reason to stop answering).
     private func holdsNewest(_ session: BrowserSession, seen: String?) -> Bool {
         guard let mine = session.revision, !trusts(session, seen: seen) else { return true }
-        let epoch = epoch, token = session.beginCheck()
+        let epoch = epoch, token = beginCheck(session)
         do {
             guard try store.revision(session.id) == mine else { return false }
             session.markChecked(epoch: epoch, token: token)
@@ -240,7 +247,7 @@ final class BrowserSessionTable: Sendable {
     /// snapshots are module calls. `movingFrom`: the cookie it had before a login or logout,
     /// whose saved copy goes in the same write. Otherwise a compare-and-set against the revision
     /// the step started from: when another host saved or deleted the copy meanwhile, its save
-    /// stands (as if it had come last) and this session takes it, or ends with it.
+    /// stands (the first save wins) and this session takes it, or ends with it.
     private func persist(_ session: BrowserSession, movingFrom old: String? = nil) {
         let flash = session.flash, now = Date().timeIntervalSince1970
         let saved = SavedBrowserSession(csrfToken: session.csrfToken, values: runtime.sessions.saved(session.navigation.id),
@@ -250,7 +257,7 @@ final class BrowserSessionTable: Sendable {
         if old == nil, mine != nil, let last = session.lastSaved, last.sameContent(as: saved), now - last.savedAt < Self.resaveInterval {
             return
         }
-        let epoch = epoch, token = session.beginCheck()
+        let epoch = epoch, token = beginCheck(session)
         let outcome: BrowserSessionSave
         if let old {
             outcome = store.move(saved, from: old, to: session.id) ? .saved : .failed

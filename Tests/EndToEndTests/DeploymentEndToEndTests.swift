@@ -198,6 +198,61 @@ struct DeploymentEndToEndTests {
         #expect(upstreams.count == 3, "requests landed on \(upstreams.sorted())")
     }
 
+    @Test("a logout on one host ends the old cookie on a host that held the session and trusts its revision, and a password change logs the other sessions out there")
+    func logoutReachesEveryHost() throws {
+        let deployment = try Deployment(users: ["alice"])
+        defer { deployment.stop() }
+        let (hostA, hostB) = (deployment.ports[0], deployment.ports[1])
+        // The browser logs in on host A, then host B answers it (and holds it, with its revision).
+        let browser = ProxiedBrowser(port: hostA)
+        try browser.logIn("alice")
+        let onB = ProxiedBrowser(port: hostB)
+        onB.cookie = browser.cookie
+        onB.revision = browser.revision
+        #expect(try onB.get("/jogs").status == 200)
+        #expect(try onB.get("/jogs").status == 200, "trusted from memory now")
+        let (oldCookie, oldRevision) = (onB.cookie, onB.revision)
+        // A phone logged in on host B too, held there.
+        let phone = ProxiedBrowser(port: hostB)
+        try phone.logIn("alice")
+
+        // The browser logs out through host A.
+        browser.cookie = onB.cookie
+        browser.revision = onB.revision
+        try browser.get("/login")
+        let out = try browser.post([("_route", "login"), ("_action", "log-out")])
+        #expect(out.sessionCookie != nil, "a new cookie at the logout")
+        // Someone replays the old cookies at host B: they open nothing there either (host B
+        // hears the deletion on den_changes within moments).
+        var replay: RawHTTP.Reply?
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            let thief = ProxiedBrowser(port: hostB)
+            thief.cookie = oldCookie
+            thief.revision = oldRevision
+            replay = try thief.get("/jogs")
+            if replay?.status == 303 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        #expect(replay.flatMap(ProxiedBrowser.location)?.hasPrefix("/login") == true, "\(replay?.status ?? 0) \(replay?.head.prefix(300) ?? "")")
+
+        // A password change through host A logs the phone out on host B at its next request.
+        let laptop = ProxiedBrowser(port: hostA)
+        try laptop.logIn("alice")
+        try laptop.get("/login/password")
+        let change = try laptop.post([("_route", "login/password"), ("_action", "change"), ("f.current", Self.password),
+                                      ("f.password", "New-Sesame-Words-9"), ("f.repeat", "New-Sesame-Words-9")])
+        #expect(change.status == 303, "\(change.head.prefix(300))")
+        var stale: RawHTTP.Reply?
+        let changed = Date().addingTimeInterval(5)
+        repeat {
+            stale = try phone.get("/jogs")
+            if stale?.status == 303 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < changed
+        #expect(stale.flatMap(ProxiedBrowser.location)?.hasPrefix("/login") == true, "\(stale?.status ?? 0) \(stale?.head.prefix(300) ?? "")")
+    }
+
     @Test("kill -9 of a host under load: nginx retries the others; no request fails and no session is lost")
     func killUnderLoad() throws {
         let deployment = try Deployment(users: ["alice", "bob"])
