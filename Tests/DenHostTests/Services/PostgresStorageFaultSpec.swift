@@ -3,6 +3,7 @@ import DenKit
 import DenPostgresEngine
 import DenTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// What the PostgreSQL engine says and does when the database misbehaves: a clear message,
@@ -98,6 +99,28 @@ struct PostgresStorageFaultSpec {
         #expect(try engine.get(namespace: "jogs", key: "before") == "kept")
         #expect(try engine.get(namespace: "jogs", key: "during") == nil)
         #expect(try engine.increment(namespace: "jogs", key: "n") == 2)
+    }
+
+    @Test("the database lost and back: change watchers hear that reports stopped, then that they resumed, and hear changes again")
+    func changeReportsAcrossAnOutage() throws {
+        let cluster = try PostgresCluster.start(label: "den-pg-watch")
+        defer { cluster.destroy() }
+        let database = try cluster.makeDatabase("watch")
+        let engine = try PostgresStorageEngine(url: cluster.url(database: database), callLimit: .seconds(3))
+        #expect(engine.prepare() == .ready)
+        let heard = Mutex<[StorageChange]>([])
+        #expect(engine.watchChanges(in: "@den.web.sessions") { event in heard.withLock { $0.append(event) } })
+        #expect(StorageCompareAndSetSpec.waitFor { heard.withLock { $0 } == [.watching] })
+
+        try cluster.stopServer()
+        // Whatever a host held may have changed unheard from now on: it must trust nothing.
+        #expect(StorageCompareAndSetSpec.waitFor(seconds: 10) { heard.withLock { $0.last } == .stopped }, "\(heard.withLock { $0 })")
+        try cluster.startServer()
+        #expect(StorageCompareAndSetSpec.waitFor(seconds: 15) { heard.withLock { $0.last } == .watching }, "\(heard.withLock { $0 })")
+        try engine.set(namespace: "@den.web.sessions", key: "session/a", value: "1")
+        _ = try engine.delete(namespace: "@den.web.sessions", key: "session/a")
+        #expect(StorageCompareAndSetSpec.waitFor { heard.withLock { $0.last } == .changed("session/a") }, "\(heard.withLock { $0 })")
+        #expect(heard.withLock { $0.filter { $0 == .stopped }.count } == 1, "one stop for one outage: \(heard.withLock { $0 })")
     }
 
     @Test("a slow database (a lock held past den's limit): the call fails saying so, writes nothing, and the next one works")
