@@ -114,11 +114,21 @@ final class BrowserSessionTable: Sendable {
 
     /// Makes `session` this saved copy (restored, caught up or superseded by another host's save).
     private func take(_ copy: SavedBrowserSession, into session: BrowserSession, epoch: UInt64, token: UInt64, replacing: Bool) {
+        takeLogin(copy, into: session)
+        takeScreens(copy, into: session, epoch: epoch, token: token, replacing: replacing)
+    }
+
+    /// The copy's login, values and messages: no module call, so at once on any thread.
+    private func takeLogin(_ copy: SavedBrowserSession, into session: BrowserSession) {
         runtime.sessions.restore(copy.values, into: session.navigation.id)
         _ = session.noteUser(copy.values.user)
         session.keepFlash(BrowserSession.Flash(notices: copy.notices, errors: copy.errors, openURLs: copy.openURLs))
-        session.navigation.restore(copy.navigation, replacing: replacing)
         session.revision = copy.revision
+    }
+
+    /// The copy's screens, on the session's queue (building them calls modules).
+    private func takeScreens(_ copy: SavedBrowserSession, into session: BrowserSession, epoch: UInt64, token: UInt64, replacing: Bool) {
+        session.navigation.restore(copy.navigation, replacing: replacing)
         session.lastSaved = copy
         session.markChecked(epoch: epoch, token: token)
     }
@@ -157,10 +167,8 @@ final class BrowserSessionTable: Sendable {
         let token = beginCheck(session)
         // The login and values now, the screens on its queue (building them calls modules),
         // ahead of any request it is about to answer.
-        runtime.sessions.restore(saved.values, into: session.navigation.id)
-        _ = session.noteUser(saved.values.user)
-        session.revision = saved.revision
-        session.afterQueued { [weak self] in self?.take(saved, into: session, epoch: epoch, token: token, replacing: false) }
+        takeLogin(saved, into: session)
+        session.afterQueued { [weak self] in self?.takeScreens(saved, into: session, epoch: epoch, token: token, replacing: false) }
         let (kept, ended) = sessions.withLock { table -> (BrowserSession, [BrowserSession]) in
             // Two requests of one browser restoring at once: the first one in wins.
             if let other = table[cookie] { return (other, []) }
