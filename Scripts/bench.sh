@@ -8,6 +8,8 @@
 #   5. login (scrypt verify)    vs a bare KDF.Scrypt call with the same parameters
 #   6. den serve, GET /about    vs GET /_health (a bare route) in the same server, with wrk
 #   7. a module export call     vs a direct C call of the same function (libffi, exports.call)
+#   7a. permissions (--only permissions): a storage.get round trip and an http.get refused by
+#      127.0.0.1, made as a module held to its permissions vs unchecked (docs/PERMISSIONS.md)
 #   8. hot swap (--only swap)   latency with 10 live screens vs a plain load; memory per retained
 #                               version vs the image; first screen after 10/100/500 images; inotify vs polling
 #   9. den render about with 1, 10 and 100 modules installed, lazy vs --eager, beside hello

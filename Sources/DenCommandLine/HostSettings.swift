@@ -40,6 +40,10 @@ package struct HostSettings: Sendable {
     /// The storage engine for a data folder; nil keeps the runtime's default, SQLite through
     /// `libDenSQLiteStorage.so`. `den-commands`, which links the engine anyway, uses it directly.
     package var makeStorageEngine: (@Sendable (URL) -> any StorageEngine)?
+    /// See `HostConfiguration.checksGrantsAtLoad`; off for one-shot commands.
+    package var checksGrantsAtLoad = true
+    /// Storage is the data folder's SQLite file (not PostgreSQL): its grants may be cached beside it.
+    package var storageIsDataFolder = true
 
     package init(environment: [String: String] = ProcessEnvironment.hostVariables()) {
         self.environment = environment
@@ -113,6 +117,18 @@ package struct HostSettings: Sendable {
         return ModuleTrust(policy: policy, trustFiles: TrustPolicySetting.trustFiles(environment: environment), cacheDirectory: cache)
     }
 
+    /// The folders a den with these settings loads modules from.
+    package var discovery: PluginDiscovery {
+        PluginDiscovery(explicitDirectories: PluginDiscovery.explicitDirectories(flags: pluginDirectories, environment: environment),
+                        bundledDirectory: usesDefaultFolders ? InstallLayout.current?.bundledModulesDirectory : nil,
+                        userDirectory: usesDefaultFolders ? InstallLayout.userModulesDirectory(environment: environment) : nil)
+    }
+
+    /// The data folder a den with these settings keeps its data in.
+    package var resolvedDataDirectory: URL {
+        dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? HostConfiguration.defaultDataDirectory(environment: environment)
+    }
+
     /// Builds the host and loads its plugins; a broken plugin is reported (on standard error),
     /// never fatal. `eager` loads every module whatever the options say (`den plugins`).
     package func makeRuntime(eager forced: Bool = false) -> DenRuntime {
@@ -130,6 +146,8 @@ package struct HostSettings: Sendable {
         if let timeout = resolvedCallTimeout.flatMap(CallTimeoutOption.parse) { configuration.callPolicy.timeout = timeout }
         if let makeStorageEngine { configuration.makeStorageEngine = makeStorageEngine }
         configuration.loadsLazily = !(forced || eager || Self.isOn(environment["DEN_EAGER"]))
+        configuration.checksGrantsAtLoad = checksGrantsAtLoad
+        configuration.keepsGrantsCache = storageIsDataFolder
         configuration.hosting.isolateAll = isolatesAll
         configuration.hosting.isolated = isolatedModules
         configuration.hosting.sandbox = !noSandbox

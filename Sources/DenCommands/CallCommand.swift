@@ -35,7 +35,7 @@ struct CallCommand: ParsableCommand {
         guard let name = words.first else {
             throw ValidationError("name an export, e.g. den call main.convert 100 USD EUR (den exports lists them)")
         }
-        let runtime = try host.makeRuntime()
+        let runtime = try host.makeRuntime(oneShot: true)
         // A one-shot process: an export past the call limit ends it at once, with the error.
         let limit = runtime.configuration.callPolicy.timeout
         let ending = ProcessEnding(status: ExitStatus.failure, consequence: "den call ends here") { _ in

@@ -17,7 +17,7 @@ struct ExportsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let runtime = try host.makeRuntime()
+        let runtime = try host.makeRuntime(oneShot: true)
         let exports = runtime.exports
         if json {
             print(String(decoding: try WireFormat.encode(ExportListAnswer(exports: exports.map(\.summaryDocument))), as: UTF8.self))

@@ -91,12 +91,27 @@ struct HostOptions: ParsableArguments {
 
     /// Builds the host and loads its plugins; a broken plugin is reported, never fatal.
     /// `defaultTrustPolicy`: the policy when no option, variable or file names one (`den dev`: allow).
-    func makeRuntime(eager forced: Bool = false, defaultTrustPolicy: TrustPolicy? = nil) throws -> DenRuntime {
+    /// The storage a den with these options serves from: the PostgreSQL database when one is
+    /// named, else the data folder's SQLite file.
+    func makeStorageEngine() throws -> any StorageEngine {
+        do {
+            if let location = try databaseLocation() { return PostgresStorageEngine(location: location) }
+        } catch {
+            throw ValidationError(error.message)
+        }
+        return SQLiteStorageEngine(directory: settings.resolvedDataDirectory)
+    }
+
+    /// `oneShot`: a command that reads the module grants only when a call needs one, not at load
+    /// (`HostConfiguration.checksGrantsAtLoad`): den render, den call, den run.
+    func makeRuntime(eager forced: Bool = false, defaultTrustPolicy: TrustPolicy? = nil, oneShot: Bool = false) throws -> DenRuntime {
         var settings = self.settings
         settings.defaultTrustPolicy = defaultTrustPolicy
+        settings.checksGrantsAtLoad = !oneShot
         if let location = try? databaseLocation() {
             let engine = PostgresStorageEngine(location: location)
             settings.makeStorageEngine = { _ in engine }
+            settings.storageIsDataFolder = false
             // Connect and migrate now: a den older than the database's schema must not start; a
             // database that is down only delays storage (den connects again on each call).
             switch engine.prepare() {

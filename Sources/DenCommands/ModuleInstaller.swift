@@ -49,8 +49,9 @@ struct ModuleInstaller {
         var target: URL
     }
 
-    /// Checks `file` and copies it into the user folder.
-    func install(_ file: URL) throws -> Installed {
+    /// Checks `file` and copies it into the user folder. `consent` sees the checked module
+    /// before anything is copied, and stops the install by throwing (the user said no).
+    func install(_ file: URL, consent: (PluginRecord) throws -> Void = { _ in }) throws -> Installed {
         let inspection: ModuleFileInspection
         do {
             inspection = try ModuleFileInspection.inspect(file)
@@ -113,6 +114,7 @@ struct ModuleInstaller {
         if let other = replaced.first(where: { $0.id != nil && $0.id != id && $0.file.lastPathComponent == file.lastPathComponent }) {
             throw Failure(description: "\(userFolder.path) already has \(file.lastPathComponent) for module '\(other.id ?? "?")', not '\(id)'; rename the new file, or remove that module first with `den modules remove \(other.id ?? "?")`")
         }
+        try consent(record)
         let target = userFolder.appendingPathComponent(file.lastPathComponent)
         let targetSignature = URL(fileURLWithPath: ModuleTrust.signaturePath(of: target.path))
         // The signature first: a den starting between the two renames sees the new signature

@@ -12,7 +12,7 @@ struct ModuleSettingsAccess {
     let runtime: DenRuntime
 
     init(host: HostOptions) throws {
-        runtime = try host.makeRuntime()
+        runtime = try host.makeRuntime(oneShot: true)
     }
 
     private var active: [PluginRecord] { runtime.registry.plugins.filter(\.isActive) }

@@ -2,20 +2,24 @@ import ArgumentParser
 import DenCommandLine
 import DenHost
 import DenTrust
+import DenKit
 import DenPostgresEngine
+import DenSQLiteEngine
+import DenSupport
 import Foundation
 
 /// `den modules install|remove`: your own modules folder ($XDG_DATA_HOME/den/modules).
 struct ModulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modules",
-        abstract: "Install a module file into your modules folder, remove one, or sign one.",
+        abstract: "Install a module file into your modules folder, remove one, grant what it asks for, or sign one.",
         discussion: """
         Your modules folder is $XDG_DATA_HOME/den/modules (default ~/.local/share/den/modules); every den loads what is there. \
         With a PostgreSQL database (--database, DEN_DATABASE_URL or <data dir>/database-url) the change is also published \
         there, and every den serve on that database follows it (docs/DEPLOY.md, "Modules across hosts").
         """,
-        subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesReleaseCommand.self, ModulesSignCommand.self])
+        subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesGrantCommand.self, ModulesPermissionsCommand.self,
+                      ModulesReleaseCommand.self, ModulesSignCommand.self])
 }
 
 struct ModulesInstallCommand: ParsableCommand {
@@ -27,7 +31,10 @@ struct ModulesInstallCommand: ParsableCommand {
         manifest, and that it loads beside the modules you have (no duplicate id, no route conflict, a registration \
         that matches its manifest). It loads the installed modules and the new one to check this, as `den plugins` \
         does. A module with the same id already in your folder is replaced (an upgrade). Nothing is copied when a \
-        check fails; exit status 1 then, with what is wrong and what to do.
+        check fails; exit status 1 then, with what is wrong and what to do. It then shows what the module asks for \
+        beyond its own data (its manifest's permissions: http hosts, other modules' exports, auth, plugins) and asks; \
+        --yes agrees for scripts, and a no installs nothing. The grant is kept in the data folder (or the database) \
+        (docs/PERMISSIONS.md).
         """)
 
     @Argument(help: ArgumentHelp("The module's .so file.", valueName: "file.so"))
@@ -41,12 +48,16 @@ struct ModulesInstallCommand: ParsableCommand {
         valueName: "policy"))
     var trustPolicy: String?
 
+    @Flag(help: "Agree to the permissions the module asks for without asking (for scripts).")
+    var yes = false
+
     @OptionGroup var shared: SharedModulesOptions
 
     func run() throws {
         let shelf = try shared.shelf()
+        let book = PermissionBook(engine: try shared.grantStorage(), gate: PermissionGate(), recordsFirstLoad: false)
         try ModuleInstaller.reporting(cacheDirectory: cacheDirectory, trustPolicy: trustPolicy) { installer in
-            let installed = try installer.install(URL(fileURLWithPath: file))
+            let installed = try installer.install(URL(fileURLWithPath: file)) { record in try consent(record, book: book) }
             guard let shelf else { return installed.description }
             let bytes: [UInt8]
             do { bytes = Array(try Data(contentsOf: installed.target)) } catch {
@@ -56,6 +67,30 @@ struct ModulesInstallCommand: ParsableCommand {
                 try shelf.publish(moduleID: installed.id, fileName: installed.target.lastPathComponent, version: installed.version,
                                   bytes: bytes, by: ModuleSync.hostName)
             })
+        }
+    }
+}
+
+extension ModulesInstallCommand {
+    /// Shows what the module asks for beyond what it was granted, asks, and records the grant;
+    /// throws (nothing installed) on a no, or when the grants cannot be read or written.
+    func consent(_ record: PluginRecord, book: PermissionBook) throws {
+        guard let id = record.id else { return }
+        let asked = record.permissions ?? .none
+        let version = record.version ?? ""
+        let existing: ModuleGrant?
+        do { existing = try book.grant(of: id) } catch {
+            throw ModuleInstaller.Failure(description: "cannot read the module grants (\(error.message)); nothing was installed")
+        }
+        let beyond = asked.beyond(existing?.permissions ?? .none)
+        if !beyond.isEmpty {
+            let title = existing.map { "\(id) \(version) asks for more than \($0.version) was granted:" } ?? "\(id) \(version) asks to:"
+            try GrantTools.agree(title, beyond.lines, yes: yes, declined: "Nothing was installed.")
+        }
+        let grant = ModuleGrant(permissions: asked, addedHosts: existing?.addedHosts ?? [], version: version, how: "install",
+                                at: UTCTime.iso8601(Date()))
+        do { try book.record(grant, of: id) } catch {
+            throw ModuleInstaller.Failure(description: "cannot write the module grant (\(error.message)); nothing was installed")
         }
     }
 }
@@ -81,16 +116,24 @@ struct ModulesRemoveCommand: ParsableCommand {
 
     func run() throws {
         let shelf = try shared.shelf()
+        let book = PermissionBook(engine: try shared.grantStorage(), gate: PermissionGate(), recordsFirstLoad: false)
         try ModuleInstaller.reporting(cacheDirectory: cacheDirectory, trustPolicy: trustPolicy) { installer in
-            guard let shelf else { return try installer.remove(id: id) }
-            // Withdrawn from the database even when this host's folder lacks it: another host may hold it.
-            let local = Result(catching: { try installer.remove(id: id) })
-            let withdrawn = try SharedModulesOptions.publishing(shelf, id) { try shelf.withdraw(moduleID: id, by: ModuleSync.hostName) }
-            switch local {
-            case .success(let text): return text + "\n" + withdrawn
-            case .failure(let error) where withdrawn.hasPrefix("Published"): return "\(error)\n" + withdrawn
-            case .failure(let error): throw error
-            }
+            let removed = try remove(installer, shelf: shelf)
+            // A module installed again is asked about again, as a new one.
+            let forgotten = (try? book.forget(id)) == true ? "\nIts grant of permissions is withdrawn: installing it again asks again." : ""
+            return removed + forgotten
+        }
+    }
+
+    private func remove(_ installer: ModuleInstaller, shelf: PostgresModuleShelf?) throws -> String {
+        guard let shelf else { return try installer.remove(id: id) }
+        // Withdrawn from the database even when this host's folder lacks it: another host may hold it.
+        let local = Result(catching: { try installer.remove(id: id) })
+        let withdrawn = try SharedModulesOptions.publishing(shelf, id) { try shelf.withdraw(moduleID: id, by: ModuleSync.hostName) }
+        switch local {
+        case .success(let text): return text + "\n" + withdrawn
+        case .failure(let error) where withdrawn.hasPrefix("Published"): return "\(error)\n" + withdrawn
+        case .failure(let error): throw error
         }
     }
 }
@@ -154,10 +197,23 @@ struct SharedModulesOptions: ParsableArguments {
     var dataDirectory: String?
 
     func shelf() throws -> PostgresModuleShelf? {
-        guard let (url, origin) = DatabaseSetting.resolve(option: database, dataDirectory: dataDirectory) else { return nil }
-        let location: PostgresLocation
-        do { location = try PostgresLocation(url: url) } catch { throw ValidationError("\(origin): \(error.message)") }
+        guard let location = try databaseLocation() else { return nil }
         return PostgresModuleShelf(engine: PostgresStorageEngine(location: location))
+    }
+
+    /// Where grants are kept: the database when one is named, else the data folder's SQLite file.
+    func grantStorage() throws -> any StorageEngine {
+        if let location = try databaseLocation() { return PostgresStorageEngine(location: location) }
+        var folder = HostConfiguration.defaultDataDirectory()
+        if let dataDirectory {
+            do { folder = try HostConfiguration.dataDirectory(option: dataDirectory) } catch { throw ValidationError(error.message) }
+        }
+        return SQLiteStorageEngine(directory: folder)
+    }
+
+    func databaseLocation() throws -> PostgresLocation? {
+        guard let (url, origin) = DatabaseSetting.resolve(option: database, dataDirectory: dataDirectory) else { return nil }
+        do { return try PostgresLocation(url: url) } catch { throw ValidationError("\(origin): \(error.message)") }
     }
 
     /// Runs one publishing step; returns the line to print, or a failure saying the local change stands.

@@ -60,6 +60,9 @@ struct PluginsCommand: ParsableCommand {
                 print("        routes: \(ModuleText.singleLine(routes.joined(separator: ", ")))")
             }
             if let signature = plugin.signature { print("        \(ModuleText.singleLine(signature.text))") }
+            if let permissions = plugin.permissions {
+                print("        permissions: \(ModuleText.singleLine(permissions.isEmpty ? "none beyond its own data" : permissions.lines.joined(separator: "; "), limit: 600))")
+            }
             if plugin.isActive {
                 print("        generation \(plugin.generation), " + (plugin.summaryDocument.loadedAt.map { "loaded \($0)" } ?? "not loaded yet"))
                 if let hosting = plugin.hosting { print("        runs \(hosting)") }

@@ -19,7 +19,7 @@ struct RenderCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let status = try RouteRendering.render(route, json: json, runtime: try host.makeRuntime())
+        let status = try RouteRendering.render(route, json: json, runtime: try host.makeRuntime(oneShot: true))
         if status != 0 { throw ExitCode(status) }
     }
 }

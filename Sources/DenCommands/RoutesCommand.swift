@@ -12,7 +12,7 @@ struct RoutesCommand: ParsableCommand {
     var resolve: String?
 
     func run() throws {
-        let runtime = try host.makeRuntime()
+        let runtime = try host.makeRuntime(oneShot: true)
         if let route = resolve {
             switch runtime.registry.resolve(route) {
             case .success(let match):

@@ -23,7 +23,9 @@ struct RunCommand: ParsableCommand {
     var route: String?
 
     func run() throws {
-        let runtime = try host.makeRuntime()
+        // Grants are read when a module's call first needs one, not at load: the terminal opens
+        // storage only once its session runs (docs/PERMISSIONS.md, "One-shot commands").
+        let runtime = try host.makeRuntime(oneShot: true)
         let interrupts = InterruptForwarder()
         let style = TerminalStyle.detect()
         let notice = WaitNotice(style: style)

@@ -84,9 +84,13 @@ struct ServeOptions: ParsableArguments {
             }
         }
         defer { watch?.stop() }
-        let sync = startModuleSync(runtime, swapper: watch?.swapper)
+        // One swapper for the folder watch, the module sync and the grants alike.
+        let swapper = watch?.swapper ?? HotSwapper(runtime: runtime)
+        let sync = startModuleSync(runtime, swapper: swapper)
         syncing.sync.withLock { $0 = sync }
         defer { sync?.stop() }
+        let grants = Self.followGrants(runtime, swapper: swapper)
+        defer { grants?.stop() }
         let listening = Atomic<Bool>(false)
         do {
             try AsyncBridge.wait {
@@ -113,6 +117,22 @@ final class SyncSlot: Sendable {
 }
 
 extension ServeOptions {
+    /// Follows `den modules grant` and `--revoke` made elsewhere (docs/PERMISSIONS.md): a
+    /// revocation is enforced within two seconds, and a module held for permissions that is
+    /// now granted is swapped in. nil when its thread cannot start (said on standard error).
+    static func followGrants(_ runtime: DenRuntime, swapper: HotSwapper) -> GrantFollower? {
+        let follower = GrantFollower(book: runtime.permissions, logger: runtime.logger) { file in
+            let report = swapper.swap(file)
+            print("module grant: \(report.description)")
+            fflush(nil)
+        }
+        do { try follower.start() } catch {
+            FileHandle.standardError.write(Data("Warning: module grants made elsewhere are not followed: \(error)\n".utf8))
+            return nil
+        }
+        return follower
+    }
+
     /// On PostgreSQL, follows the modules published in the database (docs/DEPLOY.md, "Modules
     /// across hosts"); nil on SQLite, or when this den loads no user modules folder.
     func startModuleSync(_ runtime: DenRuntime, swapper: HotSwapper?) -> ModuleSync? {

@@ -49,14 +49,14 @@ final class BlockingHTTPClient: Sendable {
 
     /// Fetches `url`, blocking the calling thread for at most `timeoutMilliseconds` (plus the
     /// time to cancel).
-    func get(_ url: URL, headers: [String: String], timeoutMilliseconds: Int, maxBytes: Int) -> Result<Fetched, Failure> {
+    func get(_ url: URL, headers: [String: String], timeoutMilliseconds: Int, maxBytes: Int, followsRedirects: Bool = true) -> Result<Fetched, Failure> {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(timeoutMilliseconds) / 1000)
         request.httpMethod = "GET"
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        let exchange = Exchange(maxBytes: maxBytes)
+        let exchange = Exchange(maxBytes: maxBytes, followsRedirects: followsRedirects)
         let task = session.dataTask(with: request)
         router.register(exchange, for: task.taskIdentifier)
         defer { router.remove(task.taskIdentifier) }
@@ -75,13 +75,15 @@ private final class Exchange: @unchecked Sendable {
     // All mutable state is guarded by `lock`.
     private let lock = NSLock()
     let maxBytes: Int
+    let followsRedirects: Bool
     let finished = DispatchSemaphore(value: 0)
     private var response: HTTPURLResponse?
     private var body = Data()
     private var _outcome: Result<BlockingHTTPClient.Fetched, BlockingHTTPClient.Failure>?
 
-    init(maxBytes: Int) {
+    init(maxBytes: Int, followsRedirects: Bool) {
         self.maxBytes = maxBytes
+        self.followsRedirects = followsRedirects
     }
 
     var outcome: Result<BlockingHTTPClient.Fetched, BlockingHTTPClient.Failure>? {
@@ -173,6 +175,17 @@ private final class ExchangeRouter: NSObject, URLSessionDataDelegate, @unchecked
             dataTask.cancel()
             return
         }
+    }
+
+    /// A redirect not to follow ends the task with the 3xx answer, its Location header and all.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        guard let exchange = exchange(task), !exchange.followsRedirects else {
+            completionHandler(request)
+            return
+        }
+        _ = exchange.receive(response)
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -23,7 +23,7 @@ public func denHTTPTransportGet(_ request: UnsafePointer<UInt8>?, _ length: Int,
             return write(result, to: outcome)
         }
         switch BlockingHTTPClient.shared.get(url, headers: decoded.headers, timeoutMilliseconds: decoded.timeoutMilliseconds,
-                                             maxBytes: decoded.maxBytes) {
+                                             maxBytes: decoded.maxBytes, followsRedirects: decoded.followsRedirects) {
         case .success(let fetched): result = .fetched(status: fetched.status, headers: fetched.headers, body: fetched.body)
         case .failure(let failure): result = .failed(failure)
         }

@@ -37,6 +37,13 @@ extension DenRuntime {
             }
             signature = state
         }
+        // A module that asks for more than was granted never gets into the route table either.
+        if let book = loader.permissions, let held = book.admit(manifest, filePath: filePath) {
+            let refusal = PluginLoadError(file: filePath, cause: held, moduleID: manifest.id)
+            registry.recordFailure(refusal, file: candidate.file, refusedRoutes: manifest.routes.map(\.pattern))
+            logger.error("\(refusal)")
+            return true
+        }
         // No `den_host` yet: the module gets its own when it loads (six allocations a module
         // spared at start, most of them never needed).
         let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, loader: loader, onLoad: onLoad)

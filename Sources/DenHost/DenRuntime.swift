@@ -20,6 +20,8 @@ public final class DenRuntime: Sendable {
     /// The `storage` service's engine (front-ends keep their own records in namespaces no module reaches).
     package let storage: any StorageEngine
     package let loader: PluginLoader
+    /// The user's grants of permissions (docs/PERMISSIONS.md), in this runtime's storage.
+    package let permissions: PermissionBook
     /// How isolated modules run; nil when this runtime isolates none (docs/ISOLATION.md).
     package let isolation: (any ModuleIsolation)?
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
@@ -49,7 +51,7 @@ public final class DenRuntime: Sendable {
         var logger = logger ?? Logger(label: "den")
         logger.logLevel = configuration.logLevel
         self.logger = logger
-        self.services = ServiceHub()
+        self.services = ServiceHub(gate: PermissionGate(logger: logger))
         // isolate-unsigned runs untrusted modules in workers, so it needs the machinery too.
         // isolate-unsigned runs untrusted modules in workers, so it needs the machinery too. A
         // program built without it refuses those modules rather than run them here.
@@ -60,19 +62,25 @@ public final class DenRuntime: Sendable {
                 dataDirectory: configuration.dataDirectory, logger: logger)) ?? UnavailableIsolation()
         }
         self.isolation = isolation
+        let storage = configuration.makeStorageEngine(configuration.dataDirectory)
+        self.storage = storage
+        let permissions = PermissionBook(engine: storage, gate: services.gate, recordsFirstLoad: true,
+                                         checksAtLoad: configuration.checksGrantsAtLoad,
+                                         cacheFile: configuration.keepsGrantsCache ? GrantsCacheFile(dataDirectory: configuration.dataDirectory) : nil,
+                                         logger: logger)
+        self.permissions = permissions
         self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
-                                   hub: services, logger: logger, hosting: configuration.hosting, isolation: isolation, trust: configuration.trust)
+                                   hub: services, logger: logger, hosting: configuration.hosting, isolation: isolation, trust: configuration.trust,
+                                   permissions: permissions)
         let registry = registry
         services.register(LogService(logger: logger))
         services.register(PluginsListService(listing: { fields in registry.plugins.map { $0.summaryDocument(fields) } }))
-        services.register(ExportsService(table: registry.exports))
-        let storage = configuration.makeStorageEngine(configuration.dataDirectory)
-        self.storage = storage
+        services.register(ExportsService(table: registry.exports, gate: services.gate))
         // A save waiting for another process's lock is told in the host's log within half a second.
         storage.reportWaitNotices { [logger] wait in logger.warning("\(wait)") }
         services.register(StorageService(engine: storage))
         appNameEngine = storage
-        services.register(HTTPService())
+        services.register(HTTPService(gate: services.gate))
         var auth = configuration.auth
         // Checked like a module's settings: a bad value is reported and the default used instead.
         if let problem = auth.problem {
@@ -127,42 +135,44 @@ public final class DenRuntime: Sendable {
         var manifests: ManifestIndex? = configuration.loadsLazily && !candidates.isEmpty
             ? ManifestIndex(directory: configuration.cacheDirectory) : nil
         let lazyLoaded = lazyModuleLoadHandler()
-        // Signatures checked anew are saved once, after the loop.
+        // Signatures checked anew are saved once, after the loop; first-load grants too.
         loader.trust?.signatures.hold()
         defer { loader.trust?.signatures.release() }
-        for candidate in candidates {
-            // The same file reached twice (a folder named twice, a link) is loaded once: a second
-            // dlopen would return the loaded image and run its entry point again. One `stat` per
-            // file serves this and the registry cache's key.
-            let stamp = FileStamp(candidate.path)
-            if let stamp, !seen.insert(FileIdentity(stamp)).inserted {
-                logger.debug("\(candidate.file.path) is a file already loaded from another folder; skipped")
-                continue
-            }
-            // Skip unselected modules without running their code when the file name tells the id.
-            if let selected, let hint = candidate.idHint, !PluginDiscovery.hint(hint, mayMatch: selected) {
-                found.append(hint)
-                logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
-                continue
-            }
-            if manifests != nil, installFromManifest(candidate, stamp: stamp, index: &manifests!, found: &found,
-                                                        onLoad: lazyLoaded) { continue }
-            let loadStarted = ContinuousClock.now
-            do {
-                let plugin = try loader.load(candidate.file)
-                found.append(plugin.id)
-                logger.debug("""
-                    loaded \(plugin.id) \(plugin.version) from \(candidate.file.path) in \
-                    \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)) \
-                    (\(plugin.reusedCopy ? "reused cached copy" : "staged new copy") \(plugin.loadedCopy.lastPathComponent))
-                    """)
-                if let selected, !selected.contains(plugin.id) { continue }
-                let record = registry.install(plugin)
-                if let error = record.error { logger.error("\(error)") }
-            } catch {
-                registry.recordFailure(error, file: candidate.file)
-                logger.error("\(error)")
-                logger.debug("\(candidate.file.lastPathComponent) failed after \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)); its cached copy was removed")
+        permissions.batch {
+            for candidate in candidates {
+                // The same file reached twice (a folder named twice, a link) is loaded once: a second
+                // dlopen would return the loaded image and run its entry point again. One `stat` per
+                // file serves this and the registry cache's key.
+                let stamp = FileStamp(candidate.path)
+                if let stamp, !seen.insert(FileIdentity(stamp)).inserted {
+                    logger.debug("\(candidate.file.path) is a file already loaded from another folder; skipped")
+                    continue
+                }
+                // Skip unselected modules without running their code when the file name tells the id.
+                if let selected, let hint = candidate.idHint, !PluginDiscovery.hint(hint, mayMatch: selected) {
+                    found.append(hint)
+                    logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
+                    continue
+                }
+                if manifests != nil, installFromManifest(candidate, stamp: stamp, index: &manifests!, found: &found,
+                                                            onLoad: lazyLoaded) { continue }
+                let loadStarted = ContinuousClock.now
+                do throws(PluginLoadError) {
+                    let plugin = try loader.load(candidate.file)
+                    found.append(plugin.id)
+                    logger.debug("""
+                        loaded \(plugin.id) \(plugin.version) from \(candidate.file.path) in \
+                        \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)) \
+                        (\(plugin.reusedCopy ? "reused cached copy" : "staged new copy") \(plugin.loadedCopy.lastPathComponent))
+                        """)
+                    if let selected, !selected.contains(plugin.id) { continue }
+                    let record = registry.install(plugin)
+                    if let error = record.error { logger.error("\(error)") }
+                } catch {
+                    registry.recordFailure(error, file: candidate.file)
+                    logger.error("\(error)")
+                    logger.debug("\(candidate.file.lastPathComponent) failed after \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)); its cached copy was removed")
+                }
             }
         }
         foundModulesStore.withLock { $0 = found }

@@ -50,7 +50,8 @@ public final class HotSwapper: @unchecked Sendable {
         registry = runtime.registry
         loader = PluginLoader(cache: PluginCache(directory: runtime.configuration.cacheDirectory,
                                                  limits: runtime.configuration.cacheLimits),
-                              hub: runtime.services, logger: runtime.logger, hosting: runtime.configuration.hosting, isolation: runtime.isolation, trust: runtime.loader.trust)
+                              hub: runtime.services, logger: runtime.logger, hosting: runtime.configuration.hosting, isolation: runtime.isolation, trust: runtime.loader.trust,
+                              permissions: runtime.loader.permissions)
         trust = runtime.loader.trust
         logger = runtime.logger
         selected = runtime.configuration.selectedModules
@@ -201,8 +202,11 @@ public final class HotSwapper: @unchecked Sendable {
 
     private func refuse(_ cause: HotSwapError.Cause, file: URL, moduleID: String?, stamps: Stamps,
                         into report: inout HotSwapReport) -> HotSwapReport {
-        // A refused version is not tried again until the file or its signature changes.
-        if stamps.file != nil { loadedStamps[Self.key(file)] = stamps }
+        // A refused version is not tried again until the file or its signature changes; one held
+        // for permissions is tried again once they are granted (GrantFollower), the file unchanged.
+        var held = false
+        if case .load(let error) = cause, case .permissionsHeld = error.cause { held = true }
+        if stamps.file != nil, !held { loadedStamps[Self.key(file)] = stamps }
         let error = HotSwapError(file: file.path, cause: cause)
         report.outcome = .refused(error)
         // The report carries the refusal to the front-end, which tells the user; an error log
@@ -243,7 +247,7 @@ public final class HotSwapper: @unchecked Sendable {
         }
         let router = try replaced(registry.tableSnapshot).compile()
         // Builders may use services (storage) while they rebuild the open screens.
-        plugin.endpoint?.attribute(to: moduleID)
+        plugin.endpoint?.attribute(to: moduleID, permissions: plugin.manifest?.permissions ?? .none)
         do {
             return try registry.liveSessions.whileFrozen { sessions -> Replacement in
                 // Each session's turn: a step in flight finishes first, and none starts until the
@@ -268,6 +272,7 @@ public final class HotSwapper: @unchecked Sendable {
                     record.settings = plugin.settings
                     record.signature = plugin.signature
                     record.navigation = plugin.manifest?.navigation ?? []
+                    record.permissions = plugin.manifest?.permissions
                     record.generation += 1
                     record.loadedAt = Date()
                     record.retainedImages += 1

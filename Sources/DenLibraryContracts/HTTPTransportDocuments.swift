@@ -12,12 +12,25 @@ public struct TransportRequest: Codable, Sendable, Equatable {
     public var headers: [String: String]
     public var timeoutMilliseconds: Int
     public var maxBytes: Int
+    /// false: a 3xx answer is returned as it is, for den to judge where it leads (a module's
+    /// http permission covers every hop); true (the default) follows redirects in the transport.
+    public var followsRedirects: Bool
 
-    public init(url: String, headers: [String: String], timeoutMilliseconds: Int, maxBytes: Int) {
+    public init(url: String, headers: [String: String], timeoutMilliseconds: Int, maxBytes: Int, followsRedirects: Bool = true) {
         self.url = url
         self.headers = headers
         self.timeoutMilliseconds = timeoutMilliseconds
         self.maxBytes = maxBytes
+        self.followsRedirects = followsRedirects
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        url = try container.decode(String.self, forKey: .url)
+        headers = try container.decode([String: String].self, forKey: .headers)
+        timeoutMilliseconds = try container.decode(Int.self, forKey: .timeoutMilliseconds)
+        maxBytes = try container.decode(Int.self, forKey: .maxBytes)
+        followsRedirects = try container.decodeIfPresent(Bool.self, forKey: .followsRedirects) ?? true
     }
 }
 

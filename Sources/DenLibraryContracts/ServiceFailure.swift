@@ -4,6 +4,9 @@ import CDenLibraries
 public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Codable, Sendable, Equatable {
         case invalidArgument, notFound, unavailable, internalError
+        /// The caller's manifest does not ask for the permission the call needs, or it was not
+        /// granted (`DEN_ERR_PERMISSION`, ABI revision 5; docs/PERMISSIONS.md).
+        case permissionDenied
     }
     public var kind: Kind
     public var message: String
@@ -26,7 +29,7 @@ extension ServiceFailure.Kind {
         case .invalidArgument: Int32(DEN_STORAGE_INVALID_ARGUMENT)
         case .notFound: Int32(DEN_STORAGE_NOT_FOUND)
         case .unavailable: Int32(DEN_STORAGE_UNAVAILABLE)
-        case .internalError: Int32(DEN_STORAGE_INTERNAL_ERROR)
+        case .internalError, .permissionDenied: Int32(DEN_STORAGE_INTERNAL_ERROR)
         }
     }
 

@@ -163,8 +163,20 @@ package struct ModuleSwiftSource {
         for export in manifest.exports {
             out += exportDefinition(export)
         }
-        out += "    ],\n    navigation: \(valuesType).navigation)\n"
+        out += "    ],\n    navigation: \(valuesType).navigation\(permissionsArgument()))\n"
         return out
+    }
+
+    /// `, permissions: ModulePermissions(...)`: module.json's, for the module linked in-process.
+    private func permissionsArgument() -> String {
+        let permissions = manifest.manifest.permissions
+        guard !permissions.isEmpty else { return ", permissions: .none" }
+        var arguments: [String] = []
+        if !permissions.http.isEmpty { arguments.append("http: [\(permissions.http.map(SwiftNaming.literal).joined(separator: ", "))]") }
+        if !permissions.exports.isEmpty { arguments.append("exports: [\(permissions.exports.map(SwiftNaming.literal).joined(separator: ", "))]") }
+        if permissions.auth { arguments.append("auth: true") }
+        if permissions.plugins { arguments.append("plugins: true") }
+        return ",\n    permissions: ModulePermissions(\(arguments.joined(separator: ", ")))"
     }
 
     /// An `ExportDefinition` whose C function (den_module.h, den_export_fn) unpacks the arguments

@@ -68,6 +68,7 @@ package enum ManifestDecoding {
             // A signature outside the notation (a C declaration, as the first manifests were
             // told to write) is documentation: compared by name only (ModuleManifest.differences).
         }
+        if let problem = manifest.permissions.problem { return problem }
         return navigationProblem(in: manifest)
     }
 

@@ -9,7 +9,7 @@ import Glibc
 /// separated fields — path, device, inode, size, modification seconds and nanoseconds, ABI
 /// version, toolchain, why the file must be loaded at start, then its manifest: as compact JSON,
 /// or (version 4) as plain fields — id, version, summary, whether it lists exports, and its
-/// routes — when it declares no settings and no exports, as most manifests do.
+/// routes — when it declares no settings, exports, navigation or permissions, as most manifests do.
 /// Text fields escape `\`, tab, line feed and carriage return; an empty field is "none".
 ///
 /// Not JSON: JSONDecoder spent ≈ 15 µs walking each entry, so a cache that remembers a hundred
@@ -18,7 +18,7 @@ import Glibc
 /// only when its file is installed, a plain one costs its few strings. A line that does not
 /// parse is dropped (its file is read again).
 package enum RegistryCacheFormat {
-    package static let header = "den-module-registry 5"
+    package static let header = "den-module-registry 6"
 
     /// The cache file cut into lines by path, each read into an entry only when asked for: the
     /// file keeps a line per module file any run has seen, and a start needs only its own.
@@ -221,7 +221,7 @@ package enum RegistryCacheFormat {
     /// that the routes field can hold (a line each).
     package static func isPlain(_ manifest: ModuleManifest) -> Bool {
         manifest.v == ModuleManifest.formatVersion && manifest.settings.isEmpty && manifest.exports.isEmpty
-            && manifest.navigation.isEmpty
+            && manifest.navigation.isEmpty && manifest.permissions.isEmpty && manifest.permissions.unknownNames.isEmpty
             && !manifest.id.isEmpty && !manifest.version.isEmpty
             && manifest.routes.allSatisfy { !$0.pattern.utf8.contains(UInt8(ascii: "\n")) }
     }

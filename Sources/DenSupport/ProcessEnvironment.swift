@@ -13,7 +13,12 @@ public enum ProcessEnvironment {
     /// Every variable, as it is now (a later `setenv` shows in the next call). A variable
     /// without `=` is skipped; of two with one name, the first wins, as `getenv` would.
     package static func current() -> [String: String] {
-        variables(in: environ) { _ in true }
+        current(in: environ)
+    }
+
+    /// `current()` of an `environ`-shaped list (specs pass their own, see `hostVariables(in:)`).
+    package static func current(in entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
+        variables(in: entries) { _ in true }
     }
 
     /// The variables the host's settings read (`hostPrefixes`), as `current()` has them. Every

@@ -12,7 +12,11 @@ import Glibc
 struct RenderRequest {
     var route: String
     var json = false
-    var settings = HostSettings()
+    var settings: HostSettings = {
+        var settings = HostSettings()
+        settings.checksGrantsAtLoad = false // a screen drawn once: grants read only if a call needs one
+        return settings
+    }()
 
     init?<Arguments: Collection<String>>(_ arguments: Arguments) {
         guard arguments.first == "render" else { return nil }

@@ -39,7 +39,7 @@ struct CommandLineEndToEndTests {
         let result = try DenCommand().run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("den 1.0.0\n"))
-        #expect(result.stdout.contains("ABI version 1, revision 4\n"))
+        #expect(result.stdout.contains("ABI version 1, revision 5\n"))
         #expect(result.stdout.contains("Swift toolchain: Swift 6."))
     }
 

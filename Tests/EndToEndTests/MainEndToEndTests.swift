@@ -99,6 +99,8 @@ struct MainEndToEndTests {
         defer { server.stop() }
 
         #expect(try den.run(["config", "set", "main", "rates_url", server.url("/files/good.xml")]).status == 0)
+        // Main asks for the ECB's host only: the operator adds the stub server's (docs/PERMISSIONS.md).
+        #expect(try den.run(["modules", "grant", "main", "--http", "127.0.0.1", "--yes"]).status == 0)
         let reload = try den.run(["run", "main"], input: "reload\nquit\n")
         let afterReload = try #require(reload.stdout.components(separatedBy: "> reload").last)
         #expect(afterReload.contains("Rates updated from"))
@@ -126,6 +128,8 @@ struct MainEndToEndTests {
         defer { server.stop() }
 
         _ = try den.run(["config", "set", "main", "rates_url", server.url("/files/partial.xml")])
+        // Main asks for the ECB's host only: the operator adds the stub server's (docs/PERMISSIONS.md).
+        #expect(try den.run(["modules", "grant", "main", "--http", "127.0.0.1", "--yes"]).status == 0)
         let result = try den.run(["run", "main"], input: "reload\nquit\n")
         let after = try #require(result.stdout.components(separatedBy: "> reload").last)
         #expect(after.contains("Could not load rates from"))

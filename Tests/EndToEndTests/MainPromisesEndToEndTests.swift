@@ -45,6 +45,8 @@ struct MainPromisesEndToEndTests {
         let server = try StubHTTPServer(filesDirectory: files)
         defer { server.stop() }
         _ = try den.run(["config", "set", "main", "rates_url", server.url("/files/odd.xml")])
+        // Main asks for the ECB's host only: the operator adds the stub server's (docs/PERMISSIONS.md).
+        #expect(try den.run(["modules", "grant", "main", "--http", "127.0.0.1", "--yes"]).status == 0)
         let session = try den.run(["run", "main"], input: "reload\nquit\n")
         let after = try #require(session.stdout.components(separatedBy: "> reload").last)
         let flat = after.split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -130,6 +130,8 @@ struct SettingsEndToEndTests {
         let server = try StubHTTPServer(filesDirectory: files)
         defer { server.stop() }
         _ = try den.run(["config", "set", "main", "rates_url", server.url("/slow?ms=4000")])
+        // Main asks for the ECB's host only: the operator adds the stub server's (docs/PERMISSIONS.md).
+        #expect(try den.run(["modules", "grant", "main", "--http", "127.0.0.1", "--yes"]).status == 0)
         _ = try den.run(["config", "set", "main", "fetch_timeout", "1"])
         let session = try den.run(["run", "main"], input: "reload\nquit\n")
         let after = try #require(session.stdout.components(separatedBy: "> reload").last)

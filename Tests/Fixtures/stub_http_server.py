@@ -14,6 +14,7 @@ Paths:
   /status/NNN          status NNN with body "status NNN"
   /headers             200, the request headers as a JSON object (names lower-cased)
   /redirect            302 to /ok
+  /away?to=URL         302 to URL (any host: a redirect a module's http permission must check)
   /ecb.xml             200, the file given by --ecb, application/xml (404 when not given)
   anything else        404
 """
@@ -111,6 +112,11 @@ def main():
             elif path == "/redirect":
                 self.send_response(302)
                 self.send_header("Location", "/ok")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif path == "/away":
+                self.send_response(302)
+                self.send_header("Location", query.get("to", ["/ok"])[0])
                 self.send_header("Content-Length", "0")
                 self.end_headers()
             elif path.startswith("/files/") and args.files:

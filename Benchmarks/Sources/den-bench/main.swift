@@ -1,6 +1,6 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|exports|login|web|swap|startup|monolith|attack|isolation|signing]... [--export-batch N] [--export-samples N]
+//                  [--only load|router|process|calls|exports|permissions|login|web|swap|startup|monolith|attack|isolation|signing]... [--export-batch N] [--export-samples N]
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
 //                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100] [--signing-counts 1,100]
@@ -147,6 +147,26 @@ if wanted("calls") {
     details.append("  empty call, guarded               \(milliseconds(r.guarded.median)) (\(milliseconds(r.guarded.p90)))")
     details.append("  empty call on a thread of its own \(milliseconds(r.ownThread.median)) (\(milliseconds(r.ownThread.p90))) (a hand-over, for scale)")
     details.append("  About event round trip (guarded)  \(milliseconds(r.roundTrip.median)) (\(milliseconds(r.roundTrip.p90)))")
+}
+
+// MARK: 4a. Permissions at the service boundary
+if wanted("permissions") {
+    let bench = PermissionBench(storageCalls: intOption("--permission-calls", 20000), httpCalls: intOption("--permission-http-calls", 400),
+                                workDirectory: work.appendingPathComponent("permissions"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "permissions: \($0)" }
+    func micros(_ value: Double) -> String { fixed(value / 1000, 2) + " µs" }
+    for (label, checked, unchecked) in [("storage.get round trip, checked", r.storageChecked, r.storageUnchecked),
+                                        ("http.get refused by 127.0.0.1, checked", r.httpChecked, r.httpUnchecked)] {
+        let value = checked.median / unchecked.median
+        rows.append(Row(figure: label, den: micros(checked.median), baseline: "unchecked " + micros(unchecked.median),
+                        ratio: ratio(value), goal: "≤ 1.05×", verdict: value <= 1.05 ? "MET" : "MISSED"))
+    }
+    details.append("permissions: \(r.storageChecked.count) storage.get and \(r.httpChecked.count) http.get of each kind, alternating, after warm-ups; median (p90):")
+    details.append("  storage.get checked   \(micros(r.storageChecked.median)) (\(micros(r.storageChecked.p90)))")
+    details.append("  storage.get unchecked \(micros(r.storageUnchecked.median)) (\(micros(r.storageUnchecked.p90)))")
+    details.append("  http.get checked      \(micros(r.httpChecked.median)) (\(micros(r.httpChecked.p90)))")
+    details.append("  http.get unchecked    \(micros(r.httpUnchecked.median)) (\(micros(r.httpUnchecked.p90)))")
 }
 
 // MARK: 4b. Exports (libffi)

@@ -27,4 +27,7 @@ struct LoadedModule: Equatable, Sendable {
     var publisher: String? = nil
     /// `signed`, `unsigned`, `unknown-key`, … (nil from hosts that check no signatures).
     var signature: String? = nil
+    /// What it may touch beyond its own data, brief: "http(www.ecb.europa.eu)", "auth", "-" for
+    /// nothing (nil from hosts before ABI revision 5, and for a module without a manifest).
+    var permissions: String? = nil
 }

@@ -63,7 +63,13 @@ final class AboutPresenter: AboutPresenterInput, AboutInteractorOutput, ModulePr
     /// for a module the host knows from its manifest and loads when one of its routes is opened;
     /// then, for an isolated module, " · isolated, pid 4242, 0 restarts, sandbox: …".
     static func detail(_ module: LoadedModule) -> String {
-        generationDetail(module) + signatureDetail(module)
+        generationDetail(module) + permissionsDetail(module) + signatureDetail(module)
+    }
+
+    /// " · may use http(www.ecb.europa.eu)", " · may use nothing beyond its own data" (docs/PERMISSIONS.md).
+    static func permissionsDetail(_ module: LoadedModule) -> String {
+        guard let permissions = module.permissions else { return "" }
+        return permissions == "-" ? " · may use nothing beyond its own data" : " · may use " + permissions
     }
 
     /// " · signed by Acme Inc", " · unsigned", … from hosts that check signatures (docs/SIGNING.md).

@@ -1,7 +1,7 @@
 /*
  * den_module.h — the one contract between the Den host and a module plugin.
  *
- * ABI version 1, revision 4. Everything that crosses the host/module line is a C type: integers, C strings,
+ * ABI version 1, revision 5. Everything that crosses the host/module line is a C type: integers, C strings,
  * byte buffers, function pointers and opaque pointers. Rich data (screens, events, service
  * requests) crosses as UTF-8 JSON documents described in docs/ABI.md. No Swift type ever crosses:
  * the host and each plugin carry their own copy of every Swift module, so a Swift object made on
@@ -100,8 +100,13 @@ extern "C" {
  *   4  den_instance_api.state_version (optional): a screen that did not change costs no snapshot.
  *      A plugin built against an older header has a smaller table (its struct_size says so) and
  *      keeps loading: the host reads no field past struct_size.
+ *   5  the manifest's "permissions" key and DEN_ERR_PERMISSION: a module asks for what it may touch
+ *      beyond its own data (http hosts, other modules' exports, auth, plugins.list) and the host
+ *      refuses any other such call with DEN_ERR_PERMISSION (docs/PERMISSIONS.md). No struct
+ *      changed. An older host ignores the key and grants every call; a module built against an
+ *      older header sees the new status as an unknown error, with its message.
  */
-#define DEN_ABI_REVISION 4u
+#define DEN_ABI_REVISION 5u
 
 /** Makes a symbol visible outside the plugin even when built with -fvisibility=hidden (revision 0). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -122,7 +127,14 @@ typedef enum den_status {
     DEN_ERR_CONFLICT = 4,         /* duplicate module id, conflicting route pattern */
     DEN_ERR_VERSION = 5,          /* a document or ABI version the callee does not speak */
     DEN_ERR_SERVICE = 6,          /* a host service failed (disk, network); message says why */
-    DEN_ERR_INTERNAL = 7          /* anything else; message says what */
+    DEN_ERR_INTERNAL = 7,         /* anything else; message says what */
+    /**
+     * Revision 5. The call needs a permission the module's manifest does not ask for, or one the
+     * user did not grant (or revoked): an http host, another module's export, auth, plugins.list.
+     * The message names the module, the permission and what to do, e.g. "permprobe may not use
+     * http (127.0.0.1): its manifest does not ask for it". Nothing was done. docs/PERMISSIONS.md.
+     */
+    DEN_ERR_PERMISSION = 8
 } den_status;
 
 /* ---------------------------------------------------------------------------------------------
@@ -432,7 +444,18 @@ typedef int32_t (*den_module_entry_fn)(const den_host *host, const den_registrar
  *      "routes": [{"pattern": "counter/<int:start>"}, {"pattern": "vault", "requiresLogin": true}],
  *      "settings": [...as in settings.declare...],
  *      "exports": [{"name": "add", "signature": "(i64 value, i64 step) -> i64"}],
- *      "navigation": [{"title": "Counter", "route": "counter/0", "order": 50}]}
+ *      "navigation": [{"title": "Counter", "route": "counter/0", "order": 50}],
+ *      "permissions": {"http": ["api.example.org"], "exports": ["main.convert"]}}
+ *
+ * "permissions" (optional, revision 5) is all a module may touch beyond its own storage
+ * namespace, its session values, the user's id and name, log and its own settings, which every
+ * module gets. Its keys: "http" (hosts http.get may fetch from: "api.example.org",
+ * "*.example.org" for any host under it, "*" for any host; lower-case ASCII, an IDN in its
+ * xn-- form, an IPv6 address in brackets), "exports" (other modules' exports exports.call may
+ * call: "main.convert", "main.*"), "auth" (true: the auth.* services) and "plugins" (true:
+ * plugins.list). A key this host does not know rejects the plugin. `den modules install` shows
+ * them and asks the user; an upgrade that asks for more than was granted is held until
+ * `den modules grant <id>`. Any other such call fails with DEN_ERR_PERMISSION.
  *
  * "navigation" (optional) puts the module in the app's navigation (the browser's app bar, the
  * terminal's menu); it is read from the manifest only, never registered through this header.

@@ -14,9 +14,11 @@ package struct ExportsService: HostService {
     package static let maxDepth = 8
 
     private let table: ExportTable
+    private let gate: PermissionGate
 
-    package init(table: ExportTable) {
+    package init(table: ExportTable, gate: PermissionGate = PermissionGate()) {
         self.table = table
+        self.gate = gate
     }
 
     package var operations: [String] { [ExportCallRequest.operation, ExportListAnswer.operation] }
@@ -24,15 +26,28 @@ package struct ExportsService: HostService {
     package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         if operation == ExportListAnswer.operation {
             _ = try decode(AnyJSONObject.self, request, for: operation) // `{}`: keys a later ABI adds are ignored
-            return try encode(ExportListAnswer(exports: table.all.map(\.summaryDocument)), for: operation)
+            // A module sees its own exports and those it may call, not what else is installed.
+            let visible = table.all.filter { export in
+                guard let declared = caller.permissions, export.moduleID != caller.moduleID else { return true }
+                let permission = Permission.export(export.name)
+                return gate.granted(of: caller.moduleID)?.allows(permission, declared: declared) ?? declared.allows(permission)
+            }
+            return try encode(ExportListAnswer(exports: visible.map(\.summaryDocument)), for: operation)
         }
         let call = try decode(ExportCallRequest.self, request, for: operation)
+        // A module's own exports are its own code: no permission needed.
+        if !Self.isOwn(call.name, of: caller.moduleID) { try gate.check(.export(call.name), caller: caller) }
         switch Self.call(call.name, arguments: call.arguments, table: table) {
         case .success(let value):
             return try encode(ExportCallAnswer(result: value), for: operation)
         case .failure(let failure):
             throw ServiceFailure(Self.kind(failure), failure.message)
         }
+    }
+
+    /// Whether `name` ("<id>.<function>") is an export of module `moduleID`.
+    static func isOwn(_ name: String, of moduleID: String) -> Bool {
+        name.utf8.count > moduleID.utf8.count + 1 && name.hasPrefix(moduleID) && name.utf8.dropFirst(moduleID.utf8.count).first == UInt8(ascii: ".")
     }
 
     /// Finds, checks and calls one export on this thread, counting the depth of nested calls.

@@ -41,6 +41,9 @@ extension DenRuntime {
             endpoint: endpoint, library: DynamicLibrary(handle: process), fileName: file.fileName)
         // What its manifest would say, as a plugin file carries it (its navigation entries).
         plugin.manifest = ModuleManifest(definition)
-        return registry.install(plugin)
+        let record = registry.install(plugin)
+        // A definition that declares no permissions is the embedder's own code: unchecked.
+        if record.isActive, definition.permissions == nil { endpoint.attribute(to: id, permissions: nil) }
+        return record
     }
 }

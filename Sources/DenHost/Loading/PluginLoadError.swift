@@ -33,6 +33,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case quarantined(String)
         /// The trust policy refuses it for its signature (ModuleTrust): what is wrong, what to do.
         case untrusted(reason: String, fix: String)
+        /// It asks for permissions the user has not granted (PermissionBook): what, and what to do.
+        case permissionsHeld(reason: String, fix: String)
     }
 
     /// The plugin file as the user named it (not the cache copy).
@@ -85,6 +87,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
             "it has no manifest, so den runs its entry point in a worker to learn its id before it may enter den's process (--isolate or den.hosting names modules to isolate), and \(detail)"
         case .quarantined(let detail): "it \(detail)"
         case .untrusted(let reason, _): reason
+        case .permissionsHeld(let reason, _): "held: \(reason)"
         }
     }
 
@@ -126,6 +129,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .workerFailed: "run it in-process to see its own error (drop --isolate, or den config set den.hosting <module> in-process), or check that `den worker` runs on this machine (docs/ISOLATION.md)"
         case .quarantined: "fix the module and replace its file, or lift the quarantine with `den modules release <hash or module>`"
         case .untrusted(_, let fix): fix
+        case .permissionsHeld(_, let fix): fix
         }
     }
 }

@@ -74,19 +74,23 @@ public struct PluginLoader: Sendable {
     package let isolation: (any ModuleIsolation)?
     /// Checks signatures and the trust policy before any plugin code runs (nil: no checks).
     package let trust: ModuleTrust?
+    /// Holds a module that asks for more than the user granted, before any of its code runs
+    /// (nil: no grants kept; the manifest alone bounds what it may do).
+    package let permissions: PermissionBook?
 
     public init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil) {
         self.init(cache: cache, hub: hub, logger: logger, hosting: HostingPolicy(), isolation: nil, trust: nil)
     }
 
     package init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil, hosting: HostingPolicy, isolation: (any ModuleIsolation)?,
-                 trust: ModuleTrust?) {
+                 trust: ModuleTrust?, permissions: PermissionBook? = nil) {
         self.hosting = hosting
         self.cache = cache
         self.hub = hub
         self.logger = logger
         self.isolation = isolation
         self.trust = trust
+        self.permissions = permissions
     }
 
     /// Loads `file`, giving it a `den_host` of its own.
@@ -154,6 +158,7 @@ public struct PluginLoader: Sendable {
             // isolate-unsigned: such a module runs only in a sandboxed worker, never here.
             if case .isolated = trust.decide(state) { mustIsolate = true }
         }
+        if let permissions, let manifest, let held = permissions.admit(manifest, filePath: filePath) { throw fail(held) }
         if let isolation, mustIsolate || hosting.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
             let plugin = try isolation.load(IsolatedFile(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest),
                                             hub: hub, logger: logger)

@@ -122,6 +122,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             record.isolated = plugin.isolated
             record.signature = plugin.signature
             record.navigation = plugin.manifest?.navigation ?? []
+            record.permissions = plugin.manifest?.permissions
             // One look-up for the duplicate check and the index both: each costs a start with a
             // hundred modules a hash of the id per module. Undone below when the module is refused.
             if let index = activeRecordIndex.updateValue(records.count, forKey: plugin.id) {
@@ -152,7 +153,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                 }
             }
             routerIsStale = true
-            plugin.endpoint?.attribute(to: plugin.id)
+            plugin.endpoint?.attribute(to: plugin.id, permissions: plugin.manifest?.permissions ?? .none)
             exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             if let lazy, let settled {
                 record.isLoaded = settled

@@ -59,6 +59,8 @@ public struct PluginRecord: Sendable {
     }
     /// What the module's signature says (nil: signatures were not checked, or it failed first).
     package var signature: SignatureState?
+    /// What its manifest asks for (docs/PERMISSIONS.md); nil without a manifest.
+    package var permissions: ModulePermissions?
 
     package init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {
@@ -98,6 +100,7 @@ public struct PluginRecord: Sendable {
             requiresLogin: fields.contains(.requiresLogin) && !loginRoutes.isEmpty ? loginRoutes : nil,
             status: isActive ? .active : .failed, error: fields.contains(.error) ? error?.description : nil)
         document.addSwapDetails(self, fields)
+        if fields.contains(.permissions) { document.permissions = permissions }
         if let signature {
             if fields.contains(.publisher) { document.publisher = signature.publisher }
             if fields.contains(.signature) { document.signature = signature.label }

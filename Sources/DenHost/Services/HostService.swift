@@ -18,10 +18,25 @@ public struct ServiceCaller: Sendable, Hashable {
     /// The UI session whose builder or `handle` call made this call (`CallContext`); nil for a
     /// call made anywhere else (`den_module_entry`, a thread the module started itself).
     package var session: UISessionID?
+    /// What the module's manifest asks for (`PermissionGate`); nil for den's own calls (`den
+    /// config`, its front-ends), which are never checked.
+    package var permissions: ModulePermissions?
 
     public init(moduleID: String, session: UISessionID? = nil) {
         self.moduleID = moduleID
         self.session = session
+    }
+
+    /// A call made as module `moduleID` whose manifest asks for `permissions`: held to them
+    /// (an embedder calling services on a module's behalf; docs/PERMISSIONS.md).
+    public init(moduleID: String, permissions: ModulePermissions) {
+        self.init(moduleID: moduleID, session: nil, permissions: permissions)
+    }
+
+    package init(moduleID: String, session: UISessionID?, permissions: ModulePermissions?) {
+        self.moduleID = moduleID
+        self.session = session
+        self.permissions = permissions
     }
 }
 

@@ -8,9 +8,16 @@ import FoundationEssentials
 public final class ServiceHub: @unchecked Sendable {
     private let lock = Lock()
     private var services: [String: any HostService] = [:]
+    /// Refuses what a calling module did not ask for, or was not granted (docs/PERMISSIONS.md).
+    package let gate: PermissionGate
 
     public init(services: [any HostService] = []) {
+        gate = PermissionGate()
         services.forEach(register)
+    }
+
+    package init(gate: PermissionGate) {
+        self.gate = gate
     }
 
     /// Adds a service; a later registration of the same operation replaces the earlier one.
@@ -54,6 +61,12 @@ public final class ServiceHub: @unchecked Sendable {
             return (DEN_ERR_NOT_FOUND, Data("unknown host service '\(ModuleText.singleLine(operation, limit: 80))'; this host offers: \(known)".utf8))
         }
         do {
+            // http.get and exports.call are checked by their services, which know the host and
+            // the export; these two need the permission whatever the request says.
+            if caller.permissions != nil {
+                if operation == "plugins.list" { try gate.check(.plugins, caller: caller) }
+                if operation.hasPrefix("auth.") { try gate.check(.auth, caller: caller) }
+            }
             return (DEN_OK, try service.handle(operation, request: request, caller: caller))
         } catch {
             let status: den_status = switch error.kind {
@@ -61,6 +74,7 @@ public final class ServiceHub: @unchecked Sendable {
             case .notFound: DEN_ERR_NOT_FOUND
             case .unavailable: DEN_ERR_SERVICE
             case .internalError: DEN_ERR_INTERNAL
+            case .permissionDenied: DEN_ERR_PERMISSION
             }
             return (status, Data(error.message.utf8))
         }
@@ -102,7 +116,9 @@ package final class ServiceEndpoint: @unchecked Sendable {
                 let (status, body) = operation == SettingsDeclaration.operation && !copied.isEmpty
                     ? endpoint.settings.declare(copied)
                     : endpoint.hub.call(operation, request: copied, requestLength: request.len,
-                                        caller: endpoint.currentCaller.map { ServiceCaller(moduleID: $0.moduleID, session: CallContext.session) },
+                                        caller: endpoint.currentCaller.map {
+                                            ServiceCaller(moduleID: $0.moduleID, session: CallContext.session, permissions: $0.permissions)
+                                        },
                                         file: endpoint.file)
                 response.pointee = OwnedBuffer.make(body)
                 return Int32(status.rawValue)
@@ -110,9 +126,11 @@ package final class ServiceEndpoint: @unchecked Sendable {
         self.host = UnsafePointer(host)
     }
 
-    /// From now on, calls are the module's.
-    package func attribute(to moduleID: String) {
-        lock.withLock { caller = ServiceCaller(moduleID: moduleID) }
+    /// From now on, calls are the module's, held to what its manifest asks for (`.none`
+    /// without a manifest: such a module gets only what every module gets). nil leaves its
+    /// calls unchecked, for the specs of the services themselves; den never passes it.
+    package func attribute(to moduleID: String, permissions: ModulePermissions?) {
+        lock.withLock { caller = ServiceCaller(moduleID: moduleID, session: nil, permissions: permissions) }
     }
 
     /// The host rejected the plugin (a failed entry, a duplicate id, a route conflict): its

@@ -23,7 +23,8 @@ extension ModuleManifest: WireDocument {
         }
         self.init(id: try object.string("id"), version: try object.string("version"),
                   summary: try object.optionalString("summary") ?? "", routes: routes, settings: settings, exports: exports,
-                  navigation: navigation)
+                  navigation: navigation,
+                  permissions: try object["permissions"].map(ModulePermissions.init(wire:)) ?? .none)
         v = try object.int("v")
     }
 
@@ -48,6 +49,10 @@ extension ModuleManifest: WireDocument {
                 writer.member("title", entry.title)
                 writer.endObject()
             }
+        }
+        if !permissions.isEmpty {
+            writer.key("permissions")
+            permissions.write(to: &writer)
         }
         writer.member("routes", each: routes) { route, writer in
             writer.beginObject()

@@ -77,9 +77,13 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
     /// The module's entries in the app's navigation (`NavigationEntry`); none when left out,
     /// as in every manifest written before they existed.
     public var navigation: [NavigationEntry]
+    /// What the module may touch beyond its own data (ABI revision 5; docs/PERMISSIONS.md);
+    /// `.none` when left out. Read from the manifest only, never registered: den shows it at
+    /// install and enforces it at the service boundary.
+    public var permissions: ModulePermissions
 
     public init(id: String, version: String, summary: String = "", routes: [Route], settings: [SettingDefinition] = [],
-                exports: [Export]? = nil, navigation: [NavigationEntry] = []) {
+                exports: [Export]? = nil, navigation: [NavigationEntry] = [], permissions: ModulePermissions = .none) {
         self.v = ModuleManifest.formatVersion
         self.id = id
         self.version = version
@@ -89,6 +93,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         self.exports = exports ?? []
         declaresExports = exports != nil
         self.navigation = navigation
+        self.permissions = permissions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -103,6 +108,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         self.exports = exports ?? []
         declaresExports = exports != nil
         navigation = try container.decodeIfPresent([NavigationEntry].self, forKey: .navigation) ?? []
+        permissions = try container.decodeIfPresent(ModulePermissions.self, forKey: .permissions) ?? .none
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -115,9 +121,10 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         try container.encode(settings, forKey: .settings)
         if declaresExports { try container.encode(exports, forKey: .exports) }
         if !navigation.isEmpty { try container.encode(navigation, forKey: .navigation) }
+        if !permissions.isEmpty || !permissions.unknownNames.isEmpty { try container.encode(permissions, forKey: .permissions) }
     }
 
-    private enum CodingKeys: String, CodingKey { case v, id, version, summary, routes, settings, exports, navigation }
+    private enum CodingKeys: String, CodingKey { case v, id, version, summary, routes, settings, exports, navigation, permissions }
 
     /// The manifest of a Swift module definition: what its `den_manifest` must say.
     public init(_ definition: ModuleDefinition) {
@@ -125,7 +132,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
                   routes: definition.routes.map { Route($0.pattern, requiresLogin: $0.requiresLogin) },
                   settings: definition.settings,
                   exports: definition.exports.isEmpty ? nil : definition.exports.map { Export(name: $0.name, signature: $0.signature, summary: $0.summary) },
-                  navigation: definition.navigation)
+                  navigation: definition.navigation, permissions: definition.permissions ?? .none)
     }
 
     /// Pretty, key-sorted JSON, as `den plugins --inspect --json` prints it and a module's

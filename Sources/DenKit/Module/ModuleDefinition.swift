@@ -11,9 +11,14 @@ public struct ModuleDefinition: Sendable {
     /// Where the module appears in the app's navigation (the browser's app bar, the terminal's
     /// `menu`); none by default. The manifest lists the same entries (`"navigation"`).
     public var navigation: [NavigationEntry]
+    /// What it may touch beyond its own data, as its manifest's `permissions` says (docs/PERMISSIONS.md).
+    /// A plugin file's are read from its `den_manifest`; these count for a module an embedder
+    /// links into den's process, where nil leaves it unchecked (its code is the embedder's own).
+    public var permissions: ModulePermissions?
 
     public init(id: String, version: String, summary: String, routes: [RouteDefinition],
-                settings: [SettingDefinition] = [], exports: [ExportDefinition] = [], navigation: [NavigationEntry] = []) {
+                settings: [SettingDefinition] = [], exports: [ExportDefinition] = [], navigation: [NavigationEntry] = [],
+                permissions: ModulePermissions? = nil) {
         self.id = id
         self.version = version
         self.summary = summary
@@ -21,6 +26,7 @@ public struct ModuleDefinition: Sendable {
         self.settings = settings
         self.exports = exports
         self.navigation = navigation
+        self.permissions = permissions
     }
 }
 

@@ -39,6 +39,7 @@ extension PluginSummary: WireDocument {
             case "hosting": if first(1 << 13) { hosting = try member.string() }
             case "publisher": if first(1 << 14) { publisher = try member.string() }
             case "signature": if first(1 << 15) { signature = try member.string() }
+            case "permissions": if first(1 << 16) { permissions = try ModulePermissions(wire: member) }
             default: break // a key of a later revision
             }
         }
@@ -60,6 +61,10 @@ extension PluginSummary: WireDocument {
         if fields.contains(.hosting) { writer.member("hosting", ifPresent: hosting) }
         if fields.contains(.id) { writer.member("id", ifPresent: id) }
         if fields.contains(.loadedAt) { writer.member("loaded_at", ifPresent: loadedAt) }
+        if fields.contains(.permissions), let permissions {
+            writer.key("permissions")
+            permissions.write(to: &writer)
+        }
         if fields.contains(.publisher) { writer.member("publisher", ifPresent: publisher) }
         if fields.contains(.requiresLogin), let requiresLogin { writer.member("requires_login", strings: requiresLogin) }
         if fields.contains(.retainedBytes) { writer.member("retained_bytes", ifPresent: retainedBytes.map(Int.init)) }

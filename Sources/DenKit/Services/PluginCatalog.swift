@@ -50,6 +50,9 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     /// The module's signature state: `signed`, `unsigned`, `unknown-key`, `revoked` or `invalid`;
     /// nil from hosts that check no signatures.
     public var signature: String?
+    /// What the module's manifest asks for beyond its own data (ABI revision 5;
+    /// docs/PERMISSIONS.md); nil from older hosts and for a module without a manifest.
+    public var permissions: ModulePermissions?
 
     public init(id: String?, version: String?, summary: String?, file: String, routes: [String],
                 requiresLogin: [String]? = nil, status: Status, error: String? = nil) {
@@ -66,7 +69,7 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case id, version, summary, file, routes, requiresLogin = "requires_login", status, error
         case generation, loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error", hosting, publisher, signature
+        case swapError = "swap_error", hosting, publisher, signature, permissions
     }
 
     // By hand for one key: `routes` is left out of an answer that was not asked for it (`fields`).
@@ -88,6 +91,7 @@ public struct PluginSummary: Codable, Sendable, Equatable {
         hosting = try container.decodeIfPresent(String.self, forKey: .hosting)
         publisher = try container.decodeIfPresent(String.self, forKey: .publisher)
         signature = try container.decodeIfPresent(String.self, forKey: .signature)
+        permissions = try container.decodeIfPresent(ModulePermissions.self, forKey: .permissions)
     }
 }
 
@@ -98,14 +102,14 @@ extension PluginSummary {
     public enum Field: String, Sendable {
         case id, version, summary, routes, requiresLogin = "requires_login", error, generation
         case loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error", hosting, publisher, signature
+        case swapError = "swap_error", hosting, publisher, signature, permissions
 
         /// Every field, in the order of the docs. (Not `CaseIterable`, and `Fields` below is not
         /// an `OptionSet`: each standard protocol a DenKit type conforms to adds its symbols to
         /// every module's load, ≈ 1,500 instructions a symbol.)
         public static let all: [Field] = [
             .id, .version, .summary, .routes, .requiresLogin, .error, .generation, .loadedAt,
-            .retainedImages, .retainedBytes, .swapError, .hosting, .publisher, .signature,
+            .retainedImages, .retainedBytes, .swapError, .hosting, .publisher, .signature, .permissions,
         ]
     }
 
@@ -143,6 +147,7 @@ extension PluginSummary {
             case .hosting: 1 << 11
             case .publisher: 1 << 12
             case .signature: 1 << 13
+            case .permissions: 1 << 14
             }
         }
     }
@@ -165,6 +170,7 @@ extension PluginSummary {
         if fields.contains(.hosting) { kept.hosting = hosting }
         if fields.contains(.publisher) { kept.publisher = publisher }
         if fields.contains(.signature) { kept.signature = signature }
+        if fields.contains(.permissions) { kept.permissions = permissions }
         return kept
     }
 }

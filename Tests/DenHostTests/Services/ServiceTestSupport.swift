@@ -48,7 +48,7 @@ enum ServiceTestSupport {
     /// its C `den_host` endpoint, exactly as a plugin would call them.
     static func hostServices(for module: String, hub: ServiceHub) -> HostServices {
         let endpoint = hub.makeEndpoint(file: "lib\(module)Module.so")
-        endpoint.attribute(to: module)
+        endpoint.attribute(to: module, permissions: nil) // the services' own behaviour, unchecked
         return HostServices(endpoint.host)
     }
 

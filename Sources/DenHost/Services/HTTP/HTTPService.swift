@@ -1,6 +1,7 @@
 import DenLibraryClients
 import DenLibraryContracts
 import DenKit
+import DenSupport
 import FoundationEssentials
 
 /// Host service `http.get`: an outbound GET with a deadline and a size limit (see
@@ -12,20 +13,28 @@ import FoundationEssentials
 /// thread (the ABI is synchronous) for at most the request's timeout.
 package struct HTTPService: HostService {
     package var operations: [String] { [HTTPGetRequest.operation] }
+    /// How many redirects a checked fetch follows, each hop judged by the module's permission.
+    static let maxRedirects = 10
+    private let gate: PermissionGate
 
-    package init() {}
+    package init(gate: PermissionGate = PermissionGate()) {
+        self.gate = gate
+    }
 
     package func handle(_ operation: String, request: Data, caller: ServiceCaller) throws(ServiceFailure) -> Data {
         guard operation == HTTPGetRequest.operation else {
             throw ServiceFailure(.notFound, "unknown operation '\(operation)'; the http service answers \(HTTPGetRequest.operation)")
         }
         let request = try decode(HTTPGetRequest.self, request, for: operation)
-        return try encode(try get(request), for: operation)
+        return try encode(try get(request, caller: caller), for: operation)
     }
 
-    /// Performs one `http.get`.
-    package func get(_ request: HTTPGetRequest) throws(ServiceFailure) -> HTTPResponse {
-        let url = try Self.validatedURL(request.url)
+    /// Performs one `http.get` for `caller`: every host it reaches, the first and each one a
+    /// redirect leads to, must be one the caller's `http` permission names.
+    package func get(_ request: HTTPGetRequest, caller: ServiceCaller? = nil) throws(ServiceFailure) -> HTTPResponse {
+        var url = try Self.validatedURL(request.url)
+        let checked = caller?.permissions != nil
+        if let caller, checked { try check(url, caller: caller, redirectedFrom: nil) }
         let timeout = request.timeoutMilliseconds ?? HTTPLimits.defaultTimeoutMilliseconds
         guard (1...HTTPLimits.maxTimeoutMilliseconds).contains(timeout) else {
             throw .invalid("http.get \(request.url): timeout_ms must be between 1 and \(HTTPLimits.maxTimeoutMilliseconds) (got \(timeout)); leave it out for \(HTTPLimits.defaultTimeoutMilliseconds)")
@@ -41,12 +50,43 @@ package struct HTTPService: HostService {
             }
         }
 
-        let transport = TransportRequest(url: url.absoluteString, headers: headers, timeoutMilliseconds: timeout, maxBytes: maxBytes)
-        switch try HTTPTransport.shared.get(transport) {
-        case .fetched(let status, let headers, let body):
-            return HTTPResponse(status: status, headers: headers, body: body)
-        case .failed(let failure):
-            throw .unavailable("http.get \(request.url) failed: \(Self.explain(failure, url: url, timeout: timeout, maxBytes: maxBytes))")
+        var hops = 0
+        while true {
+            let transport = TransportRequest(url: url.absoluteString, headers: headers, timeoutMilliseconds: timeout, maxBytes: maxBytes,
+                                             followsRedirects: !checked)
+            switch try HTTPTransport.shared.get(transport) {
+            case .fetched(let status, let answerHeaders, let body):
+                // A checked fetch follows redirects here, so that each hop meets the permission.
+                guard checked, let caller, [301, 302, 303, 307, 308].contains(status), let location = answerHeaders["location"] else {
+                    return HTTPResponse(status: status, headers: answerHeaders, body: body)
+                }
+                hops += 1
+                guard hops <= Self.maxRedirects else {
+                    throw .unavailable("http.get \(request.url) failed: more than \(Self.maxRedirects) redirects. Fetch the final URL directly.")
+                }
+                guard let next = URL(string: location, relativeTo: url)?.absoluteURL,
+                      let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https", next.host != nil else {
+                    throw .unavailable("http.get \(request.url) failed: the server redirected to '\(ModuleText.singleLine(location, limit: 200))', which is not an http(s) URL den can follow")
+                }
+                try check(next, caller: caller, redirectedFrom: request.url)
+                url = next
+            case .failed(let failure):
+                throw .unavailable("http.get \(request.url) failed: \(Self.explain(failure, url: url, timeout: timeout, maxBytes: maxBytes))")
+            }
+        }
+    }
+
+    /// Refuses a URL whose host the caller's permission does not name (`PermissionGate`).
+    private func check(_ url: URL, caller: ServiceCaller, redirectedFrom asked: String?) throws(ServiceFailure) {
+        let raw = url.host(percentEncoded: true) ?? ""
+        guard let host = HostPattern.normalise(raw) else {
+            throw ServiceFailure(.permissionDenied, "\(ModuleText.singleLine(caller.moduleID, limit: 80)) may not use http (\(ModuleText.singleLine(raw, limit: 120))): den compares hosts as it connects to them, so spell the host in ASCII (an international name in its xn-- form), without percent-encoding")
+        }
+        do {
+            try gate.check(.http(host), caller: caller)
+        } catch {
+            guard let asked else { throw error }
+            throw ServiceFailure(.permissionDenied, "http.get \(ModuleText.singleLine(asked, limit: 200)) was redirected to \(host): \(error.message)")
         }
     }
 
