@@ -54,7 +54,7 @@ package struct GrantsCacheFile: Sendable {
     /// only a slower next start.
     package func write(_ grants: [String: ModuleGrant], stampBefore before: String?) {
         guard let before, before == storageStamp() else {
-            try? FileManager.default.removeItem(at: file)
+            if access(file.path, F_OK) == 0 { try? FileManager.default.removeItem(at: file) }
             return
         }
         var text = before + "\n"
@@ -62,6 +62,8 @@ package struct GrantsCacheFile: Sendable {
             guard let json = try? WireFormat.encode(grant), !id.contains("\t"), !id.contains("\n") else { return }
             text += id + "\t" + String(decoding: json, as: UTF8.self) + "\n"
         }
+        // A den serve reads the grants every two seconds: an unchanged copy is not written again.
+        if let existing = try? Data(contentsOf: file), existing == Data(text.utf8) { return }
         let partial = file.deletingLastPathComponent().appendingPathComponent(".grants-cache.\(getpid())")
         do {
             try Data(text.utf8).write(to: partial)
