@@ -122,7 +122,7 @@ extension ServeOptions {
     /// now granted is swapped in. nil when its thread cannot start (said on standard error).
     static func followGrants(_ runtime: DenRuntime, swapper: HotSwapper) -> GrantFollower? {
         let follower = GrantFollower(book: runtime.permissions, logger: runtime.logger) { file in
-            let report = swapper.swap(file)
+            let report = swapper.swap(file, again: true)
             print("module grant: \(report.description)")
             fflush(nil)
         }

@@ -39,10 +39,10 @@ public struct HostConfiguration: Sendable {
     /// routes is first built (`den` does unless `--eager`). Off here: an embedder gets every
     /// module loaded, and its load errors, at `loadPlugins`.
     package var loadsLazily = false
-    /// Judge each module against the user's grants as it loads, holding one that asks for more
-    /// (den serve, den run, den plugins: they open storage anyway). Off for one-shot commands
-    /// (den render, den call), which read the grants only when a call first needs one, so that a
-    /// screen is drawn without opening storage. docs/PERMISSIONS.md.
+    /// Judge each module against the user's grants as it loads, holding one that asks for more,
+    /// and record a first-load grant (den serve, den plugins). Off for den run and one-shot
+    /// commands (den render, den call, den config), which read the grants only when a call first
+    /// needs one, so that a screen is drawn without opening storage. docs/PERMISSIONS.md.
     package var checksGrantsAtLoad = true
     /// Keep a copy of the grants in the data folder (`GrantsCacheFile`), valid while its SQLite
     /// file is unchanged: set when storage is that file, never for PostgreSQL.

@@ -59,6 +59,8 @@ public final class HotSwapper: @unchecked Sendable {
         self.policy = policy
         // What is loaded now counts as each file's current version.
         for record in registry.plugins {
+            // A file held for permissions is tried again once they are granted, unchanged.
+            if let error = record.error, case .permissionsHeld = error.cause { continue }
             let stamps = Stamps(record.file)
             guard let stamp = stamps.file else { continue }
             loadedStamps[Self.key(record.file)] = stamps
@@ -69,10 +71,13 @@ public final class HotSwapper: @unchecked Sendable {
     private static func key(_ file: URL) -> String { file.standardizedFileURL.path }
 
     /// Loads `file`'s current version and swaps it in (or installs it, for a file that served
-    /// nothing). Safe to call from any thread; swaps run one at a time.
-    public func swap(_ file: URL) -> HotSwapReport {
+    /// nothing). Safe to call from any thread; swaps run one at a time. `again`: load it even if
+    /// this very version is loaded or was refused (a module held for permissions, now granted:
+    /// a lazily installed one may still have its manifest's routes waiting).
+    public func swap(_ file: URL, again: Bool = false) -> HotSwapReport {
         lock.withLock {
             let started = ContinuousClock.now
+            if again { loadedStamps[Self.key(file)] = nil }
             var report = swapLocked(file)
             report.duration = ContinuousClock.now - started
             if case .unchanged = report.outcome { return report }

@@ -39,6 +39,7 @@ struct ModulePermissionsSpec {
         ("a..org", "a label is empty or longer than 63 characters"),
         ("-a.org", "a label may not start or end with '-'"),
         ("[::1", "an IPv6 address is written in brackets: [::1]"),
+        ("*.0.0.1", "a wildcard stands for host names under a domain, not for addresses: name each address"),
     ] as [(String, String?)])
     func hostPatterns(pattern: String, problem: String?) {
         #expect(HostPattern.problem(pattern) == problem)

@@ -28,9 +28,8 @@ package struct ExportsService: HostService {
             _ = try decode(AnyJSONObject.self, request, for: operation) // `{}`: keys a later ABI adds are ignored
             // A module sees its own exports and those it may call, not what else is installed.
             let visible = table.all.filter { export in
-                guard let declared = caller.permissions, export.moduleID != caller.moduleID else { return true }
-                let permission = Permission.export(export.name)
-                return gate.granted(of: caller.moduleID)?.allows(permission, declared: declared) ?? declared.allows(permission)
+                guard caller.permissions != nil, export.moduleID != caller.moduleID else { return true }
+                return gate.permits(.export(export.name), caller: caller)
             }
             return try encode(ExportListAnswer(exports: visible.map(\.summaryDocument)), for: operation)
         }

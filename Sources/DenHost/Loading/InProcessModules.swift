@@ -42,8 +42,10 @@ extension DenRuntime {
         // What its manifest would say, as a plugin file carries it (its navigation entries).
         plugin.manifest = ModuleManifest(definition)
         let record = registry.install(plugin)
-        // A definition that declares no permissions is the embedder's own code: unchecked.
+        // A definition that declares no permissions is the embedder's own code: unchecked. One
+        // that does is held to its grant like a module file (a first load records it).
         if record.isActive, definition.permissions == nil { endpoint.attribute(to: id, permissions: nil) }
+        if record.isActive, definition.permissions != nil { _ = permissions.admit(plugin.manifest!, filePath: file.path) }
         return record
     }
 }

@@ -32,6 +32,15 @@ package struct GrantsCacheFile: Sendable {
         return stamp
     }
 
+    /// Whether the storage file or its log changed within the last two seconds.
+    private func changedLately() -> Bool {
+        let now = Int(Date().timeIntervalSince1970)
+        for path in [storage.path, storage.path + "-wal"] {
+            if let stamp = FileStamp(path), stamp.size > 0, now - stamp.seconds < 2 { return true }
+        }
+        return false
+    }
+
     /// The grants the copy holds, when the storage file has not changed since it was made; none
     /// when there is no storage file at all (nothing was ever granted in this folder).
     package func read() -> [String: ModuleGrant]? {
@@ -53,7 +62,9 @@ package struct GrantsCacheFile: Sendable {
     /// read (`before` is its stamp taken before). Best effort: a copy that cannot be written is
     /// only a slower next start.
     package func write(_ grants: [String: ModuleGrant], stampBefore before: String?) {
-        guard let before, before == storageStamp() else {
+        // Git's rule for racy stamps: a file written within the last two seconds may be written
+        // again within the same tick of its clock, unseen; such a stamp is not trusted.
+        guard let before, before == storageStamp(), !changedLately() else {
             if access(file.path, F_OK) == 0 { try? FileManager.default.removeItem(at: file) }
             return
         }

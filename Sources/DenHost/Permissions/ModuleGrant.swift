@@ -16,6 +16,9 @@ package struct ModuleGrant: Codable, Sendable, Equatable {
     /// When (ISO 8601, UTC).
     package var at: String
 
+    /// `how` of a record that could not be read: it grants nothing.
+    package static let unreadable = "unreadable"
+
     package init(permissions: ModulePermissions, addedHosts: [String] = [], version: String, how: String, at: String) {
         self.permissions = permissions
         self.addedHosts = addedHosts

@@ -34,6 +34,12 @@ package final class PermissionBook: Sendable {
     /// First-load grants not written yet, while a start loads its modules (`batch`): one
     /// transaction for them all, not a synced write per module.
     private let pending = Mutex<(depth: Int, grants: [String: ModuleGrant])>((0, [:]))
+    /// First-load grants of modules loaded while the grants could not be read: written at the
+    /// first read that succeeds, unless a grant turned up meanwhile.
+    private let firstLoadsOwed = Mutex<[String: ModuleGrant]>([:])
+    /// When the grants were last read: `admit` reads them again before it holds a module or
+    /// records a first load on a copy older than this, so a grant just written counts.
+    private let lastRead = Mutex<ContinuousClock.Instant?>(nil)
 
     package struct Held: Sendable, Equatable {
         package var filePath: String
@@ -49,6 +55,7 @@ package final class PermissionBook: Sendable {
         self.checksAtLoad = checksAtLoad
         self.cacheFile = cacheFile
         self.logger = logger
+        if checksAtLoad && recordsFirstLoad { gate.holdModulesWithoutGrant() }
         if !checksAtLoad {
             gate.readGrantsWhenNeeded { [self] in
                 if let copy = cacheFile?.read() {
@@ -68,7 +75,9 @@ package final class PermissionBook: Sendable {
         var grants: [String: ModuleGrant] = [:]
         for entry in try engine.list(namespace: Self.namespace, prefix: "") {
             guard let grant = try? WireFormat.decode(ModuleGrant.self, from: Data(entry.value.utf8)) else {
-                logger?.warning("the grant of module \(ModuleText.singleLine(entry.key, limit: 80)) in \(Self.namespace) cannot be read; it counts as no grant (`den modules grant \(ModuleText.singleLine(entry.key, limit: 80))` writes it anew)")
+                // Damaged: it grants nothing (never "no grant yet", which a first load would fill).
+                logger?.warning("the grant of module \(ModuleText.singleLine(entry.key, limit: 80)) in \(Self.namespace) cannot be read; it grants nothing until `den modules grant \(ModuleText.singleLine(entry.key, limit: 80))` writes it anew")
+                grants[entry.key] = ModuleGrant(permissions: .none, version: "", how: ModuleGrant.unreadable, at: "")
                 continue
             }
             grants[entry.key] = grant
@@ -104,7 +113,13 @@ package final class PermissionBook: Sendable {
     @discardableResult
     package func refreshed() throws(ServiceFailure) -> [String: ModuleGrant] {
         let before = cacheFile?.storageStamp()
-        let grants = try readAll()
+        var grants = try readAll()
+        lastRead.withLock { $0 = .now }
+        let owed = firstLoadsOwed.withLock { owed in defer { owed = [:] }; return owed }.filter { grants[$0.key] == nil }
+        if !owed.isEmpty {
+            write(owed)
+            grants.merge(owed) { kept, _ in kept }
+        }
         cacheFile?.write(grants, stampBefore: before)
         cache.withLock { $0 = grants }
         gate.setGranted(grants)
@@ -119,13 +134,23 @@ package final class PermissionBook: Sendable {
         // Without checks at load, the gate holds the module to its grant at its first call.
         guard checksAtLoad else { return nil }
         let asked = manifest.permissions
-        let grant: ModuleGrant?
+        var grant: ModuleGrant?
         do {
             grant = try self.grant(of: manifest.id)
+            // A copy read a while ago may miss a grant written since (den modules install just
+            // before the file landed): read again before holding or recording a first load.
+            let stale = lastRead.withLock { $0.map { ContinuousClock.now - $0 > .milliseconds(200) } ?? true }
+            if stale, grant.map({ !asked.beyond($0.permissions).isEmpty }) ?? true {
+                grant = try refreshed()[manifest.id]
+            }
         } catch {
             // The module loads with no more than every module gets: its calls that need more
             // are refused, saying why, until the grants can be read (GrantFollower).
             gate.setUnreadable(error.message)
+            if recordsFirstLoad {
+                let first = ModuleGrant(permissions: asked, version: manifest.version, how: "first-load", at: UTCTime.iso8601(Date()))
+                firstLoadsOwed.withLock { $0[manifest.id] = first }
+            }
             if !asked.isEmpty {
                 logger?.warning("\(manifest.id): the module grants cannot be read (\(error.message)); it is loaded, but what it asks for beyond its own data is refused until they can be")
             }
@@ -158,6 +183,10 @@ package final class PermissionBook: Sendable {
         let beyond = asked.beyond(grant.permissions)
         guard beyond.isEmpty else {
             heldStore.withLock { $0[manifest.id] = Held(filePath: filePath, version: manifest.version, beyond: beyond) }
+            if grant.how == ModuleGrant.unreadable {
+                return .permissionsHeld(reason: "its grant in this data folder cannot be read (damaged?), so it is granted nothing",
+                                        fix: "`den modules grant \(manifest.id)` writes the grant anew; the version already serving, if any, keeps serving until then")
+            }
             return .permissionsHeld(
                 reason: "version \(manifest.version) asks for more than was granted: \(beyond.lines.joined(separator: "; "))",
                 fix: "`den modules grant \(manifest.id)` agrees to it (the version already serving, if any, keeps serving until then); `den modules permissions \(manifest.id)` shows the grant")

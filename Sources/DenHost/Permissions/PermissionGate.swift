@@ -70,6 +70,10 @@ package final class PermissionGate: Sendable {
     /// Reads the grants the first time a call needs one, for a runtime that did not read them
     /// at load (`den render`, `den call`: a screen drawn without opening storage).
     private let loadGrants = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Whether a module without a grant keeps nothing beyond what every module gets, once the
+    /// grants were read (runtimes that record a grant for every module they load: den serve).
+    /// Otherwise it is held to its manifest, as a module no such den has seen yet.
+    private let strict = Mutex<Bool>(false)
     private let refusals = Mutex<[String: [String: Int]]>([:])
     private let logger: Logger?
 
@@ -97,6 +101,21 @@ package final class PermissionGate: Sendable {
         loadGrants.withLock { $0 = read }
     }
 
+    package func holdModulesWithoutGrant() {
+        strict.withLock { $0 = true }
+    }
+
+    /// Reads the grants now if they are read on first need and were not yet. Calls at the same
+    /// moment wait for the one read: none may pass on the manifest alone meanwhile.
+    package func ensureGrantsRead() {
+        guard !state.withLock({ $0.loaded }) else { return }
+        loadGrants.withLock { reader in
+            guard let read = reader, !state.withLock({ $0.loaded }) else { return }
+            read()
+            reader = nil
+        }
+    }
+
     package func setGranted(_ grant: ModuleGrant?, of moduleID: String) {
         granted.withLock { $0[moduleID] = grant }
     }
@@ -109,15 +128,20 @@ package final class PermissionGate: Sendable {
     /// declared permissions (`ServiceCaller.permissions` nil: den's own calls) is never checked.
     package func check(_ permission: Permission, caller: ServiceCaller) throws(ServiceFailure) {
         guard let declared = caller.permissions else { return }
-        if !state.withLock({ $0.loaded }), let read = loadGrants.withLock({ reader in defer { reader = nil }; return reader }) { read() }
+        ensureGrantsRead()
         let grant = granted.withLock { $0[caller.moduleID] }
-        let unreadable = state.withLock { $0.loaded ? nil : $0.unreadable }
+        let (loaded, unreadable) = state.withLock { ($0.loaded, $0.loaded ? nil : $0.unreadable) }
+        let module = ModuleText.singleLine(caller.moduleID, limit: 80)
         if let grant {
             guard !grant.allows(permission, declared: declared) else { return }
+        } else if loaded && strict.withLock({ $0 }) {
+            if declared.allows(permission) {
+                throw refuse(permission, caller: caller,
+                             "\(module) may not use \(permission.described): it has no grant in this data folder (removed?); `den modules grant \(module)` grants what its manifest asks for")
+            }
         } else if declared.allows(permission) && unreadable == nil {
             return
         }
-        let module = ModuleText.singleLine(caller.moduleID, limit: 80)
         if declared.allows(permission), let unreadable {
             throw refuse(permission, caller: caller,
                          "\(module) may not use \(permission.described) now: den cannot read what was granted (\(unreadable)); it reads the grants again every few seconds")
@@ -130,10 +154,30 @@ package final class PermissionGate: Sendable {
                      "\(module) may not use \(permission.described): its manifest does not ask for it. A module that needs it declares \"permissions\": {\(permission.manifestLine)} in its module.json (docs/PERMISSIONS.md), and the user agrees when it is installed\(Self.operatorHint(permission, module: module))")
     }
 
+    /// An http.get of a host no permission can name (not ASCII, percent-encoded): refused,
+    /// audited and counted like any other.
+    package func refuseUnnameable(_ host: String, caller: ServiceCaller, redirectedFrom asked: String?) -> ServiceFailure {
+        let module = ModuleText.singleLine(caller.moduleID, limit: 80), shown = ModuleText.singleLine(host, limit: 120)
+        let redirect = asked.map { "http.get \(ModuleText.singleLine($0, limit: 200)) was redirected to \(shown): " } ?? ""
+        return refuse(.http(host), caller: caller,
+                      "\(redirect)\(module) may not use http (\(shown)): den compares hosts as it connects to them, so spell the host in ASCII (an international name in its xn-- form), without percent-encoding")
+    }
+
     /// For a host: an operator may add it without a new module version.
     private static func operatorHint(_ permission: Permission, module: String) -> String {
         guard case .http(let host) = permission else { return "" }
         return "; an operator may also allow it here with `den modules grant \(module) --http \(ModuleText.singleLine(host, limit: 120))`"
+    }
+
+    /// Whether `check` would let the call through, without counting or auditing a refusal (what
+    /// `exports.list` shows).
+    package func permits(_ permission: Permission, caller: ServiceCaller) -> Bool {
+        guard let declared = caller.permissions else { return true }
+        ensureGrantsRead()
+        if let grant = granted.withLock({ $0[caller.moduleID] }) { return grant.allows(permission, declared: declared) }
+        let (loaded, unreadable) = state.withLock { ($0.loaded, $0.unreadable) }
+        if loaded && strict.withLock({ $0 }) { return false }
+        return declared.allows(permission) && (loaded || unreadable == nil)
     }
 
     private func refuse(_ permission: Permission, caller: ServiceCaller, _ message: String) -> ServiceFailure {

@@ -186,6 +186,9 @@ public enum HostPattern {
         if labels.first == "*" {
             labels.removeFirst()
             guard labels.count >= 2 else { return "a wildcard needs a domain of at least two labels under it (*.example.org)" }
+            guard !labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
+                return "a wildcard stands for host names under a domain, not for addresses: name each address"
+            }
         }
         for label in labels {
             guard !label.isEmpty, label.count <= 63 else { return "a label is empty or longer than 63 characters" }

@@ -57,6 +57,35 @@ struct PermissionGateSpec {
         #expect(percent == DEN_ERR_PERMISSION || percent == DEN_ERR_INVALID_ARGUMENT, "\(text)")
     }
 
+    @Test("a module may not set the Host header: the host is the URL's, the one its permission names")
+    func hostHeader() {
+        let (status, message) = call("http.get", #"{"url": "http://127.0.0.1:1/", "headers": {"Host": "internal.example"}}"#,
+                                     ModulePermissions(http: ["127.0.0.1"]))
+        #expect(status == DEN_ERR_INVALID_ARGUMENT)
+        #expect(message.contains("the Host header is set by den from the URL's host"), "\(message)")
+    }
+
+    @Test("where every loaded module has a grant (den serve), a module without one gets nothing beyond its own data")
+    func noGrantIsNothing() {
+        hub.gate.holdModulesWithoutGrant()
+        hub.gate.setGranted([:])
+        let (status, message) = call("plugins.list", "{}", ModulePermissions(plugins: true))
+        #expect(status == DEN_ERR_PERMISSION)
+        #expect(message == "probe may not use plugins: it has no grant in this data folder (removed?); `den modules grant probe` grants what its manifest asks for")
+    }
+
+    @Test("a host no pattern can name is refused, audited and counted like any other")
+    func unnameableHostAudited() {
+        let (status, message) = call("http.get", #"{"url": "http://127.0.0.1%2e:1/"}"#, ModulePermissions(http: ["*"]))
+        if status == DEN_ERR_PERMISSION {
+            #expect(message.contains("spell the host in ASCII"), "\(message)")
+            #expect(hub.gate.refusedCalls["probe"]?["http"] == 1)
+            #expect(log.lines.contains { $0.message.hasPrefix("audit permission.refused probe http") })
+        } else {
+            #expect(status == DEN_ERR_INVALID_ARGUMENT, "\(message)") // Foundation refused the URL itself
+        }
+    }
+
     @Test("den's own calls (no declared permissions) are never checked")
     func ownCalls() {
         let (status, _) = hub.call("plugins.list", request: Data("{}".utf8), caller: ServiceCaller(moduleID: "den"))

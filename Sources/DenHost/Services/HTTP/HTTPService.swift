@@ -80,7 +80,7 @@ package struct HTTPService: HostService {
     private func check(_ url: URL, caller: ServiceCaller, redirectedFrom asked: String?) throws(ServiceFailure) {
         let raw = url.host(percentEncoded: true) ?? ""
         guard let host = HostPattern.normalise(raw) else {
-            throw ServiceFailure(.permissionDenied, "\(ModuleText.singleLine(caller.moduleID, limit: 80)) may not use http (\(ModuleText.singleLine(raw, limit: 120))): den compares hosts as it connects to them, so spell the host in ASCII (an international name in its xn-- form), without percent-encoding")
+            throw gate.refuseUnnameable(raw, caller: caller, redirectedFrom: asked)
         }
         do {
             try gate.check(.http(host), caller: caller)
@@ -110,6 +110,10 @@ package struct HTTPService: HostService {
     static func problem(withHeader name: String, value: String) -> String? {
         if name.isEmpty || !name.utf8.allSatisfy(isTokenByte) {
             return "header name '\(name)' is not valid; use letters, digits and - (e.g. Accept)"
+        }
+        // The host is the URL's, the one a module's http permission was checked against.
+        if name.lowercased() == "host" {
+            return "the Host header is set by den from the URL's host (the host your permission names); leave it out"
         }
         if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
             return "the value of header '\(name)' contains a line break or NUL; remove it"
