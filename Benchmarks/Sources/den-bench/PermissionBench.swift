@@ -36,22 +36,21 @@ struct PermissionBench {
             if Int32(status.rawValue) != expect { result.failures.append("\(operation): status \(status.rawValue): \(String(decoding: body.prefix(200), as: UTF8.self))") }
             return elapsed
         }
-        for round in 0..<(storageCalls + 50) {
-            let first = round % 2 == 0
-            let a = timed("storage.get", get, first ? checked : unchecked, expect: 0)
-            let b = timed("storage.get", get, first ? unchecked : checked, expect: 0)
-            guard round >= 50 else { continue }
-            result.storageChecked.add(first ? a : b)
-            result.storageUnchecked.add(first ? b : a)
+        // Checked and unchecked alternate, each going first every other round, after warm-ups.
+        func alternate(_ rounds: Int, warmUp: Int, _ operation: String, _ request: Data, expect: Int32) -> (Samples, Samples) {
+            var checkedTimes = Samples(), uncheckedTimes = Samples()
+            for round in 0..<(rounds + warmUp) {
+                let checkedFirst = round % 2 == 0
+                let a = timed(operation, request, checkedFirst ? checked : unchecked, expect: expect)
+                let b = timed(operation, request, checkedFirst ? unchecked : checked, expect: expect)
+                guard round >= warmUp else { continue }
+                checkedTimes.add(checkedFirst ? a : b)
+                uncheckedTimes.add(checkedFirst ? b : a)
+            }
+            return (checkedTimes, uncheckedTimes)
         }
-        for round in 0..<(httpCalls + 10) {
-            let first = round % 2 == 0
-            let a = timed("http.get", fetch, first ? checked : unchecked, expect: 6)
-            let b = timed("http.get", fetch, first ? unchecked : checked, expect: 6)
-            guard round >= 10 else { continue }
-            result.httpChecked.add(first ? a : b)
-            result.httpUnchecked.add(first ? b : a)
-        }
+        (result.storageChecked, result.storageUnchecked) = alternate(storageCalls, warmUp: 50, "storage.get", get, expect: 0)
+        (result.httpChecked, result.httpUnchecked) = alternate(httpCalls, warmUp: 10, "http.get", fetch, expect: 6)
         return result
     }
 }
