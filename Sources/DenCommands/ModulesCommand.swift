@@ -76,13 +76,13 @@ extension ModulesInstallCommand {
     /// throws (nothing installed) on a no, or when the grants cannot be read or written.
     func consent(_ record: PluginRecord, book: PermissionBook) throws {
         guard let id = record.id else { return }
-        let asked = record.permissions ?? .none
+        let asked = record.permissions ?? .nothing
         let version = record.version ?? ""
         let existing: ModuleGrant?
         do { existing = try book.grant(of: id) } catch {
             throw ModuleInstaller.Failure(description: "cannot read the module grants (\(error.message)); nothing was installed")
         }
-        let beyond = asked.beyond(existing?.permissions ?? .none)
+        let beyond = asked.beyond(existing?.permissions ?? .nothing)
         if !beyond.isEmpty {
             let title = existing.map { "\(id) \(version) asks for more than \($0.version) was granted:" } ?? "\(id) \(version) asks to:"
             try GrantTools.agree(title, beyond.lines, yes: yes, declined: "Nothing was installed.")

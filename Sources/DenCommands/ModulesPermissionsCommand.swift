@@ -44,7 +44,7 @@ struct ModulesGrantCommand: ParsableCommand {
         let existing = try GrantTools.read { () throws(ServiceFailure) in try book.grant(of: id) }
         let added = hosts.compactMap(HostPattern.normalise)
         let asked = found.manifest.permissions
-        let beyond = asked.beyond(existing?.permissions ?? .none)
+        let beyond = asked.beyond(existing?.permissions ?? .nothing)
         if !beyond.isEmpty || !added.isEmpty {
             var lines = beyond.lines
             if !added.isEmpty { lines.append("http (added by you): fetch from \(added.joined(separator: ", "))") }
@@ -115,7 +115,7 @@ struct ModulesPermissionsCommand: ParsableCommand {
         grant.at = UTCTime.iso8601(Date())
         let revised = grant
         try GrantTools.write { () throws(ServiceFailure) in try book.record(revised, of: id) }
-        print("Revoked \(revoke.joined(separator: ", ")) from \(id): now \(GrantTools.describe(revised)). A running den refuses those calls within two seconds and holds the module at its next load until `den modules grant \(id)`.")
+        print("Revoked \(revoke.joined(separator: ", ")) from \(id): now \(GrantTools.describe(revised)). A running den serve refuses those calls within two seconds and holds the module at its next load until `den modules grant \(id)`.")
     }
 }
 

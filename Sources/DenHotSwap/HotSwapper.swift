@@ -252,7 +252,7 @@ public final class HotSwapper: @unchecked Sendable {
         }
         let router = try replaced(registry.tableSnapshot).compile()
         // Builders may use services (storage) while they rebuild the open screens.
-        plugin.endpoint?.attribute(to: moduleID, permissions: plugin.manifest?.permissions ?? .none)
+        plugin.endpoint?.attribute(to: moduleID, permissions: plugin.manifest?.permissions ?? .nothing)
         do {
             return try registry.liveSessions.whileFrozen { sessions -> Replacement in
                 // Each session's turn: a step in flight finishes first, and none starts until the

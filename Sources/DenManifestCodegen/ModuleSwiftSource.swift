@@ -170,7 +170,7 @@ package struct ModuleSwiftSource {
     /// `, permissions: ModulePermissions(...)`: module.json's, for the module linked in-process.
     private func permissionsArgument() -> String {
         let permissions = manifest.manifest.permissions
-        guard !permissions.isEmpty else { return ", permissions: .none" }
+        guard !permissions.isEmpty else { return ", permissions: .nothing" }
         var arguments: [String] = []
         if !permissions.http.isEmpty { arguments.append("http: [\(permissions.http.map(SwiftNaming.literal).joined(separator: ", "))]") }
         if !permissions.exports.isEmpty { arguments.append("exports: [\(permissions.exports.map(SwiftNaming.literal).joined(separator: ", "))]") }

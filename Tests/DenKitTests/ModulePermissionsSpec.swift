@@ -16,7 +16,7 @@ struct ModulePermissionsSpec {
         let written = try WireFormat.decode(ModuleManifest.self, from: try WireFormat.encode(manifest))
         #expect(written.permissions == manifest.permissions)
         let bare = try WireFormat.decode(ModuleManifest.self, from: Data(#"{"v": 1, "id": "w", "version": "1.0.0", "routes": []}"#.utf8))
-        #expect(bare.permissions == .none && bare.permissions.isEmpty)
+        #expect(bare.permissions == .nothing && bare.permissions.isEmpty)
         #expect(!String(decoding: try WireFormat.encode(bare), as: UTF8.self).contains("permissions"))
     }
 
@@ -104,6 +104,6 @@ struct ModulePermissionsSpec {
             "auth: log users in and out, register accounts, change and reset passwords",
             "plugins: list the installed modules",
         ])
-        #expect(ModulePermissions.none.brief == "-")
+        #expect(ModulePermissions.nothing.brief == "-")
     }
 }

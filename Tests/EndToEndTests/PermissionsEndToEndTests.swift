@@ -65,6 +65,18 @@ struct PermissionsEndToEndTests {
         #expect(export.hasPrefix(#"0 {"result":3"#), "\(export)")
     }
 
+    @Test("a module without a manifest asks for nothing, so it gets only what every module gets")
+    func noManifestNoPermissions() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["DenFixtureExports", "DenFixturePermProbeGranted"])
+        let result = try den.run(["call", "--no-default-modules", "--plugin-dir", folder.path, "exporter.call_other", "permprobe.call", "x"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("exporter may not use exports (permprobe.call): its manifest does not ask for it"), "\(result.stderr)")
+        // Its own exports need no permission.
+        let own = try den.run(["call", "--no-default-modules", "--plugin-dir", folder.path, "exporter.call_other", "exporter.greet", "Ada"])
+        #expect(own.status == 0, "\(own.stderr)")
+    }
+
     @Test("hostile spellings: another address, upper case of an undeclared host, an IDN look-alike, a redirect elsewhere")
     func hostileHosts() throws {
         let den = try DenCommand()
@@ -188,6 +200,23 @@ struct PermissionsEndToEndTests {
         let end = outcome.withLock { $0 }
         #expect(end.failed.isEmpty, "no request failed across the hold and the swap: \(end.failed.prefix(5))")
         #expect(served.printedSince.contains("module grant: "), "\(served.printedSince)")
+    }
+
+    @Test("on PostgreSQL the grant is the database's: one host installs, another lists and revokes it, the first is refused")
+    func grantsSharedOnPostgres() throws {
+        let cluster = try PostgresCluster.shared()
+        let url = cluster.url(database: try cluster.makeDatabase("grants"))
+        let first = try DenCommand(), second = try DenCommand()
+        let file = try first.pluginFolder(["DenFixturePermProbeGranted"]).appendingPathComponent("libDenFixturePermProbeGranted.so")
+        let installed = try first.run(["modules", "install", file.path, "--trust-policy", "allow", "--yes", "--database", url])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let listed = try second.run(["modules", "permissions", "--database", url])
+        #expect(listed.stdout.contains("permprobe 2.0.0 (install "), "\(listed.stdout)\(listed.stderr)")
+        #expect(try second.run(["modules", "permissions", "permprobe", "--revoke", "plugins", "--database", url]).status == 0)
+        let refused = try first.run(["call", "--database", url, "--trust-policy", "allow", "permprobe.call", "plugins.list", "{}"])
+        #expect(refused.stdout.hasPrefix("8 permprobe may not use plugins: it was not granted in this data folder"), "\(refused.stdout)\(refused.stderr)")
+        let allowed = try first.run(["call", "--database", url, "--trust-policy", "allow", "permprobe.call", "exports.list", "{}"])
+        #expect(allowed.stdout.hasPrefix("0 "), "\(allowed.stdout)")
     }
 
     static func wait(seconds: Double, _ condition: () -> Bool) -> Bool {

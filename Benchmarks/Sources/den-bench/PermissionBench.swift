@@ -7,6 +7,9 @@ import Foundation
 /// refuses (nothing listens on port 1), each made as a module whose manifest asks for the host
 /// (checked) and as den's own call (never checked), in rotation.
 struct PermissionBench {
+    /// The folder of den and its helper libraries (storage, http transport), which this process
+    /// loads as den does.
+    var denBin: URL
     var storageCalls: Int
     var httpCalls: Int
     var workDirectory: URL
@@ -20,6 +23,9 @@ struct PermissionBench {
     }
 
     func run() throws -> Result {
+        // Before any thread of this bench runs, and before either library is first looked for.
+        setenv("DEN_STORAGE_LIBRARY", denBin.appendingPathComponent("libDenSQLiteStorage.so").path, 1)
+        setenv("DEN_HTTP_TRANSPORT", denBin.appendingPathComponent("libDenHTTPTransport.so").path, 1)
         let runtime = DenRuntime(configuration: HostConfiguration(
             pluginDirectories: [], bundledDirectory: nil,
             cacheDirectory: workDirectory.appendingPathComponent("cache"), dataDirectory: workDirectory.appendingPathComponent("data")))
@@ -33,7 +39,9 @@ struct PermissionBench {
             let start = nowNanoseconds()
             let (status, body) = runtime.services.call(operation, request: request, caller: caller)
             let elapsed = nowNanoseconds() - start
-            if Int32(status.rawValue) != expect { result.failures.append("\(operation): status \(status.rawValue): \(String(decoding: body.prefix(200), as: UTF8.self))") }
+            // The http call must reach the network and be refused there, not fail on the way.
+            let reached = operation != "http.get" || String(decoding: body, as: UTF8.self).contains("connection refused")
+            if Int32(status.rawValue) != expect || !reached { result.failures.append("\(operation): status \(status.rawValue): \(String(decoding: body.prefix(200), as: UTF8.self))") }
             return elapsed
         }
         // Checked and unchecked alternate, each going first every other round, after warm-ups.

@@ -151,7 +151,7 @@ if wanted("calls") {
 
 // MARK: 4a. Permissions at the service boundary
 if wanted("permissions") {
-    let bench = PermissionBench(storageCalls: intOption("--permission-calls", 20000), httpCalls: intOption("--permission-http-calls", 400),
+    let bench = PermissionBench(denBin: URL(fileURLWithPath: denBin), storageCalls: intOption("--permission-calls", 20000), httpCalls: intOption("--permission-http-calls", 400),
                                 workDirectory: work.appendingPathComponent("permissions"))
     let r = try bench.run()
     problems += r.failures.prefix(5).map { "permissions: \($0)" }

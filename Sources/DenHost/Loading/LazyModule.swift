@@ -104,7 +104,7 @@ final class LazyModule: Sendable {
             return .failure(PluginLoadError(file: filePath, cause: .changedSinceStart(
                 "its manifest is not the one den started with (\(differences.isEmpty ? "its exports changed" : differences.joined(separator: "; ")))")))
         }
-        plugin.endpoint?.attribute(to: plugin.id, permissions: plugin.manifest?.permissions ?? .none)
+        plugin.endpoint?.attribute(to: plugin.id, permissions: plugin.manifest?.permissions ?? .nothing)
         return .success(plugin)
     }
 

@@ -77,7 +77,7 @@ package final class PermissionBook: Sendable {
             guard let grant = try? WireFormat.decode(ModuleGrant.self, from: Data(entry.value.utf8)) else {
                 // Damaged: it grants nothing (never "no grant yet", which a first load would fill).
                 logger?.warning("the grant of module \(ModuleText.singleLine(entry.key, limit: 80)) in \(Self.namespace) cannot be read; it grants nothing until `den modules grant \(ModuleText.singleLine(entry.key, limit: 80))` writes it anew")
-                grants[entry.key] = ModuleGrant(permissions: .none, version: "", how: ModuleGrant.unreadable, at: "")
+                grants[entry.key] = ModuleGrant(permissions: .nothing, version: "", how: ModuleGrant.unreadable, at: "")
                 continue
             }
             grants[entry.key] = grant

@@ -153,7 +153,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                 }
             }
             routerIsStale = true
-            plugin.endpoint?.attribute(to: plugin.id, permissions: plugin.manifest?.permissions ?? .none)
+            plugin.endpoint?.attribute(to: plugin.id, permissions: plugin.manifest?.permissions ?? .nothing)
             exports.set(plugin.exports.map { $0.bound(to: plugin.id, host: plugin.host) }, of: plugin.id)
             if let lazy, let settled {
                 record.isLoaded = settled

@@ -126,7 +126,7 @@ package final class ServiceEndpoint: @unchecked Sendable {
         self.host = UnsafePointer(host)
     }
 
-    /// From now on, calls are the module's, held to what its manifest asks for (`.none`
+    /// From now on, calls are the module's, held to what its manifest asks for (`.nothing`
     /// without a manifest: such a module gets only what every module gets). nil leaves its
     /// calls unchecked, for the specs of the services themselves; den never passes it.
     package func attribute(to moduleID: String, permissions: ModulePermissions?) {

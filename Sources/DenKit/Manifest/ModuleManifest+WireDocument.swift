@@ -24,7 +24,7 @@ extension ModuleManifest: WireDocument {
         self.init(id: try object.string("id"), version: try object.string("version"),
                   summary: try object.optionalString("summary") ?? "", routes: routes, settings: settings, exports: exports,
                   navigation: navigation,
-                  permissions: try object["permissions"].map(ModulePermissions.init(wire:)) ?? .none)
+                  permissions: try object["permissions"].map(ModulePermissions.init(wire:)) ?? .nothing)
         v = try object.int("v")
     }
 

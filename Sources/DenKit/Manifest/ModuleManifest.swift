@@ -78,12 +78,12 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
     /// as in every manifest written before they existed.
     public var navigation: [NavigationEntry]
     /// What the module may touch beyond its own data (ABI revision 5; docs/PERMISSIONS.md);
-    /// `.none` when left out. Read from the manifest only, never registered: den shows it at
+    /// `.nothing` when left out. Read from the manifest only, never registered: den shows it at
     /// install and enforces it at the service boundary.
     public var permissions: ModulePermissions
 
     public init(id: String, version: String, summary: String = "", routes: [Route], settings: [SettingDefinition] = [],
-                exports: [Export]? = nil, navigation: [NavigationEntry] = [], permissions: ModulePermissions = .none) {
+                exports: [Export]? = nil, navigation: [NavigationEntry] = [], permissions: ModulePermissions = .nothing) {
         self.v = ModuleManifest.formatVersion
         self.id = id
         self.version = version
@@ -108,7 +108,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         self.exports = exports ?? []
         declaresExports = exports != nil
         navigation = try container.decodeIfPresent([NavigationEntry].self, forKey: .navigation) ?? []
-        permissions = try container.decodeIfPresent(ModulePermissions.self, forKey: .permissions) ?? .none
+        permissions = try container.decodeIfPresent(ModulePermissions.self, forKey: .permissions) ?? .nothing
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -132,7 +132,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
                   routes: definition.routes.map { Route($0.pattern, requiresLogin: $0.requiresLogin) },
                   settings: definition.settings,
                   exports: definition.exports.isEmpty ? nil : definition.exports.map { Export(name: $0.name, signature: $0.signature, summary: $0.summary) },
-                  navigation: definition.navigation, permissions: definition.permissions ?? .none)
+                  navigation: definition.navigation, permissions: definition.permissions ?? .nothing)
     }
 
     /// Pretty, key-sorted JSON, as `den plugins --inspect --json` prints it and a module's

@@ -34,8 +34,8 @@ public struct ModulePermissions: Codable, Sendable, Equatable, Hashable {
         self.plugins = plugins
     }
 
-    /// Nothing beyond what every module gets.
-    public static let none = ModulePermissions()
+    /// Nothing beyond what every module gets (not `none`: beside an Optional that would read as nil).
+    public static let nothing = ModulePermissions()
 
     public var isEmpty: Bool { http.isEmpty && exports.isEmpty && !auth && !plugins }
 
@@ -90,7 +90,7 @@ public struct ModulePermissions: Codable, Sendable, Equatable, Hashable {
         exports.contains { ExportPattern.matches($0, name: name) }
     }
 
-    /// What these permissions ask for that `granted` does not cover; `.none` when nothing.
+    /// What these permissions ask for that `granted` does not cover; `.nothing` when nothing.
     public func beyond(_ granted: ModulePermissions) -> ModulePermissions {
         ModulePermissions(http: http.filter { pattern in !granted.http.contains { HostPattern.covers($0, pattern) } },
                           exports: exports.filter { pattern in !granted.exports.contains { ExportPattern.covers($0, pattern) } },

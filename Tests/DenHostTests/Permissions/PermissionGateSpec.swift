@@ -38,7 +38,7 @@ struct PermissionGateSpec {
                                                                        "auth.change_password", "auth.reset_password"])
     func wholePermissions(operation: String) {
         let name = operation == "plugins.list" ? "plugins" : "auth"
-        let (status, message) = call(operation, "{}", .none)
+        let (status, message) = call(operation, "{}", .nothing)
         #expect(status == DEN_ERR_PERMISSION)
         #expect(message.hasPrefix("probe may not use \(name): its manifest does not ask for it."), "\(message)")
         let granted = name == "auth" ? ModulePermissions(auth: true) : ModulePermissions(plugins: true)
@@ -47,7 +47,7 @@ struct PermissionGateSpec {
 
     @Test("http: an undeclared host is refused before any connection; a declared one gets as far as the network")
     func http() {
-        let (refused, message) = call("http.get", #"{"url": "http://127.0.0.1:1/"}"#, .none)
+        let (refused, message) = call("http.get", #"{"url": "http://127.0.0.1:1/"}"#, .nothing)
         #expect(refused == DEN_ERR_PERMISSION)
         #expect(message.contains("probe may not use http (127.0.0.1): its manifest does not ask for it"), "\(message)")
         #expect(message.contains("den modules grant probe --http 127.0.0.1"))
@@ -94,9 +94,9 @@ struct PermissionGateSpec {
 
     @Test("each module and permission is written to the audit log once, and every refusal is counted")
     func auditOnce() {
-        for _ in 0..<3 { _ = call("plugins.list", "{}", .none) }
-        _ = call("auth.logout", "{}", .none)
-        _ = call("plugins.list", "{}", as: "other", .none)
+        for _ in 0..<3 { _ = call("plugins.list", "{}", .nothing) }
+        _ = call("auth.logout", "{}", .nothing)
+        _ = call("plugins.list", "{}", as: "other", .nothing)
         let audit = log.lines.filter { $0.message.hasPrefix("audit permission.refused") }.map(\.message)
         #expect(audit == ["audit permission.refused probe plugins", "audit permission.refused probe auth", "audit permission.refused other plugins"])
         #expect(hub.gate.refusedCalls == ["probe": ["plugins": 3, "auth": 1], "other": ["plugins": 1]])
@@ -120,7 +120,7 @@ struct PermissionGateSpec {
         let (status, message) = call("plugins.list", "{}", ModulePermissions(plugins: true))
         #expect(status == DEN_ERR_PERMISSION)
         #expect(message.contains("den cannot read what was granted (storage: the database is down)"), "\(message)")
-        #expect(call("storage.set", #"{"key": "k", "value": "v"}"#, .none).0 == DEN_OK)
+        #expect(call("storage.set", #"{"key": "k", "value": "v"}"#, .nothing).0 == DEN_OK)
         hub.gate.setGranted([:])
         #expect(call("plugins.list", "{}", ModulePermissions(plugins: true)).0 == DEN_OK)
     }
@@ -128,7 +128,7 @@ struct PermissionGateSpec {
     @Test("storage keys never leave the caller's namespace", arguments: ["../about/secret", "@den.auth/alice", "about/secret", "/about", "..", "about\\secret"])
     func storageNamespaces(key: String) throws {
         let request = try String(decoding: JSONEncoder().encode(["key": key, "value": "mine"]), as: UTF8.self)
-        #expect(call("storage.set", request, .none).0 == DEN_OK)
+        #expect(call("storage.set", request, .nothing).0 == DEN_OK)
         #expect(try storage.get(namespace: "probe", key: key) == "mine")
         #expect(try storage.namespaces() == ["probe"], "nothing lands anywhere else")
     }
