@@ -125,9 +125,13 @@ let package = Package(
         // Calling module exports through libffi: signatures, argument checks, the call itself.
         .target(name: "DenExports", dependencies: ["CDenABI", "CFFI", "DenKit", "DenSupport"], swiftSettings: startPathSwift),
         // The runtime: loader, registry, navigator, host services. Knows no front-end.
+        // Permissions: the gate every module service call meets, and the user's grants.
+        .target(name: "DenPermissions", dependencies: ["DenKit", "DenLibraryContracts", "DenSupport",
+                                                       .product(name: "Logging", package: "swift-log", condition: host)],
+                swiftSettings: startPathSwift),
         .target(name: "DenHost", dependencies: [
             "CDenABI", "DenKit", "DenRouting", "DenLibraryContracts", "DenSupport", "DenModuleFiles", "DenLibraryClients", "DenAccounts", "DenExports",
-            "CDenSignals",
+            "DenPermissions", "CDenSignals",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
         // Hot swap: replacing a running module, watching plugin folders (inotify), what a running
@@ -217,7 +221,7 @@ let package = Package(
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
             "DenCommandLine", "DenHost", "DenHotSwap", "DenIsolation", "DenTrust", "DenAccounts", "DenSupport", "DenLibraryClients", "DenLibraryContracts",
-            "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
+            "DenPermissions", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
             .product(name: "Mustache", package: "swift-mustache", condition: host),
@@ -251,7 +255,7 @@ let package = Package(
         .testTarget(name: "DenHotSwapTests", dependencies: ["DenHotSwap", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenIsolationTests", dependencies: ["DenIsolation", "DenHost", "DenHotSwap", "DenKit", "DenSupport", "DenTestSupport", "CDenABI"]),
         .testTarget(name: "DenModuleFilesTests", dependencies: ["DenModuleFiles", "DenKit", "DenSupport", "DenTestSupport", "CDenABI"]),
-        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenModuleFiles", "DenHotSwap", "DenAccounts", "DenExports", "DenSupport", "DenLibraryClients", "CDenABI", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
+        .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenPermissions", "DenModuleFiles", "DenHotSwap", "DenAccounts", "DenExports", "DenSupport", "DenLibraryClients", "CDenABI", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log", condition: host)]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenTerminalText", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenAccounts", "DenSupport", "DenKit", "DenTestSupport",

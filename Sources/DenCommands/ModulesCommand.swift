@@ -7,6 +7,7 @@ import DenPostgresEngine
 import DenSQLiteEngine
 import DenSupport
 import Foundation
+import DenPermissions
 
 /// `den modules install|remove`: your own modules folder ($XDG_DATA_HOME/den/modules).
 struct ModulesCommand: ParsableCommand {

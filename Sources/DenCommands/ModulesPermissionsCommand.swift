@@ -5,6 +5,7 @@ import DenKit
 import DenPostgresEngine
 import DenSupport
 import Foundation
+import DenPermissions
 
 /// `den modules grant <id>`: agrees to what a module's manifest asks for (releasing a held
 /// upgrade), and lets an operator add http hosts beyond it.

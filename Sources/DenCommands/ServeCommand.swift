@@ -6,6 +6,7 @@ import DenPostgresEngine
 import DenWeb
 import Foundation
 import Synchronization
+import DenPermissions
 
 /// `den serve`: the app in a browser. The same plugins as `den run`, drawn as web pages.
 struct ServeCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import DenKit
 import DenModuleFiles
 import DenSupport
 import FoundationEssentials
+import DenPermissions
 
 extension DenRuntime {
     /// Installs the module of `file` from its manifest, without loading the file: true when it
@@ -39,7 +40,7 @@ extension DenRuntime {
         }
         // A module that asks for more than was granted never gets into the route table either.
         if let book = loader.permissions, let held = book.admit(manifest, filePath: filePath) {
-            let refusal = PluginLoadError(file: filePath, cause: held, moduleID: manifest.id)
+            let refusal = PluginLoadError(file: filePath, cause: held.cause, moduleID: manifest.id)
             registry.recordFailure(refusal, file: candidate.file, refusedRoutes: manifest.routes.map(\.pattern))
             logger.error("\(refusal)")
             return true

@@ -5,6 +5,7 @@ import DenSupport
 import FoundationEssentials
 import Logging
 import Synchronization
+import DenPermissions
 
 /// The host: finds and loads plugins, keeps the registry, offers services, opens sessions.
 /// Front-ends build on this; it knows none of them.

@@ -5,6 +5,7 @@ import DenKit
 import DenSupport
 import FoundationEssentials
 import Logging
+import DenPermissions
 
 /// Everything a `DenRuntime` needs to know, gathered by the command line.
 public struct HostConfiguration: Sendable {

@@ -4,6 +4,7 @@ import CDenABI
 import DenKit
 import DenSupport
 import FoundationEssentials
+import DenPermissions
 
 /// `exports.call` and `exports.list`: one module calls another's export by name, without linking
 /// it (docs/ABI.md, "Exports"). The export runs on the calling thread, so it belongs to the same

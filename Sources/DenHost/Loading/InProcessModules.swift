@@ -6,6 +6,7 @@ import FoundationEssentials
 import Glibc
 #elseif canImport(Musl)
 import Musl
+import DenPermissions
 #endif
 
 extension DenRuntime {

@@ -5,6 +5,7 @@ import DenModuleFiles
 import DenSupport
 import FoundationEssentials
 import Logging
+import DenPermissions
 
 /// A plugin whose entry point ran and registered itself.
 public struct LoadedPlugin: @unchecked Sendable {
@@ -158,7 +159,7 @@ public struct PluginLoader: Sendable {
             // isolate-unsigned: such a module runs only in a sandboxed worker, never here.
             if case .isolated = trust.decide(state) { mustIsolate = true }
         }
-        if let permissions, let manifest, let held = permissions.admit(manifest, filePath: filePath) { throw fail(held) }
+        if let permissions, let manifest, let held = permissions.admit(manifest, filePath: filePath) { throw fail(held.cause) }
         if let isolation, mustIsolate || hosting.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
             let plugin = try isolation.load(IsolatedFile(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest),
                                             hub: hub, logger: logger)

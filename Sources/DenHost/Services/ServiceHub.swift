@@ -2,6 +2,7 @@ import CDenABI
 import DenKit
 import DenSupport
 import FoundationEssentials
+import DenPermissions
 
 /// Routes every `den_host.call` to the `HostService` that answers the operation, on behalf of
 /// the calling module. Thread-safe.

@@ -5,6 +5,7 @@ import DenLibraryContracts
 import DenTestSupport
 import Foundation
 import Testing
+import DenPermissions
 
 /// The gate at the service boundary (docs/PERMISSIONS.md, "Enforcement"): each call that
 /// reaches past the module is refused without its permission, with DEN_ERR_PERMISSION and a

@@ -3,6 +3,7 @@ import DenLibraryContracts
 import DenKit
 import DenSupport
 import FoundationEssentials
+import DenPermissions
 
 /// Host service `http.get`: an outbound GET with a deadline and a size limit (see
 /// `HTTPGetRequest` / `HTTPResponse` in DenKit for the JSON).

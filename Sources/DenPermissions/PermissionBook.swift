@@ -5,6 +5,12 @@ import FoundationEssentials
 import Logging
 import Synchronization
 
+/// Why a module file may not load yet: what it asks for beyond its grant, and what to do.
+package struct PermissionHold: Sendable, Equatable {
+    package var reason: String
+    package var fix: String
+}
+
 /// The user's grants, one record per module in storage (namespace `@den.grants`, which no module
 /// reaches): in the data folder's SQLite file, or on PostgreSQL shared by every host. It decides
 /// whether a module file may load (`admit`) and keeps the `PermissionGate` in step with what is
@@ -130,7 +136,7 @@ package final class PermissionBook: Sendable {
 
     /// Whether a module file whose manifest is `manifest` may load; nil when it may, else why not.
     /// A first sight is granted (and recorded when `recordsFirstLoad`).
-    package func admit(_ manifest: ModuleManifest, filePath: String) -> PluginLoadError.Cause? {
+    package func admit(_ manifest: ModuleManifest, filePath: String) -> PermissionHold? {
         // Without checks at load, the gate holds the module to its grant at its first call.
         guard checksAtLoad else { return nil }
         let asked = manifest.permissions
@@ -184,10 +190,10 @@ package final class PermissionBook: Sendable {
         guard beyond.isEmpty else {
             heldStore.withLock { $0[manifest.id] = Held(filePath: filePath, version: manifest.version, beyond: beyond) }
             if grant.how == ModuleGrant.unreadable {
-                return .permissionsHeld(reason: "its grant in this data folder cannot be read (damaged?), so it is granted nothing",
+                return PermissionHold(reason: "its grant in this data folder cannot be read (damaged?), so it is granted nothing",
                                         fix: "`den modules grant \(manifest.id)` writes the grant anew; the version already serving, if any, keeps serving until then")
             }
-            return .permissionsHeld(
+            return PermissionHold(
                 reason: "version \(manifest.version) asks for more than was granted: \(beyond.lines.joined(separator: "; "))",
                 fix: "`den modules grant \(manifest.id)` agrees to it (the version already serving, if any, keeps serving until then); `den modules permissions \(manifest.id)` shows the grant")
         }

@@ -56,6 +56,18 @@ extension ModulePermissions {
     }
 }
 
+/// Who is calling, as the gate needs it: the module and what its manifest asks for (nil for
+/// den's own calls, never checked). DenHost's `ServiceCaller` gives it.
+package struct PermissionCaller: Sendable {
+    package var moduleID: String
+    package var declared: ModulePermissions?
+
+    package init(moduleID: String, declared: ModulePermissions?) {
+        self.moduleID = moduleID
+        self.declared = declared
+    }
+}
+
 /// Enforces permissions at the service boundary, for modules in den's process and in workers
 /// alike (a worker's service calls come back to den's `ServiceHub`). A call is allowed when the
 /// module's manifest asks for it and, where the user's grants are known (`PermissionBook`), the
@@ -125,9 +137,9 @@ package final class PermissionGate: Sendable {
     }
 
     /// Throws `.permissionDenied` unless `caller` may have `permission`. A caller without
-    /// declared permissions (`ServiceCaller.permissions` nil: den's own calls) is never checked.
-    package func check(_ permission: Permission, caller: ServiceCaller) throws(ServiceFailure) {
-        guard let declared = caller.permissions else { return }
+    /// declared permissions (nil: den's own calls) is never checked.
+    package func check(_ permission: Permission, caller: PermissionCaller) throws(ServiceFailure) {
+        guard let declared = caller.declared else { return }
         ensureGrantsRead()
         let grant = granted.withLock { $0[caller.moduleID] }
         let (loaded, unreadable) = state.withLock { ($0.loaded, $0.loaded ? nil : $0.unreadable) }
@@ -156,7 +168,7 @@ package final class PermissionGate: Sendable {
 
     /// An http.get of a host no permission can name (not ASCII, percent-encoded): refused,
     /// audited and counted like any other.
-    package func refuseUnnameable(_ host: String, caller: ServiceCaller, redirectedFrom asked: String?) -> ServiceFailure {
+    package func refuseUnnameable(_ host: String, caller: PermissionCaller, redirectedFrom asked: String?) -> ServiceFailure {
         let module = ModuleText.singleLine(caller.moduleID, limit: 80), shown = ModuleText.singleLine(host, limit: 120)
         let redirect = asked.map { "http.get \(ModuleText.singleLine($0, limit: 200)) was redirected to \(shown): " } ?? ""
         return refuse(.http(host), caller: caller,
@@ -171,8 +183,8 @@ package final class PermissionGate: Sendable {
 
     /// Whether `check` would let the call through, without counting or auditing a refusal (what
     /// `exports.list` shows).
-    package func permits(_ permission: Permission, caller: ServiceCaller) -> Bool {
-        guard let declared = caller.permissions else { return true }
+    package func permits(_ permission: Permission, caller: PermissionCaller) -> Bool {
+        guard let declared = caller.declared else { return true }
         ensureGrantsRead()
         if let grant = granted.withLock({ $0[caller.moduleID] }) { return grant.allows(permission, declared: declared) }
         let (loaded, unreadable) = state.withLock { ($0.loaded, $0.unreadable) }
@@ -180,7 +192,7 @@ package final class PermissionGate: Sendable {
         return declared.allows(permission) && (loaded || unreadable == nil)
     }
 
-    private func refuse(_ permission: Permission, caller: ServiceCaller, _ message: String) -> ServiceFailure {
+    private func refuse(_ permission: Permission, caller: PermissionCaller, _ message: String) -> ServiceFailure {
         let first = refusals.withLock { counts in
             let before = counts[caller.moduleID]?[permission.name] ?? 0
             counts[caller.moduleID, default: [:]][permission.name] = before + 1
