@@ -129,7 +129,8 @@ package final class ServiceEndpoint: @unchecked Sendable {
 
     /// From now on, calls are the module's, held to what its manifest asks for (`.nothing`
     /// without a manifest: such a module gets only what every module gets). nil leaves its
-    /// calls unchecked, for the specs of the services themselves; den never passes it.
+    /// calls unchecked: a module an embedder links in without declaring permissions
+    /// (`installInProcess`), and the services' own specs. A module file never gets nil.
     package func attribute(to moduleID: String, permissions: ModulePermissions?) {
         lock.withLock { caller = ServiceCaller(moduleID: moduleID, session: nil, permissions: permissions) }
     }
