@@ -47,6 +47,8 @@ package final class ModuleWorker: @unchecked Sendable {
     package let startedAt: ContinuousClock.Instant
     private let callLock = RecursiveLock()
     private let endState = Mutex<WorkerEnd?>(nil)
+    /// Set once `onEnd` has counted the end: only then does a waiting call hear of it.
+    private let endReported = Mutex(false)
     private let ended = ThreadSignal()
     private let killCause = Mutex<String?>(nil)
 
@@ -147,6 +149,7 @@ package final class ModuleWorker: @unchecked Sendable {
                 // The crash is counted (and a loop quarantined) before a waiting call hears of the
                 // end, so that call's own restart never starts a worker the count has not seen.
                 onEnd(self, end)
+                endReported.withLock { $0 = true }
                 ended.signal()
             }
         } catch {
@@ -160,11 +163,15 @@ package final class ModuleWorker: @unchecked Sendable {
         den_kill_worker(pid)
     }
 
-    /// Waits until the watch thread has reaped the worker; its end, or nil after `duration`.
+    /// Waits until the watch thread has reaped the worker and counted its end; its end, or nil
+    /// after `duration`.
     package func waitForEnd(upTo duration: Duration) -> WorkerEnd? {
         let until = ContinuousClock.now + duration
         while true {
-            if let end { return end }
+            if endReported.withLock({ $0 }), let end {
+                ended.signal() // the next waiter's turn
+                return end
+            }
             let left = until - .now
             if left <= .zero { return nil }
             _ = ended.wait(upTo: left)
@@ -206,12 +213,11 @@ package final class ModuleWorker: @unchecked Sendable {
             // status says how. One that broke the protocol or ran past the limit is ended here.
             let endedItself = failure == .closed || failure == .peerEnded
             if !endedItself { kill(because: Self.describe(failure)) }
-            var end = waitForEnd(upTo: endedItself ? .seconds(1) : .seconds(2))
-            if end == nil, endedItself {
+            if waitForEnd(upTo: endedItself ? .seconds(1) : .seconds(2)) == nil, self.end == nil, endedItself {
                 kill(because: Self.describe(failure)) // closed its socket yet stays alive
-                end = waitForEnd(upTo: .seconds(2))
             }
-            guard let end else { throw WorkerFault(message: Self.describe(failure)) }
+            // Ample under load: it returns as soon as the end is counted and the next worker up.
+            guard let end = waitForEnd(upTo: .seconds(10)) else { throw WorkerFault(message: Self.describe(failure)) }
             if endedItself, end.signal == 0, end.cause == nil {
                 throw WorkerFault(message: "\(Self.describe(failure)); \(end.description)")
             }
