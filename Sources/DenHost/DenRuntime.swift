@@ -25,6 +25,15 @@ public final class DenRuntime: Sendable {
     package let permissions: PermissionBook
     /// How isolated modules run; nil when this runtime isolates none (docs/ISOLATION.md).
     package let isolation: (any ModuleIsolation)?
+    /// Which module took most of den's module time over the last minute (`den plugins`, About).
+    package let timeShare = ModuleTimeShare()
+    /// Every module call's observers: the slow-call warning, the time share, then those `observe` added.
+    package let callObserver: any ModuleCallObserver
+    private let addedCallObservers = ObserverList<any ModuleCallObserver>()
+    private let addedEventObservers = ObserverList<any HostEventObserver>()
+    /// Where a front-end reports what it answered (metrics count it); nothing hears it until
+    /// `observe` adds an observer.
+    public let events: any HostEventObserver
     private let folderProblemsStore = Mutex<[DiscoveryError]>([])
     /// Module ids seen while loading, in the order seen, repeats and all (an array: a set cost a
     /// start a hash per module, for a list only `--plugins` messages read).
@@ -53,6 +62,9 @@ public final class DenRuntime: Sendable {
         logger.logLevel = configuration.logLevel
         self.logger = logger
         self.services = ServiceHub(gate: PermissionGate(logger: logger))
+        events = RuntimeEventObserver(added: addedEventObservers)
+        callObserver = RuntimeCallObserver(slowCalls: SlowCallWarning(threshold: configuration.callPolicy.slowWarning, logger: logger),
+                                           timeShare: timeShare, added: addedCallObservers)
         // isolate-unsigned runs untrusted modules in workers, so it needs the machinery too.
         // isolate-unsigned runs untrusted modules in workers, so it needs the machinery too. A
         // program built without it refuses those modules rather than run them here.
@@ -98,7 +110,15 @@ public final class DenRuntime: Sendable {
         }
         sessions = SessionStore { [accounts] name in try accounts.accountIdentity(name) }
         services.register(SessionService(store: sessions))
-        services.register(AuthService(accounts: accounts, sessions: sessions, logger: logger))
+        services.register(AuthService(accounts: accounts, sessions: sessions, logger: logger, events: events))
+    }
+
+    /// From now on `observer` hears of every module call, every service call a module makes, and
+    /// every host event (`den serve --metrics`: DenMetrics).
+    public func observe(_ observer: any ModuleCallObserver & ServiceCallObserver & HostEventObserver) {
+        addedCallObservers.add(observer)
+        services.observers.add(observer)
+        addedEventObservers.add(observer)
     }
 
     /// The pid of the worker process running the isolated module `moduleID`, and its restarts so
@@ -212,7 +232,7 @@ public final class DenRuntime: Sendable {
     public func makeSession(handOff: CallHandOff? = nil, interruption: CallInterruption = CallInterruption(),
                             onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) -> NavigationSession {
         NavigationSession(registry: registry, policy: configuration.callPolicy, handOff: handOff, logger: logger, interruption: interruption,
-                          onSlowCall: onSlowCall, sessions: sessions, appName: { [weak self] in self?.appName ?? "Den" })
+                          onSlowCall: onSlowCall, sessions: sessions, callObserver: callObserver, appName: { [weak self] in self?.appName ?? "Den" })
     }
 }
 

@@ -364,6 +364,8 @@ extension IsolatedModule.Status {
 }
 
 extension IsolatedModule {
+    package var isQuarantined: Bool { state.withLock { $0.quarantine != nil } }
+
     package var worker: (pid: Int32?, restarts: Int) {
         let status = status
         return (status.pid, status.restarts)

@@ -20,9 +20,10 @@ extension DenRuntime {
         case .failure(let failure): return .failure(failure)
         }
         do { values = try ExportArguments.parse(words, for: export) } catch { return .failure(error) }
-        let runner = ModuleCallRunner(policy: configuration.callPolicy, handOff: handOff)
-        let call = ModuleCall(moduleID: export.moduleID, what: "export \(export.function)")
-        switch runner.run(call, { ExportCallDepth.$current.withValue(1) { ExportInvoker.invoke(export, values) } }) {
+        let runner = ModuleCallRunner(policy: configuration.callPolicy, handOff: handOff, observer: callObserver)
+        let call = ModuleCall(moduleID: export.moduleID, what: "export \(export.function)", kind: .export, pattern: export.name)
+        let status: (Result<ExportValue, ExportCallFailure>) -> Int32 = { if case .failure(let failure) = $0 { failure.status } else { Int32(DEN_OK.rawValue) } }
+        switch runner.run(call, status: status, { ExportCallDepth.$current.withValue(1) { ExportInvoker.invoke(export, values) } }) {
         case .success(let outcome):
             return outcome
         case .failure(.noThread(let failure)):

@@ -13,9 +13,14 @@ public struct ModuleCallPolicy: Sendable {
     /// When a call has run this long, `onSlowCall` hears of it (the terminal says what it waits for).
     package var slowNotice: Duration
 
-    package init(timeout: Duration = .seconds(30), slowNotice: Duration = .seconds(2)) {
+    /// A call that took longer is logged as a warning naming the module, the route pattern and
+    /// the time (`--slow-call-ms`, `DEN_SLOW_CALL_MS`; default 500 ms).
+    package var slowWarning: Duration
+
+    package init(timeout: Duration = .seconds(30), slowNotice: Duration = .seconds(2), slowWarning: Duration = .milliseconds(500)) {
         self.timeout = timeout
         self.slowNotice = slowNotice
+        self.slowWarning = slowWarning
     }
 
     public static let `default` = ModuleCallPolicy()
@@ -51,13 +56,24 @@ public final class CallInterruption: Sendable {
 
 /// One call into a module, named the way users and logs see it.
 public struct ModuleCall: Sendable, Equatable, CustomStringConvertible {
+    /// What kind of module code runs: a route's builder, an instance's `handle`, or an export.
+    public enum Kind: String, Sendable, CaseIterable {
+        case build, handle, export
+    }
+
     package var moduleID: String
     /// e.g. "handle(action 'save')", "handle(appear)", "the builder of route 'jogs/42'".
     package var what: String
+    package var kind: Kind
+    /// The route pattern the call serves (`jogs/:id`) or the export's name: what metrics and the
+    /// slow-call warning name, never the raw path (one label per route, not per jog).
+    package var pattern: String
 
-    public init(moduleID: String, what: String) {
+    public init(moduleID: String, what: String, kind: Kind = .handle, pattern: String = "") {
         self.moduleID = moduleID
         self.what = what
+        self.kind = kind
+        self.pattern = pattern
     }
 
     public var description: String { "module '\(moduleID)': \(what)" }

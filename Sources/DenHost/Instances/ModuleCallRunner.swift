@@ -24,6 +24,8 @@ public struct ModuleCallRunner: Sendable {
     var onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)?
     /// The UI session the calls are for, bound on the calling thread for each call (`CallContext`).
     var session: UISessionID?
+    /// Hears of every call as it ends (the slow-call warning, the time share, metrics).
+    var observer: (any ModuleCallObserver)?
 
     /// This runner without its hand-off: for callers that nobody recovers when they are stuck
     /// (a hot swap rebuilding screens).
@@ -34,8 +36,10 @@ public struct ModuleCallRunner: Sendable {
     }
 
     public init(policy: ModuleCallPolicy = .default, handOff: CallHandOff? = nil, interruption: CallInterruption? = nil,
-                session: UISessionID? = nil, onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
+                session: UISessionID? = nil, observer: (any ModuleCallObserver)? = nil,
+                onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil) {
         self.policy = policy
+        self.observer = observer
         self.handOff = handOff
         self.interruption = interruption
         self.session = session
@@ -57,8 +61,9 @@ public struct ModuleCallRunner: Sendable {
     /// two things happens: the caller gets the result, or `onAbandon` runs (on the watchdog's
     /// thread, once) and the hand-off hears of it; then, once `body` returns, `lateResult` gets
     /// what it returned and the caller gets the failure. `consequence` is the stall error's last
-    /// words ("the host gave up on it and will never call this instance again").
-    public func run<T>(_ call: ModuleCall, onAbandon: @escaping @Sendable () -> Void = {},
+    /// words ("the host gave up on it and will never call this instance again"). `status` reads
+    /// the `den_status` a result carries, for the observer.
+    public func run<T>(_ call: ModuleCall, status: (T) -> Int32 = { _ in 0 }, onAbandon: @escaping @Sendable () -> Void = {},
                        consequence: String = "the host gave up on it",
                        lateResult: (T) -> Void = { _ in }, _ body: () -> T) -> Result<T, GiveUp> {
         _ = interruption?.consume() // an interrupt pressed before this call is not for it
@@ -74,7 +79,9 @@ public struct ModuleCallRunner: Sendable {
         let session = session
         let value = CrashNote.during(CrashNote.call(call)) { CallContext.$session.withValue(session) { body() } }
         CallWatchdog.shared.end(ticket)
-        guard let givenUp = ticket.finish() else { return .success(value) }
+        let givenUp = ticket.finish()
+        observer?.moduleCallEnded(call, took: .now - ticket.start, result: givenUp == nil ? .returned(status: status(value)) : .gaveUp)
+        guard let givenUp else { return .success(value) }
         lateResult(value)
         return .failure(givenUp)
     }

@@ -10,6 +10,8 @@ import Synchronization
 /// it was abandoned, because its code may still be running.
 package final class ModuleInstanceHandle: @unchecked Sendable {
     package let moduleID: String
+    /// The pattern of the route that built it (`jogs/:id`), for the calls' metrics.
+    package let routePattern: String
     private let pointer: UnsafeMutableRawPointer
     private let functions: InstanceFunctions
     private let lock = Lock()
@@ -37,14 +39,15 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         func fail(_ status: den_status, _ message: String) -> ModuleCallError {
             ModuleCallError(moduleID: target.moduleID, status: Int32(status.rawValue), message: message, isHostFinding: true)
         }
-        let call = ModuleCall(moduleID: target.moduleID, what: "the builder of route '\(ModuleText.singleLine(request.route, limit: 200))'")
+        let call = ModuleCall(moduleID: target.moduleID, what: "the builder of route '\(ModuleText.singleLine(request.route, limit: 200))'",
+                              kind: .build, pattern: target.route.pattern)
         if let stalled = target.gate.stalledCall {
             throw fail(DEN_ERR_INTERNAL, "cannot build now: \(stalled) has not returned yet (the host gave up waiting for it); this module's screens open again once it returns, or after den restarts")
         }
         let body: Data
         do { body = try WireFormat.encode(request) } catch { throw fail(DEN_ERR_INTERNAL, "could not be sent its build request (\(error))") }
         let gate = target.gate
-        let outcome = runner.run(call, onAbandon: { gate.markStalled(call.what) },
+        let outcome = runner.run(call, status: \.status, onAbandon: { gate.markStalled(call.what) },
                                  consequence: Self.builderGivenUp, lateResult: { (late: BuildOutcome) in
             // The builder returned after the host gave up: free what it built, reopen the module.
             if late.status == DEN_OK.rawValue, let instance = late.instance, let api = late.api,
@@ -82,10 +85,11 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
             if error == .missingRequired { InstanceFunctions.field(\.destroy, of: api)?(instance) }
             throw fail(DEN_ERR_VERSION, "returned an instance API table \(error.text)")
         }
-        return ModuleInstanceHandle(moduleID: target.moduleID, pointer: instance, functions: functions)
+        return ModuleInstanceHandle(moduleID: target.moduleID, routePattern: target.route.pattern, pointer: instance, functions: functions)
     }
 
-    private init(moduleID: String, pointer: UnsafeMutableRawPointer, functions: InstanceFunctions) {
+    private init(moduleID: String, routePattern: String, pointer: UnsafeMutableRawPointer, functions: InstanceFunctions) {
+        self.routePattern = routePattern
         self.moduleID = moduleID
         self.pointer = pointer
         self.functions = functions
@@ -113,7 +117,7 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
 
     private func handle(document: some WireDocument, describing what: String,
                         runner: ModuleCallRunner) throws(ModuleCallError) -> ModuleReply {
-        let call = ModuleCall(moduleID: moduleID, what: "handle(\(what))")
+        let call = ModuleCall(moduleID: moduleID, what: "handle(\(what))", kind: .handle, pattern: routePattern)
         if let earlier = abandonedCall.withLock({ $0 }) {
             throw ModuleCallError(moduleID: moduleID, status: Int32(DEN_ERR_INTERNAL.rawValue),
                                   message: "is not called again: the host gave up on its \(earlier.what)", isStall: true)
@@ -125,7 +129,7 @@ package final class ModuleInstanceHandle: @unchecked Sendable {
         let pointer = UnsafeSendablePointer(pointer), handle = functions.handle, lock = lock
         calls.add(1, ordering: .relaxed)
         let abandon: @Sendable () -> Void = { self.abandonedCall.withLock { $0 = call } }
-        let outcome = runner.run(call, onAbandon: abandon, consequence: Self.handleGivenUp) {
+        let outcome = runner.run(call, status: \.status, onAbandon: abandon, consequence: Self.handleGivenUp) {
             var reply = den_owned(ptr: nil, len: 0, release: nil)
             let status = lock.withLock {
                 OwnedBuffer.borrow(body) { handle(pointer.value, $0, &reply) }

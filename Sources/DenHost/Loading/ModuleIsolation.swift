@@ -31,6 +31,8 @@ package struct IsolatedFile: Sendable {
 package protocol IsolatedHosting: AnyObject, Sendable {
     /// The worker's pid (nil: none running) and its restarts so far.
     var worker: (pid: Int32?, restarts: Int) { get }
+    /// True while it is quarantined after a crash loop.
+    var isQuarantined: Bool { get }
     /// "isolated, pid 4242, 1 restart, sandbox: …" (`den plugins`, About's `hosting`).
     var hostingLine: String { get }
     /// The bytes den sent to and received from the running worker, frames whole.

@@ -108,6 +108,7 @@ public final class NavigationSession: @unchecked Sendable {
     package init(registry: ModuleRegistry, policy: ModuleCallPolicy = .default, handOff: CallHandOff? = nil, logger: Logger? = nil,
                 interruption: CallInterruption = CallInterruption(),
                 onSlowCall: (@Sendable (ModuleCall, Duration) -> Void)? = nil, sessions: SessionStore? = nil,
+                callObserver: (any ModuleCallObserver)? = nil,
                 appName: @escaping @Sendable () -> String = { AppSettingDefinitions.name.defaultValue }) {
         self.registry = registry
         self.appName = appName
@@ -116,7 +117,8 @@ public final class NavigationSession: @unchecked Sendable {
         self.sessions = sessions
         let id = sessions?.makeSessionID() ?? UISessionID(UInt64.random(in: 1 << 32 ... .max))
         self.id = id
-        self.runner = ModuleCallRunner(policy: policy, handOff: handOff, interruption: interruption, session: id) { call, elapsed in
+        self.runner = ModuleCallRunner(policy: policy, handOff: handOff, interruption: interruption, session: id,
+                                       observer: callObserver) { call, elapsed in
             // A notice, not a warning: the front-end tells the user itself (onSlowCall).
             logger?.notice("\(call) has been running for \(ModuleCallRunner.format(elapsed))", metadata: ["module": "\(call.moduleID)"])
             onSlowCall?(call, elapsed)

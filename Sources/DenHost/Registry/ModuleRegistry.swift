@@ -2,6 +2,7 @@ import DenRouting
 import DenKit
 import DenSupport
 import FoundationEssentials
+import Synchronization
 
 /// The plugins the host considered and the routes of the active ones. Installing a plugin is
 /// all or nothing: a duplicate id or a conflicting route rejects the whole plugin and leaves
@@ -24,6 +25,10 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// The table changed since `router` was compiled: the next `resolve` compiles it once, so a
     /// start that installs a hundred modules compiles once, not a hundred times.
     private var routerIsStale = false
+
+    /// Counts changes to the records (installs, failures, swaps): a reader that keeps what it
+    /// derived from them (metrics' module labels) knows when to derive it again.
+    package let revision = Atomic<Int>(0)
 
     /// Modules installed from their manifest whose file is not loaded yet, by id.
     private var pending: [String: LazyModule] = [:]
@@ -112,6 +117,7 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// as not loaded (and kept to load on first use) in the same locked step as its record.
     @discardableResult
     func install(_ plugin: LoadedPlugin, lazy: LazyModule?) -> PluginRecord {
+        defer { revision.add(1, ordering: .releasing) }
         // Read before the registry's lock: a lazy module takes its own lock, then the registry's
         // (its load reports through `updateRecord`), so the two are never taken the other way.
         let settled = lazy?.isSettled
@@ -166,6 +172,7 @@ public final class ModuleRegistry: @unchecked Sendable {
 
     /// Records a plugin file that failed to load.
     package func recordFailure(_ error: PluginLoadError, file: URL, refusedRoutes: [String] = []) {
+        defer { revision.add(1, ordering: .releasing) }
         var id = error.moduleID
         if id == nil, case .duplicateModule(let taken, _) = error.cause { id = taken }
         var record = PluginRecord(file: file, id: id, version: nil, summary: nil, routes: [], status: .failed(error))
@@ -200,7 +207,8 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// Changes the route table and the records in one locked step (a hot swap's `replace`);
     /// when `change` throws, both stay as they were and resolution never saw a half change.
     package func transact<T>(_ change: (inout RouteTable<RouteTarget>, inout [PluginRecord]) throws -> T) rethrows -> T {
-        try lock.withLock {
+        defer { revision.add(1, ordering: .releasing) }
+        return try lock.withLock {
             var candidateTable = table, candidateRecords = records
             let result = try change(&candidateTable, &candidateRecords)
             table = candidateTable
@@ -225,6 +233,7 @@ public final class ModuleRegistry: @unchecked Sendable {
 
     /// Changes the record of the module `id` from `file` (a lazily loaded module that loaded or failed).
     package func updateRecord(filePath: String, id: String, _ change: (inout PluginRecord) -> Void) {
+        defer { revision.add(1, ordering: .releasing) }
         lock.withLock {
             guard let index = activeRecordIndex[id], records[index].filePath == filePath else { return }
             change(&records[index])

@@ -11,6 +11,8 @@ public final class ServiceHub: @unchecked Sendable {
     private var services: [String: any HostService] = [:]
     /// Refuses what a calling module did not ask for, or was not granted (docs/PERMISSIONS.md).
     package let gate: PermissionGate
+    /// Hear of each answered call of an installed module (metrics).
+    package let observers = ObserverList<any ServiceCallObserver>()
 
     public init(services: [any HostService] = []) {
         gate = PermissionGate()
@@ -61,6 +63,14 @@ public final class ServiceHub: @unchecked Sendable {
             let known = operations.joined(separator: ", ")
             return (DEN_ERR_NOT_FOUND, Data("unknown host service '\(ModuleText.singleLine(operation, limit: 80))'; this host offers: \(known)".utf8))
         }
+        let answer = answer(service, operation, request: request, caller: caller)
+        for observer in observers.all {
+            observer.serviceCalled(operation, moduleID: caller.moduleID, status: answer.status, requestBytes: length, replyBytes: answer.body.count)
+        }
+        return answer
+    }
+
+    private func answer(_ service: any HostService, _ operation: String, request: Data, caller: ServiceCaller) -> (status: den_status, body: Data) {
         do {
             // http.get and exports.call are checked by their services, which know the host and
             // the export; these two need the permission whatever the request says.

@@ -14,6 +14,8 @@ package struct AuthService: HostService {
     package let sessions: SessionStore
     let logger: Logger?
     let auditLogger: Logger?
+    /// Hears of each audit line (metrics count them by event).
+    let events: (any HostEventObserver)?
     package let throttle: LoginThrottle
     package let devices: DeviceTokens
 
@@ -22,7 +24,8 @@ package struct AuthService: HostService {
          AuthChangePasswordRequest.operation, AuthResetPasswordRequest.operation]
     }
 
-    package init(accounts: AccountBook, sessions: SessionStore, logger: Logger? = nil) {
+    package init(accounts: AccountBook, sessions: SessionStore, logger: Logger? = nil, events: (any HostEventObserver)? = nil) {
+        self.events = events
         self.accounts = accounts
         self.sessions = sessions
         self.logger = logger
@@ -166,6 +169,7 @@ package struct AuthService: HostService {
     private func audit(_ event: String, account: String, caller: ServiceCaller, _ extra: Logger.Metadata = [:]) {
         let name = AuthRules.usernameProblem(account) == nil ? AuthRules.fold(account) : "(invalid username)"
         let address = caller.session.flatMap { sessions.client(of: $0)?.address } ?? "local"
+        events?.hostEvent(.audit(event))
         auditLogger?.notice("audit \(event) \(name) from \(address)",
                             metadata: ["event": .string(event), "account": .string(name), "client": .string(address)].merging(extra) { $1 })
     }
