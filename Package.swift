@@ -96,6 +96,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The PostgreSQL storage engine (`den serve --database postgres://…`): its client pool.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // `den serve --metrics`: each module's figures in Prometheus form (docs/OBSERVABILITY.md).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -211,6 +213,12 @@ let package = Package(
                                                .product(name: "Hummingbird", package: "hummingbird", condition: host),
                                                .product(name: "HummingbirdCore", package: "hummingbird", condition: host),
                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: host)]),
+        // Metrics: every module call, service call and host event counted in Prometheus form, and
+        // the address that serves them (`den serve --metrics`, `den top`; docs/OBSERVABILITY.md).
+        .target(name: "DenMetrics", dependencies: ["DenHost", "DenSupport", "CDenABI",
+                                                   .product(name: "Prometheus", package: "swift-prometheus", condition: host),
+                                                   .product(name: "Hummingbird", package: "hummingbird", condition: host),
+                                                   .product(name: "Logging", package: "swift-log", condition: host)]),
         // What `den` and `den-commands` share: the host options, the exit statuses, `render`'s output.
         .target(name: "DenCommandLine", dependencies: ["DenHost", "DenIsolation", "DenTrust", "DenKit", "DenSupport", "DenLibraryClients", "DenLibraryContracts", "DenTerminalText",
                                                           .product(name: "Logging", package: "swift-log", condition: host)],
@@ -221,7 +229,7 @@ let package = Package(
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
             "DenCommandLine", "DenHost", "DenHotSwap", "DenIsolation", "DenTrust", "DenAccounts", "DenSupport", "DenLibraryClients", "DenLibraryContracts",
-            "DenPermissions", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
+            "DenPermissions", "DenMetrics", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
             .product(name: "Mustache", package: "swift-mustache", condition: host),

@@ -2,6 +2,7 @@ import ArgumentParser
 import DenCommandLine
 import DenHost
 import DenHotSwap
+import DenMetrics
 import DenPostgresEngine
 import DenWeb
 import Foundation
@@ -55,6 +56,9 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most open connections; one more is answered 503 at once (default 10000, lowered to what the descriptor limit allows).", valueName: "count"))
     var maxConnections = 10_000
 
+    @Option(name: .customLong("metrics"), help: ArgumentHelp("Serve Prometheus metrics at http://ADDRESS/metrics, on an address of its own (e.g. 127.0.0.1:9464; also DEN_METRICS, or `den config set den.app metrics …`). docs/OBSERVABILITY.md.", valueName: "address"))
+    var metrics: String?
+
     @Option(name: .customLong("module-check-seconds"), help: ArgumentHelp("On PostgreSQL: seconds between checks for modules installed or removed on other hosts, besides their notifications (default 30). docs/DEPLOY.md.", valueName: "seconds"))
     var moduleCheckSeconds = 30.0
 
@@ -66,6 +70,23 @@ struct ServeOptions: ParsableArguments {
         guard (1...1_000_000).contains(maxSessions) else { throw ValidationError("--max-sessions \(maxSessions) must be 1 to 1000000") }
         guard (1...1_000_000).contains(maxSessionsPerAccount) else { throw ValidationError("--max-sessions-per-account \(maxSessionsPerAccount) must be 1 to 1000000") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections \(maxConnections) must be 1 to 1000000") }
+        if let metrics, case .failure(let problem) = MetricsAddress.parse(metrics) { throw ValidationError("--metrics \(problem)") }
+    }
+
+    /// `--metrics`, else DEN_METRICS, else `den config set den.app metrics`; nil when none is set.
+    /// A bad value from the environment or the setting stops den serve with the reason.
+    func metricsAddress(_ runtime: DenRuntime) throws -> MetricsAddress? {
+        let environment = ProcessInfo.processInfo.environment["DEN_METRICS"].flatMap { $0.isEmpty ? nil : $0 }
+        let (text, source): (String?, String) = if let metrics { (metrics, "--metrics") }
+            else if let environment { (environment, "DEN_METRICS") }
+            else { (AppSettingDefinitions.metricsAddress(engine: runtime.storage), "den.app metrics") }
+        guard let text else { return nil }
+        switch MetricsAddress.parse(text) {
+        case .success(let address): return address
+        case .failure(let problem):
+            FileHandle.standardError.write(Data("Error: \(source) \(problem)\n".utf8))
+            throw ExitCode(ExitStatus.usage)
+        }
     }
 
     /// Serves; with `events` (`--watch`, `den dev`) it also hot-swaps changed plugins and tells the pages.
@@ -77,6 +98,13 @@ struct ServeOptions: ParsableArguments {
         configuration.devEvents = events
         configuration.maxSessionsPerAccount = maxSessionsPerAccount
         let web = WebServer(runtime: runtime, configuration: configuration)
+        let endpoint = try metricsAddress(runtime).map { address in
+            let metrics = HostMetrics()
+            metrics.attach(runtime)
+            metrics.countLiveSessions { web.liveSessions }
+            runtime.observe(metrics)
+            return MetricsEndpoint(metrics: metrics, address: address, logger: runtime.logger)
+        }
         let syncing = SyncSlot()
         let watch = events.map {
             WebHotSwap.start(runtime, events: $0, options: watching.watcherOptions) { file, id in
@@ -95,13 +123,33 @@ struct ServeOptions: ParsableArguments {
         let listening = Atomic<Bool>(false)
         do {
             try AsyncBridge.wait {
-                try await web.run { url in
-                    listening.store(true, ordering: .sequentiallyConsistent)
-                    print("Den is serving on \(url)")
-                    fflush(nil) // a script waiting for this line sees it at once
-                    whenListening()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    if let endpoint {
+                        group.addTask {
+                            do {
+                                try await endpoint.run { url in
+                                    print("Den serves its metrics on \(url)")
+                                    fflush(nil)
+                                }
+                            } catch is CancellationError {
+                            } catch {
+                                throw MetricsServeFailure(message: "den serve could not serve its metrics on \(endpoint.address): \(error). Is another program using the port? Choose another address with --metrics.")
+                            }
+                        }
+                    }
+                    try await web.run { url in
+                        listening.store(true, ordering: .sequentiallyConsistent)
+                        print("Den is serving on \(url)")
+                        fflush(nil) // a script waiting for this line sees it at once
+                        whenListening()
+                    }
+                    // The pages stopped (SIGTERM, Ctrl-C): the metrics stop with them.
+                    group.cancelAll()
                 }
             }
+        } catch let failure as MetricsServeFailure {
+            FileHandle.standardError.write(Data("Error: \(failure.message)\n".utf8))
+            throw ExitCode(ExitStatus.failure)
         } catch {
             let message = listening.load(ordering: .sequentiallyConsistent)
                 ? "den serve stopped: \(error)"
@@ -110,6 +158,11 @@ struct ServeOptions: ParsableArguments {
             throw ExitCode(ExitStatus.failure)
         }
     }
+}
+
+/// The metrics address could not be served: den serve stops, saying so.
+struct MetricsServeFailure: Error {
+    var message: String
 }
 
 /// The module sync, made after the folder watch that hands it what it swapped in.

@@ -276,6 +276,7 @@ final class BrowserSessionTable: Sendable {
         }
         switch outcome {
         case .saved:
+            runtime.events.hostEvent(.sessionSaved)
             session.revision = saved.revision
             session.lastSaved = saved
             session.markChecked(epoch: epoch, token: token)

@@ -23,6 +23,7 @@ struct DenWebResponder: HTTPResponder {
     func respond(to request: Request, context: WebRequestContext) async throws -> Response {
         var response = await answer(request, from: ClientAddress.of(request, peer: context.peerAddress, trustProxy: configuration.trustProxy))
         SecurityHeaders.apply(to: &response)
+        runtime.events.hostEvent(.answered(status: response.status.code))
         return response
     }
 

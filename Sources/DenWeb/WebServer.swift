@@ -12,6 +12,9 @@ package struct WebServer: Sendable {
     package let configuration: WebConfiguration
     let responder: DenWebResponder
 
+    /// Browser sessions held in memory now (metrics' `den_live_sessions`).
+    package var liveSessions: Int { responder.sessions.count }
+
     package init(runtime: DenRuntime, configuration: WebConfiguration = WebConfiguration()) {
         self.runtime = runtime
         self.configuration = configuration
@@ -31,8 +34,9 @@ package struct WebServer: Sendable {
             idleTimeout: TimeAmount(limits.idleTimeout),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
                                             maxHeaderFieldCount: limits.maxHeaderCount))
+        let events = runtime.events
         let server = HTTPServerBuilder { responder in
-            CappedHTTPChannel(inner: HTTP1Channel(responder: responder, configuration: http1), gauge: gauge)
+            CappedHTTPChannel(inner: HTTP1Channel(responder: responder, configuration: http1), gauge: gauge, events: events)
         }
         let host = configuration.host
         // Past the cap and the refusals' room, Hummingbird stops accepting until a connection

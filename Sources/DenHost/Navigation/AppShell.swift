@@ -45,7 +45,18 @@ package enum AppSettingDefinitions {
         "name", kind: .string, default: "Den",
         help: "The app's name, shown in every page's header and the terminal's menu (read when den starts).")
 
-    package static let all = [name]
+    package static let metrics = SettingDefinition(
+        "metrics", kind: .string, default: "",
+        help: "Where den serve serves Prometheus metrics, like 127.0.0.1:9464 (empty: not served); --metrics and DEN_METRICS win over this. docs/OBSERVABILITY.md.")
+
+    package static let all = [name, metrics]
+
+    /// The stored metrics address, or nil when none is set.
+    package static func metricsAddress(engine: any StorageEngine) -> String? {
+        let settings = ModuleSettings(all) { key in try engine.get(namespace: namespace, key: key) }
+        let value = settings.value(metrics.name).value.trimmingWhitespace()
+        return value.isEmpty ? nil : value
+    }
 
     /// The stored name, or the default; a stored value its rule refuses is reported in `problems`.
     package static func appName(engine: any StorageEngine) -> (name: String, problems: [String]) {

@@ -1,3 +1,4 @@
+import DenHost
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -123,6 +124,8 @@ struct CappedHTTPChannel: ServerChildChannel {
 
     let inner: HTTP1Channel
     let gauge: ConnectionGauge
+    /// Hears of each refusal (metrics count them).
+    let events: any HostEventObserver
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         guard let place = gauge.place() else { return channel.eventLoop.makeSucceededFuture(.refused(channel)) }
@@ -138,6 +141,7 @@ struct CappedHTTPChannel: ServerChildChannel {
             await inner.handle(value: served, logger: logger)
         case .refused(let channel):
             logger.debug("den serve refused a connection: \(gauge.cap) connections are open (--max-connections)")
+            events.hostEvent(.connectionRefused)
             try? await channel.writeAndFlush(Self.refusal)
             try? await channel.close(mode: .output)
             try? await Task.sleep(for: .seconds(1))
