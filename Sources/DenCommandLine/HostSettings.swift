@@ -26,6 +26,7 @@ package struct HostSettings: Sendable {
     package var logLevel: String?
     /// `--call-timeout`, as typed.
     package var callTimeout: String?
+    package var slowCall: String?
     package var eager = false
     /// `--isolate jogs,main` or `--isolate all`, each as typed (docs/ISOLATION.md).
     package var isolate: [String] = []
@@ -57,6 +58,9 @@ package struct HostSettings: Sendable {
         if let text = resolvedCallTimeout, CallTimeoutOption.parse(text) == nil {
             return "call timeout '\(text)' is not a number of seconds between 0.1 and 3600 (--call-timeout or DEN_CALL_TIMEOUT)"
         }
+        if let text = resolvedSlowCall, SlowCallOption.parse(text) == nil {
+            return "slow call '\(text)' is not a number of milliseconds between 1 and 3600000 (--slow-call-ms or DEN_SLOW_CALL_MS)"
+        }
         if let dataDirectory {
             do { _ = try HostConfiguration.dataDirectory(option: dataDirectory) } catch { return error.message }
         }
@@ -80,6 +84,10 @@ package struct HostSettings: Sendable {
 
     private var resolvedCallTimeout: String? {
         callTimeout ?? environment["DEN_CALL_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private var resolvedSlowCall: String? {
+        slowCall ?? environment["DEN_SLOW_CALL_MS"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The trust policy and where it came from (TrustPolicySetting).
@@ -144,6 +152,7 @@ package struct HostSettings: Sendable {
         if let dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true) }
         if let cacheDirectory { configuration.cacheDirectory = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
         if let timeout = resolvedCallTimeout.flatMap(CallTimeoutOption.parse) { configuration.callPolicy.timeout = timeout }
+        if let slow = resolvedSlowCall.flatMap(SlowCallOption.parse) { configuration.callPolicy.slowWarning = slow }
         if let makeStorageEngine { configuration.makeStorageEngine = makeStorageEngine }
         configuration.loadsLazily = !(forced || eager || Self.isOn(environment["DEN_EAGER"]))
         configuration.checksGrantsAtLoad = checksGrantsAtLoad
@@ -187,11 +196,13 @@ package struct TerminalLogHandler: LogHandler {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let line = "\(Self.timestamp()) \(event.level) \(label) :\(fields) [\(event.source)] \(event.message)"
-        var text = TerminalText.messageLines(line, width: TerminalWidth.stated(descriptor: STDERR_FILENO)) + "\n"
+        let descriptor = LogFile.descriptor
+        if event.level >= .warning { LogFile.countProblem() }
+        var text = (descriptor == STDERR_FILENO ? TerminalText.messageLines(line, width: TerminalWidth.stated(descriptor: STDERR_FILENO)) : line) + "\n"
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 { break }
                 offset += written
             }
@@ -206,6 +217,14 @@ package struct TerminalLogHandler: LogHandler {
         var buffer = [Int8](repeating: 0, count: 32)
         let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+package enum SlowCallOption {
+    /// Whole milliseconds as typed ("500"), within 1 ms and an hour.
+    package static func parse(_ text: String) -> Duration? {
+        guard let milliseconds = Int(text.trimmingWhitespace()), (1...3_600_000).contains(milliseconds) else { return nil }
+        return .milliseconds(milliseconds)
     }
 }
 

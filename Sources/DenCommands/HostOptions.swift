@@ -37,6 +37,11 @@ struct HostOptions: ParsableArguments {
         valueName: "seconds"))
     var callTimeout: String?
 
+    @Option(name: .customLong("slow-call-ms"), help: ArgumentHelp(
+        "A module call that takes longer is logged as a warning naming the module, the route pattern and the time (default 500; also DEN_SLOW_CALL_MS).",
+        valueName: "milliseconds"))
+    var slowCall: String?
+
     @Option(name: .customLong("database"), help: ArgumentHelp(
         "Keep modules' data and browser sessions in PostgreSQL instead of the SQLite file in the data folder: postgres://user:password@host:5432/db?sslmode=require (also DEN_DATABASE_URL, or the first line of <data dir>/database-url). docs/DEPLOY.md.",
         valueName: "url"))
@@ -67,6 +72,7 @@ struct HostOptions: ParsableArguments {
         settings.cacheDirectory = cacheDirectory
         settings.logLevel = logLevel
         settings.callTimeout = callTimeout
+        settings.slowCall = slowCall
         settings.eager = eager
         settings.isolate = isolate
         settings.noSandbox = noSandbox

@@ -2,6 +2,7 @@ import DenTerminalText
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenMetrics
 import DenTerminal
 import Foundation
 
@@ -19,13 +20,38 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var watching: WatchOptions
 
+    @Option(name: .customLong("metrics-file"), help: ArgumentHelp("On exit, write the session's figures there in Prometheus text, as den serve --metrics serves them (docs/OBSERVABILITY.md).", valueName: "path"))
+    var metricsFile: String?
+
     @Argument(help: "The first screen's route (default: main, or about when no module serves main).")
     var route: String?
 
     func run() throws {
+        // Someone at the screen reads the screen: log lines go to a file it names at exit.
+        let environment = ProcessInfo.processInfo.environment
+        var logPath: String?
+        if LogFile.suitsTerminal(environment: environment) {
+            let path = LogFile.defaultPath(environment: environment)
+            if let problem = LogFile.redirect(to: path) {
+                FileHandle.standardError.write(Data("Warning: den run logs to standard error: it could not open \(path) (\(problem)); set DEN_LOG_FILE to a writable file\n".utf8))
+            } else {
+                logPath = path
+            }
+        }
         // Grants are read when a module's call first needs one, not at load: the terminal opens
         // storage only once its session runs (docs/PERMISSIONS.md, "One-shot commands").
         let runtime = try host.makeRuntime(oneShot: true)
+        let metrics = metricsFile.map { _ in HostMetrics() }
+        if let metrics {
+            metrics.attach(runtime)
+            runtime.observe(metrics)
+        }
+        defer {
+            if let metricsFile, let metrics { Self.write(metrics, to: metricsFile) }
+            if let logPath, LogFile.problemCount > 0 {
+                print("den logged \(LogFile.problemCount) warning(s) or error(s) to \(logPath)")
+            }
+        }
         let interrupts = InterruptForwarder()
         let style = TerminalStyle.detect()
         let notice = WaitNotice(style: style)
@@ -40,7 +66,7 @@ struct RunCommand: ParsableCommand {
         let session = NavigationSession(registry: runtime.registry, policy: policy, handOff: handOff, logger: runtime.logger,
                                         interruption: interrupts.interruption, onSlowCall: { call, elapsed in
             notice.callIsSlow(call, elapsed: elapsed)
-        }, sessions: runtime.sessions, appName: { [runtime] in runtime.appName })
+        }, sessions: runtime.sessions, callObserver: runtime.callObserver, appName: { [runtime] in runtime.appName })
         // The terminal's `session.*` values come from the last run and are kept after each step.
         let values = TerminalValues(runtime: runtime, session: session.id)
         values.attach()
@@ -92,5 +118,14 @@ struct RunCommand: ParsableCommand {
             if output.quit { break }
         }
         if scripted, scriptFailed { throw ExitCode(ExitStatus.failure) }
+    }
+
+    /// The figures at exit; a failure is said, never fatal (the session already ended well).
+    static func write(_ metrics: HostMetrics, to path: String) {
+        do {
+            try Data(metrics.exposition().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            FileHandle.standardError.write(Data("Warning: den run could not write its metrics to \(path): \(error.localizedDescription)\n".utf8))
+        }
     }
 }

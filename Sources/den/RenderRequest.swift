@@ -58,6 +58,7 @@ struct RenderRequest {
             case "--cache-dir": settings.cacheDirectory = value
             case "--log-level": settings.logLevel = value
             case "--trust-policy": settings.trustPolicy = value
+            case "--slow-call-ms": settings.slowCall = value
             default: settings.callTimeout = value
             }
         }
@@ -71,7 +72,7 @@ struct RenderRequest {
 
     private static let flags: Set<String> = ["--json", "--eager", "--no-default-modules"]
     private static let options: Set<String> = ["--plugin-dir", "--plugins", "--data-dir", "--cache-dir", "--log-level", "--call-timeout",
-                                                       "--trust-policy"]
+                                                       "--slow-call-ms", "--trust-policy"]
 
     /// Renders the route; the exit status is `den-commands render`'s for the same arguments.
     func run() -> Int32 {

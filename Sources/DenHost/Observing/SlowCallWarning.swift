@@ -14,7 +14,7 @@ package struct SlowCallWarning: ModuleCallObserver {
         case .build, .handle: "route \(call.pattern)"
         case .export: "export \(call.pattern)"
         }
-        logger.warning("slow module call: \(call) took \(Self.milliseconds(took)) ms (\(place); --slow-call-ms is \(Self.milliseconds(threshold)))",
+        logger.warning("slow module call: \(call) took \(Self.milliseconds(took)) ms (\(place); over --slow-call-ms \(Self.milliseconds(threshold)))",
                        metadata: ["module": "\(call.moduleID)", "route": "\(call.pattern)", "ms": "\(Self.milliseconds(took))"])
     }
 
