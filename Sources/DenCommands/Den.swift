@@ -22,7 +22,7 @@ struct Den: ParsableCommand {
         version: VersionText.text,
         subcommands: [RunCommand.self, RenderCommand.self, PluginsCommand.self, RoutesCommand.self, ConfigCommand.self,
                       DataCommand.self, CacheCommand.self, UsersCommand.self, ServeCommand.self,
-                      CallCommand.self, ExportsCommand.self, DevCommand.self,
+                      CallCommand.self, ExportsCommand.self, DevCommand.self, TopCommand.self,
                       NewModuleCommand.self, ModulesCommand.self, KeysCommand.self],
         defaultSubcommand: RunCommand.self)
 
