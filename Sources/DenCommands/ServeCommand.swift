@@ -120,10 +120,18 @@ struct ServeOptions: ParsableArguments {
         defer { sync?.stop() }
         let grants = Self.followGrants(runtime, swapper: swapper)
         defer { grants?.stop() }
-        let listening = Atomic<Bool>(false)
+        let listening = ListeningFlag()
         do {
             try AsyncBridge.wait {
                 try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        try await web.run { url in
+                            listening.value.store(true, ordering: .sequentiallyConsistent)
+                            print("Den is serving on \(url)")
+                            fflush(nil) // a script waiting for this line sees it at once
+                            whenListening()
+                        }
+                    }
                     if let endpoint {
                         group.addTask {
                             do {
@@ -137,13 +145,9 @@ struct ServeOptions: ParsableArguments {
                             }
                         }
                     }
-                    try await web.run { url in
-                        listening.store(true, ordering: .sequentiallyConsistent)
-                        print("Den is serving on \(url)")
-                        fflush(nil) // a script waiting for this line sees it at once
-                        whenListening()
-                    }
-                    // The pages stopped (SIGTERM, Ctrl-C): the metrics stop with them.
+                    // The pages stopped (SIGTERM, Ctrl-C), or the metrics could not be served:
+                    // the other stops too.
+                    try await group.next()
                     group.cancelAll()
                 }
             }
@@ -151,13 +155,18 @@ struct ServeOptions: ParsableArguments {
             FileHandle.standardError.write(Data("Error: \(failure.message)\n".utf8))
             throw ExitCode(ExitStatus.failure)
         } catch {
-            let message = listening.load(ordering: .sequentiallyConsistent)
+            let message = listening.value.load(ordering: .sequentiallyConsistent)
                 ? "den serve stopped: \(error)"
                 : "den serve could not listen on \(address):\(port): \(error). Is another program using the port? Choose another with --port (0 picks a free one)."
             FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
             throw ExitCode(ExitStatus.failure)
         }
     }
+}
+
+/// Set once the pages listen: an error after that is a stop, not a failure to listen.
+final class ListeningFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }
 
 /// The metrics address could not be served: den serve stops, saying so.

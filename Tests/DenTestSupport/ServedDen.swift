@@ -25,8 +25,9 @@ package final class ServedDen: @unchecked Sendable {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             printed += String(decoding: chunk, as: UTF8.self)
-            if let range = printed.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
-                baseURL = String(printed[range])
+            // The pages' address ("Den is serving on …"), not the metrics' ("serves its metrics on …").
+            if let range = printed.range(of: #"serving on http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
+                baseURL = String(printed[range].dropFirst("serving on ".count))
                 if readyLine.map(printed.contains) ?? true { break }
             }
         }
@@ -52,6 +53,20 @@ package final class ServedDen: @unchecked Sendable {
 
     /// What den printed after `printed`, so far.
     package var printedSince: String { later.withLock { $0 } }
+
+    /// The metrics address's port (`--metrics`), once den printed it (waited for up to 10 s:
+    /// den starts its pages and its metrics side by side).
+    package var metricsPort: Int? {
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            let text = printed + printedSince
+            if let range = text.range(of: #"metrics on http://[0-9.]+:[0-9]+"#, options: .regularExpression) {
+                return text[range].split(separator: ":").last.flatMap { Int($0) }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return nil
+    }
 
     /// The port in `baseURL`.
     package var port: Int? { baseURL.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } } }
