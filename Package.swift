@@ -265,6 +265,7 @@ let package = Package(
         .testTarget(name: "DenModuleFilesTests", dependencies: ["DenModuleFiles", "DenKit", "DenSupport", "DenTestSupport", "CDenABI"]),
         .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenPermissions", "DenModuleFiles", "DenHotSwap", "DenAccounts", "DenExports", "DenSupport", "DenLibraryClients", "CDenABI", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log", condition: host)]),
+        .testTarget(name: "DenMetricsTests", dependencies: ["DenMetrics", "DenHost", "CDenABI"]),
         .testTarget(name: "DenTerminalTests", dependencies: ["DenTerminal", "DenTerminalText", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenWebTests", dependencies: ["DenWeb", "DenWebPages", "DenHost", "DenAccounts", "DenSupport", "DenKit", "DenTestSupport",
                                                     .product(name: "HummingbirdTesting", package: "hummingbird", condition: host)]),

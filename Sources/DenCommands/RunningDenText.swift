@@ -8,6 +8,10 @@ import Foundation
 /// retains (never unloaded) and roughly their memory, and a refused swap's error.
 enum RunningDenText {
     static func lines(_ status: RunningDenStatus) -> String {
+        let busiest = status.busiest.map { "  busiest: " + ModuleText.singleLine($0) }
+        guard status.watching ?? true else {
+            return (["", "A running den (pid \(status.pid)):"] + (busiest.map { [$0] } ?? [])).joined(separator: "\n")
+        }
         let active = status.plugins.filter { $0.status == .active }
         let images = active.reduce(0) { $0 + ($1.retainedImages ?? 0) }
         let bytes = active.reduce(Int64(0)) { $0 + ($1.retainedBytes ?? 0) }
@@ -22,6 +26,7 @@ enum RunningDenText {
             lines.append(line)
             if let error = plugin.swapError { lines.append("    last swap refused: \(ModuleText.singleLine(error))") }
         }
+        if let busiest { lines.append(busiest) }
         return lines.joined(separator: "\n")
     }
 

@@ -120,6 +120,10 @@ struct ServeOptions: ParsableArguments {
         defer { sync?.stop() }
         let grants = Self.followGrants(runtime, swapper: swapper)
         defer { grants?.stop() }
+        // `den plugins` elsewhere names the module that takes most of this den's module time.
+        let busy = BusyReport(runtime: runtime, watching: watch != nil)
+        try? busy.start()
+        defer { busy.stop() }
         let listening = ListeningFlag()
         do {
             try AsyncBridge.wait {

@@ -87,7 +87,15 @@ public final class DenRuntime: Sendable {
                                    permissions: permissions)
         let registry = registry
         services.register(LogService(logger: logger))
-        services.register(PluginsListService(listing: { fields in registry.plugins.map { $0.summaryDocument(fields) } }))
+        let timeShare = timeShare
+        services.register(PluginsListService(listing: { fields in
+            var list = registry.plugins.map { $0.summaryDocument(fields) }
+            if fields.contains(.busy), let blame = timeShare.blame(),
+               let index = list.firstIndex(where: { $0.status == .active && $0.id == blame.moduleID }) {
+                list[index].busy = blame.text
+            }
+            return list
+        }))
         services.register(ExportsService(table: registry.exports, gate: services.gate))
         // A save waiting for another process's lock is told in the host's log within half a second.
         storage.reportWaitNotices { [logger] wait in logger.warning("\(wait)") }

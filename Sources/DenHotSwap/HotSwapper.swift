@@ -46,6 +46,8 @@ public final class HotSwapper: @unchecked Sendable {
     /// what a swap adds to the module's retained bytes.
     private var imageCosts: [String: Int64] = [:]
 
+    private let timeShare: ModuleTimeShare
+
     public init(runtime: DenRuntime, policy: HotSwapPolicy = HotSwapPolicy()) {
         registry = runtime.registry
         loader = PluginLoader(cache: PluginCache(directory: runtime.configuration.cacheDirectory,
@@ -56,6 +58,7 @@ public final class HotSwapper: @unchecked Sendable {
         logger = runtime.logger
         selected = runtime.configuration.selectedModules
         cacheDirectory = runtime.configuration.cacheDirectory
+        timeShare = runtime.timeShare
         self.policy = policy
         // What is loaded now counts as each file's current version.
         for record in registry.plugins {
@@ -88,7 +91,8 @@ public final class HotSwapper: @unchecked Sendable {
 
     /// Tells `den plugins` in other processes what this den serves now (`RunningDenStatus`).
     package func publishStatus() {
-        RunningDenStatus.write(registry.plugins.map(\.summaryDocument), cache: cacheDirectory)
+        RunningDenStatus.write(registry.plugins.map(\.summaryDocument), cache: cacheDirectory, watching: true,
+                               busiest: timeShare.blame().map { "\($0.moduleID) \($0.text)" })
     }
 
     /// This den stops watching: its status is no longer news.

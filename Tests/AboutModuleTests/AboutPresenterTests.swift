@@ -150,3 +150,15 @@ struct AboutSignatureTests {
         #expect(AboutPresenter.detail(module) == expected)
     }
 }
+
+@Suite("About names the module that takes most of den's module time")
+struct AboutBusyTests {
+    @Test("the busiest module says how much of the last minute it took; the others, and older hosts, add nothing")
+    func busyShown() {
+        var module = LoadedModule(id: "jogs", version: "1.0.0", summary: "Jogging log", generation: 1, loadedAt: nil)
+        #expect(AboutPresenter.detail(module) == "Jogging log · generation 1, not loaded yet")
+        module.busy = "took 83% of den's module time over the last minute (41 s of 49 s)"
+        #expect(AboutPresenter.detail(module)
+                == "Jogging log · generation 1, not loaded yet · busiest: took 83% of den's module time over the last minute (41 s of 49 s)")
+    }
+}

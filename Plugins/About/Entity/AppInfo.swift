@@ -30,4 +30,7 @@ struct LoadedModule: Equatable, Sendable {
     /// What it may touch beyond its own data, brief: "http(www.ecb.europa.eu)", "auth", "-" for
     /// nothing (nil from hosts before ABI revision 5, and for a module without a manifest).
     var permissions: String? = nil
+    /// Set when it took most of den's module time over the last minute: "took 83% of den's
+    /// module time over the last minute (41 s of 49 s)" (nil otherwise, and from older hosts).
+    var busy: String? = nil
 }

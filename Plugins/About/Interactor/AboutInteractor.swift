@@ -29,7 +29,7 @@ final class AboutInteractor: AboutInteractorInput, ModuleInteractor {
 
     func loadModules() {
         do {
-            let plugins = try catalog.plugins(fields: [.id, .version, .summary, .generation, .loadedAt, .hosting, .publisher, .signature, .permissions])
+            let plugins = try catalog.plugins(fields: [.id, .version, .summary, .generation, .loadedAt, .hosting, .publisher, .signature, .permissions, .busy])
             // One pass, with room for all: a row per installed module.
             var modules: [LoadedModule] = []
             modules.reserveCapacity(plugins.count)
@@ -38,7 +38,7 @@ final class AboutInteractor: AboutInteractorInput, ModuleInteractor {
                 modules.append(LoadedModule(id: id, version: plugin.version ?? "?", summary: plugin.summary ?? "",
                                             generation: plugin.generation, loadedAt: plugin.loadedAt, hosting: plugin.hosting,
                                             publisher: plugin.publisher, signature: plugin.signature,
-                                            permissions: plugin.permissions?.brief))
+                                            permissions: plugin.permissions?.brief, busy: plugin.busy))
             }
             modules.sort { $0.id < $1.id }
             output?.didLoad(modules: modules)

@@ -8,6 +8,11 @@ package struct SlowCallWarning: ModuleCallObserver {
     package var threshold: Duration
     package var logger: Logger
 
+    package init(threshold: Duration, logger: Logger) {
+        self.threshold = threshold
+        self.logger = logger
+    }
+
     package func moduleCallEnded(_ call: ModuleCall, took: Duration, result: ModuleCallResult) {
         guard took >= threshold, result != .gaveUp else { return } // a call given up has its own error
         let place = switch call.kind {

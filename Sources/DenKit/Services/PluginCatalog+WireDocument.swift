@@ -40,6 +40,7 @@ extension PluginSummary: WireDocument {
             case "publisher": if first(1 << 14) { publisher = try member.string() }
             case "signature": if first(1 << 15) { signature = try member.string() }
             case "permissions": if first(1 << 16) { permissions = try ModulePermissions(wire: member) }
+            case "busy": if first(1 << 17) { busy = try member.string() }
             default: break // a key of a later revision
             }
         }
@@ -55,6 +56,7 @@ extension PluginSummary: WireDocument {
     /// Only `fields`, with `file` and `status` (a `plugins.list` request's `fields`).
     package func write(to writer: inout JSONWriter, fields: Fields) {
         writer.beginObject()
+        if fields.contains(.busy) { writer.member("busy", ifPresent: busy) }
         if fields.contains(.error) { writer.member("error", ifPresent: error) }
         writer.member("file", file)
         if fields.contains(.generation) { writer.member("generation", ifPresent: generation) }

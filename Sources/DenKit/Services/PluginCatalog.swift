@@ -53,6 +53,9 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     /// What the module's manifest asks for beyond its own data (ABI revision 5;
     /// docs/PERMISSIONS.md); nil from older hosts and for a module without a manifest.
     public var permissions: ModulePermissions?
+    /// Set on the one module that took most of den's module time over the last full minute:
+    /// "took 83% of den's module time over the last minute (41 s of 49 s)" (docs/OBSERVABILITY.md).
+    public var busy: String?
 
     public init(id: String?, version: String?, summary: String?, file: String, routes: [String],
                 requiresLogin: [String]? = nil, status: Status, error: String? = nil) {
@@ -69,7 +72,7 @@ public struct PluginSummary: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case id, version, summary, file, routes, requiresLogin = "requires_login", status, error
         case generation, loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error", hosting, publisher, signature, permissions
+        case swapError = "swap_error", hosting, publisher, signature, permissions, busy
     }
 
     // By hand for one key: `routes` is left out of an answer that was not asked for it (`fields`).
@@ -92,6 +95,7 @@ public struct PluginSummary: Codable, Sendable, Equatable {
         publisher = try container.decodeIfPresent(String.self, forKey: .publisher)
         signature = try container.decodeIfPresent(String.self, forKey: .signature)
         permissions = try container.decodeIfPresent(ModulePermissions.self, forKey: .permissions)
+        busy = try container.decodeIfPresent(String.self, forKey: .busy)
     }
 }
 
@@ -102,14 +106,14 @@ extension PluginSummary {
     public enum Field: String, Sendable {
         case id, version, summary, routes, requiresLogin = "requires_login", error, generation
         case loadedAt = "loaded_at", retainedImages = "retained_images", retainedBytes = "retained_bytes"
-        case swapError = "swap_error", hosting, publisher, signature, permissions
+        case swapError = "swap_error", hosting, publisher, signature, permissions, busy
 
         /// Every field, in the order of the docs. (Not `CaseIterable`, and `Fields` below is not
         /// an `OptionSet`: each standard protocol a DenKit type conforms to adds its symbols to
         /// every module's load, ≈ 1,500 instructions a symbol.)
         public static let all: [Field] = [
             .id, .version, .summary, .routes, .requiresLogin, .error, .generation, .loadedAt,
-            .retainedImages, .retainedBytes, .swapError, .hosting, .publisher, .signature, .permissions,
+            .retainedImages, .retainedBytes, .swapError, .hosting, .publisher, .signature, .permissions, .busy,
         ]
     }
 
@@ -148,6 +152,7 @@ extension PluginSummary {
             case .publisher: 1 << 12
             case .signature: 1 << 13
             case .permissions: 1 << 14
+            case .busy: 1 << 15
             }
         }
     }
@@ -171,6 +176,7 @@ extension PluginSummary {
         if fields.contains(.publisher) { kept.publisher = publisher }
         if fields.contains(.signature) { kept.signature = signature }
         if fields.contains(.permissions) { kept.permissions = permissions }
+        if fields.contains(.busy) { kept.busy = busy }
         return kept
     }
 }
@@ -253,6 +259,8 @@ private struct SelectedFields: Encodable {
         try add(.hosting, plugin.hosting)
         try add(.publisher, plugin.publisher)
         try add(.signature, plugin.signature)
+        try add(.permissions, plugin.permissions)
+        try add(.busy, plugin.busy)
     }
 }
 
