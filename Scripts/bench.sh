@@ -10,6 +10,8 @@
 #   7. a module export call     vs a direct C call of the same function (libffi, exports.call)
 #   7a. permissions (--only permissions): a storage.get round trip and an http.get refused by
 #      127.0.0.1, made as a module held to its permissions vs unchecked (docs/PERMISSIONS.md)
+#   6m. metrics (--only metrics): GET /about and the jogs list with den serve --metrics against
+#      without, two dens side by side
 #   8. hot swap (--only swap)   latency with 10 live screens vs a plain load; memory per retained
 #                               version vs the image; first screen after 10/100/500 images; inotify vs polling
 #   9. den render about with 1, 10 and 100 modules installed, lazy vs --eager, beside hello
@@ -38,6 +40,7 @@
 #   Scripts/bench.sh --only swap --swaps 30 --live 10 --retained-images 100,500
 #   Scripts/bench.sh --only startup --module-counts 1,10,100 --runs 20
 #   Scripts/bench.sh --only signing --signing-counts 1,100 --runs 20
+#   Scripts/bench.sh --only metrics --metrics-rounds 7 --metrics-seconds 3 --connections 16
 #   Scripts/bench.sh --only monolith --monolith-rounds 7 --monolith-seconds 5 --connections 16
 #   Scripts/bench.sh --only monolith --monolith-data /dev/shm   (SQLite on tmpfs: no fdatasync cost)
 #   Scripts/bench.sh --only isolation --isolation-events 2000 --isolation-crashes 50 --isolation-starts 20

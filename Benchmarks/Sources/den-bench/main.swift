@@ -1,10 +1,11 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|exports|permissions|login|web|swap|startup|monolith|attack|isolation|signing]... [--export-batch N] [--export-samples N]
+//                  [--only load|router|process|calls|exports|permissions|login|web|metrics|swap|startup|monolith|attack|isolation|signing]... [--export-batch N] [--export-samples N]
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
 //                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100] [--signing-counts 1,100]
 //                  [--isolation-events N] [--isolation-crashes N] [--isolation-starts N] [--isolation-web-seconds N] [--isolation-web-rounds N]
+//                  [--metrics-seconds N] [--metrics-rounds N]
 //                  [--monolith PATH] [--monolith-seconds N] [--monolith-rounds N] [--monolith-data DIR] [--monolith-pages list,add,reopen]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
@@ -247,6 +248,27 @@ if wanted("web") {
         details.append("  ratio per round: " + r.ratios.map { fixed($0, 2) }.joined(separator: " ") + "; the median round, req/s and p99:")
         details.append("  GET /about     \(rate(page.requestsPerSecond))  p99 \(fixed(page.p99Milliseconds, 2)) ms")
         details.append("  GET /_health   \(rate(bare.requestsPerSecond))  p99 \(fixed(bare.p99Milliseconds, 2)) ms")
+    }
+}
+
+// MARK: 6m. What den serve --metrics costs (figures 6 and 10 with metrics on against off)
+if wanted("metrics") {
+    let wrk = option("--wrk") ?? "/usr/bin/wrk"
+    let bench = MetricsBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path, wrkPath: wrk,
+                             seconds: intOption("--metrics-seconds", 3), rounds: intOption("--metrics-rounds", 7),
+                             connections: intOption("--connections", 16), workDirectory: work.appendingPathComponent("metrics"))
+    let r = try bench.run()
+    problems += r.failures.prefix(5).map { "metrics: \($0)" }
+    for (label, page) in [("GET /about, --metrics on", r.about), ("GET /jogs (50 jogs, logged in), --metrics on", r.list)] {
+        guard let on = page.on, let off = page.off, let share = page.ratio else { continue }
+        rows.append(Row(figure: label, den: rate(on.requestsPerSecond), baseline: "off " + rate(off.requestsPerSecond), ratio: ratio(share),
+                        goal: "≥ 0.97× (≤ 3 % cost)", verdict: share >= 0.97 ? "MET" : "MISSED"))
+    }
+    details.append("metrics: two den serve side by side (about, login, jogs), one with --metrics 127.0.0.1:0; wrk 2 threads, \(bench.connections) connections, \(bench.rounds) rounds of \(bench.seconds) s per page and den, alternating which goes first; the measured den counted \(Int(r.counted ?? 0)) requests at /metrics")
+    for (label, page) in [("GET /about", r.about), ("GET /jogs", r.list)] {
+        guard let on = page.on, let off = page.off else { continue }
+        details.append("  \(label): ratio per round " + page.ratios.map { fixed($0, 2) }.joined(separator: " ")
+                       + "; median round on \(rate(on.requestsPerSecond)) p99 \(fixed(on.p99Milliseconds, 2)) ms, off \(rate(off.requestsPerSecond)) p99 \(fixed(off.p99Milliseconds, 2)) ms")
     }
 }
 
