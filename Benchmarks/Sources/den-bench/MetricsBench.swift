@@ -66,15 +66,15 @@ struct MetricsBench {
                 if chunk.isEmpty { break }
                 printed += String(decoding: chunk, as: UTF8.self)
             }
-            func port(after label: String) -> Int? {
+            func printedPort(after label: String) -> Int? {
                 guard let range = printed.range(of: label + #" http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else { return nil }
                 return Int(printed[range].split(separator: ":").last ?? "")
             }
-            guard let port = port(after: "serving on") else {
+            guard let port = printedPort(after: "serving on") else {
                 result.failures.append("den serve (metrics \(name)) printed no address: \(printed)")
                 return result
             }
-            apps[name] = (MonolithBench.App(kind: .den, port: port, pid: den.processIdentifier), port(after: "metrics on"))
+            apps[name] = (MonolithBench.App(kind: .den, port: port, pid: den.processIdentifier), printedPort(after: "metrics on"))
         }
         var scripts: [String: URL] = [:]
         do {
