@@ -31,7 +31,7 @@ package enum LogFile {
     /// True when logs should go to a file: standard input and standard error are a terminal
     /// (someone is using the screen) and systemd is not collecting standard error.
     package static func suitsTerminal(environment: [String: String]) -> Bool {
-        isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 && environment["JOURNAL_STREAM"] == nil
+        isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 && (environment["JOURNAL_STREAM"] ?? "").isEmpty
     }
 
     /// Sends log lines to `path` (appended, created 0600 with its folder); nil when done, else

@@ -1,6 +1,8 @@
 import ArgumentParser
 import DenCommandLine
 import DenHost
+import DenSupport
+import DenTerminalText
 import Foundation
 
 /// The plugin cache holds the copies den loads (see `PluginCache`); it prunes itself, and this
@@ -49,7 +51,9 @@ struct CacheCommand: ParsableCommand {
 
         func run() throws {
             let cache = location.cache
-            let report = cache.clean()
+            let line = ProgressLine(width: TerminalWidth.current(descriptor: STDERR_FILENO))
+            let report = cache.clean { done, total in line.update("Removing", done: done, total: total, unit: "copies") }
+            line.finish()
             let registry = report.removedRegistryCache ? " and the module registry cache" : ""
             print("Removed \(report.removed) \(report.removed == 1 ? "copy" : "copies") (\(ByteText.format(report.bytes)))\(registry) from \(cache.directory.path).")
             guard report.failures.isEmpty else {

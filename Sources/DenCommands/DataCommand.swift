@@ -2,6 +2,8 @@ import ArgumentParser
 import DenHost
 import DenPostgresEngine
 import DenSQLiteEngine
+import DenSupport
+import DenTerminalText
 import Foundation
 
 /// `den data backup` and `den data check`: the storage file, looked after without loading any
@@ -162,7 +164,18 @@ struct DataCommand: ParsableCommand {
                     FileHandle.standardError.write(Data("Error: PostgreSQL at \(target.location) already holds \(present) den entries; nothing was copied. Copy into an empty database, or add --replace to overwrite the same keys.\n".utf8))
                     throw ExitCode(1)
                 }
-                let summary = try target.copy(from: source)
+                let line = ProgressLine(width: TerminalWidth.current(descriptor: STDERR_FILENO))
+                let summary: PostgresCopySummary
+                do {
+                    defer { line.finish() }
+                    summary = try target.copy(from: source) { step in
+                        switch step {
+                        case .reading(let done, let total): line.update("Reading", done: done, total: total, unit: "modules")
+                        case .writing(let entries): line.update("Writing \(entries) entries in one transaction")
+                        case .checking(let done, let total): line.update("Checking", done: done, total: total, unit: "modules")
+                        }
+                    }
+                }
                 print("Copied \(summary.entries) entries of \(summary.modules) module(s) from \(source.fileURL.path) into PostgreSQL at \(target.location), and read every one back the same.")
                 print("Start den with --database (or DEN_DATABASE_URL) naming that database to use it.")
             } catch let failure as ServiceFailure {

@@ -29,6 +29,8 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
     private let liveSessionCount = Mutex<(@Sendable () -> Int)?>(nil)
     /// Restarts already counted, per module and version (the worker's count only grows).
     private let countedRestarts = Mutex<[String: Int]>([:])
+    /// The labels of the time-share gauge set last: set to 0 when the blame moves or ends.
+    private let blamed = Mutex<[(String, String)]?>(nil)
 
     /// Module call durations: 100 µs to 30 s, the call limit's default.
     static let buckets: [Duration] = [.microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
@@ -189,10 +191,13 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
             registry.makeGauge(descriptor: MetricNames.liveSessions).set(Int64(count()))
         }
         guard let runtime = runtimeBox.withLock({ $0 }) else { return }
-        if let blame = runtime.timeShare.blame() {
-            let version = labels.labels(of: blame.moduleID).version
-            registry.makeGauge(descriptor: MetricNames.timeShare, labels: [("module", blame.moduleID), ("version", version)]).set(blame.share)
+        let blame = runtime.timeShare.blame()
+        let now = blame.map { [("module", $0.moduleID), ("version", labels.labels(of: $0.moduleID).version)] }
+        if let previous = blamed.withLock({ $0 }), previous.map(\.1) != now?.map(\.1) {
+            registry.makeGauge(descriptor: MetricNames.timeShare, labels: previous).set(0.0)
         }
+        if let blame, let now { registry.makeGauge(descriptor: MetricNames.timeShare, labels: now).set(blame.share) }
+        blamed.withLock { $0 = now ?? $0 }
         for record in runtime.registry.plugins where record.isActive {
             guard let id = record.id, let isolated = record.isolated else { continue }
             let moduleLabels = [("module", id), ("version", record.version ?? "")]

@@ -42,16 +42,23 @@ extension PostgresStorageEngine {
     /// then reads each namespace back and compares. `replacing`: a key already here is
     /// overwritten (else the caller refused a non-empty database first). A failure writes
     /// nothing; a copy that does not read back the same is reported with the first difference.
-    public func copy(from source: any StorageEngine) throws(ServiceFailure) -> PostgresCopySummary {
+    /// `progress` hears each step: reading namespace n of m, writing (one transaction), checking
+    /// namespace n of m.
+    public func copy(from source: any StorageEngine,
+                     progress: (PostgresCopyProgress) -> Void = { _ in }) throws(ServiceFailure) -> PostgresCopySummary {
         var operations: [NamespacedOperation] = []
         var expected: [String: [StorageEntry]] = [:]
-        for namespace in try source.namespaces() {
+        let namespaces = try source.namespaces()
+        for (index, namespace) in namespaces.enumerated() {
+            progress(.reading(done: index, of: namespaces.count))
             let entries = try source.list(namespace: namespace, prefix: "")
             expected[namespace] = entries
             operations += entries.map { NamespacedOperation(namespace: namespace, operation: .set(key: $0.key, value: $0.value)) }
         }
+        progress(.writing(entries: operations.count))
         try apply(across: operations)
-        for (namespace, entries) in expected {
+        for (index, (namespace, entries)) in expected.enumerated() {
+            progress(.checking(done: index, of: expected.count))
             let copied = try list(namespace: namespace, prefix: "")
             let byKey = Dictionary(copied.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             if let missing = entries.first(where: { byKey[$0.key] != $0.value }) {
@@ -60,4 +67,11 @@ extension PostgresStorageEngine {
         }
         return PostgresCopySummary(entries: operations.count, modules: expected.count)
     }
+}
+
+/// A step of `den data migrate`'s copy, for its progress line.
+public enum PostgresCopyProgress: Sendable, Equatable {
+    case reading(done: Int, of: Int)
+    case writing(entries: Int)
+    case checking(done: Int, of: Int)
 }

@@ -41,6 +41,7 @@ struct PluginCacheEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: registryCache))
         let clean = try den.run(["cache", "clean"])
         #expect(clean.status == 0)
+        #expect(clean.stderr.isEmpty, "piped: no progress line: \(clean.stderr.debugDescription)")
         #expect(clean.stdout.hasPrefix("Removed \(bundled) copies"))
         #expect(clean.stdout.contains("and the module registry cache"))
         #expect(cacheFiles(den) == ["notes.so"])

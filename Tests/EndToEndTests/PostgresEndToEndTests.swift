@@ -18,6 +18,7 @@ struct PostgresEndToEndTests {
         let copied = try den.run(["data", "migrate", "--to", url])
         #expect(copied.status == 0, "\(copied.stderr)")
         #expect(copied.stdout.contains("Copied 1 entries of 1 module(s)"), "\(copied.stdout)")
+        #expect(!copied.stderr.contains("\r") && !copied.stderr.contains("Reading"), "piped: no progress line: \(copied.stderr.debugDescription)")
         #expect(!copied.stdout.contains(PostgresCluster.password), "the password is never printed")
 
         // An empty data folder: the value can only come from PostgreSQL.

@@ -146,3 +146,29 @@ struct HostScreenBackStackEndToEndTests {
         }
     }
 }
+
+@Suite("den run at a terminal keeps log lines off the screen")
+struct TerminalLogFileEndToEndTests {
+    @Test("warnings go to the log file, never between the prompts; on exit den says how many went there")
+    func logsToAFile() throws {
+        let den = try DenCommand()
+        let log = den.temp.path("state/den.log")
+        // Every module call is "slow" past 1 ms: each one logs a warning.
+        let pane = try TmuxPane(den: den, ["run", "about", "--plugins", "about,main", "--slow-call-ms", "1"], columns: 100,
+                                environment: ["DEN_LOG_FILE": log.path, "JOURNAL_STREAM": ""])
+        try pane.waitFor(TerminalEndToEndTests.prompt)
+        try pane.send("go main", "Enter")
+        try pane.waitFor(TerminalEndToEndTests.prompt, count: 2)
+        let during = try pane.screen()
+        #expect(!during.contains("slow module call"), "a log line on the screen: \(during)")
+        try pane.send("quit", "Enter")
+        let screen = try pane.waitFor("[den exited 0]")
+        let written = try String(contentsOf: log, encoding: .utf8)
+        #expect(written.contains("slow module call: module 'main': the builder of route 'main'"), "\(written)")
+        let count = written.split(separator: "\n").filter { $0.contains(" warning ") || $0.contains(" error ") }.count
+        #expect(count >= 1, "\(written)")
+        let joined = try pane.screen(joined: true)
+        #expect(joined.contains("den logged \(count) warning(s) or error(s) to \(log.path)"), "\(joined)\n\(written)")
+        #expect(!screen.contains("slow module call"))
+    }
+}

@@ -97,9 +97,15 @@ extension PluginCache {
     /// Removes every copy (`den cache clean`). A running `den` keeps the copies it has loaded
     /// mapped; the next start copies its plugins again.
     @discardableResult
-    package func clean() -> PluginCacheReport {
+    /// `progress` hears how many copies of how many are done.
+    package func clean(progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) -> PluginCacheReport {
         var report = PluginCacheReport()
-        for entry in entries() { remove(entry, into: &report) }
+        let all = entries()
+        for (index, entry) in all.enumerated() {
+            progress(index, all.count)
+            remove(entry, into: &report)
+        }
+        progress(all.count, all.count)
         try? FileManager.default.removeItem(at: stamp)
         // The registry cache goes too: a clean cache means the next start reads every module file.
         for name in [ManifestIndex.fileName] + ManifestIndex.olderFileNames {
