@@ -1,10 +1,9 @@
 import ArgumentParser
 import DenCommandLine
 import DenMetrics
+import DenLibraryClients
+import DenLibraryContracts
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `den top`: a running den's modules, live, read from its metrics address (`den serve
 /// --metrics`). Per module: calls per second, p50 and p99 of the calls since the last refresh,
@@ -41,8 +40,9 @@ struct TopCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard case .success(let parsed) = MetricsAddress.parse(resolvedAddress) else { throw ExitCode(ExitStatus.usage) }
-        let url = URL(string: "http://\(parsed)/metrics")!
+        guard case .success(let parsed) = MetricsAddress.parse(resolvedAddress), let url = URL(string: "http://\(parsed)/metrics") else {
+            throw ExitCode(ExitStatus.usage)
+        }
         let interactive = isatty(STDOUT_FILENO) == 1
         let keys = interactive ? TopKeys() : nil
         defer { keys?.restore() }
@@ -58,7 +58,11 @@ struct TopCommand: ParsableCommand {
             while Date() < until, !quit {
                 guard let key = keys.map({ $0.read(upTo: until.timeIntervalSinceNow) }) ?? Self.sleep(until) else { continue }
                 if key == "q" || key == "\u{03}" { quit = true }
-                if let chosen = TopTable.Sort.allCases.first(where: { $0.key == key }) { order = chosen }
+                // A sort key redraws now, with the calls since the last refresh.
+                if let chosen = TopTable.Sort.allCases.first(where: { $0.key == key }) {
+                    order = chosen
+                    break
+                }
             }
             if quit { break }
             let after = try Self.scrape(url)
@@ -81,7 +85,9 @@ struct TopCommand: ParsableCommand {
 
     static func header(_ address: MetricsAddress, table: TopTable, order: TopTable.Sort, samples: [MetricSample], interactive: Bool) -> [String] {
         var lines = ["den top: \(address), \(table.rows.count) module(s), sorted by \(order.rawValue)" + (interactive ? " (c p e m n; q quits)" : "")]
-        if let busiest = samples.first(where: { $0.name == "den_module_time_share_ratio" }), let module = busiest.labels["module"] {
+        // A module blamed earlier keeps its series at 0: the one above 0 is today's.
+        if let busiest = samples.filter({ $0.name == "den_module_time_share_ratio" && $0.value > 0 }).max(by: { $0.value < $1.value }),
+           let module = busiest.labels["module"] {
             lines.append("\(module) took \(Int((busiest.value * 100).rounded()))% of den's module time over the last minute")
         }
         return lines.map { String($0.prefix(80)) }
@@ -107,30 +113,29 @@ struct TopCommand: ParsableCommand {
 
 extension TopTable.Sort: ExpressibleByArgument {}
 
-/// A GET of the metrics text, waited for.
+/// A GET of the metrics text through den's own HTTP transport (`libDenHTTPTransport.so`, loaded
+/// on first use as the `http` service does), so den-commands links no FoundationNetworking.
 enum MetricsFetch {
     enum Outcome { case success(String), failure(String) }
 
     static func get(_ url: URL, timeout: TimeInterval) -> Outcome {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = "GET"
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome = Outcome.failure("no answer within \(Int(timeout)) s")
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            if let error {
-                outcome = .failure(error.localizedDescription)
-            } else if let response = response as? HTTPURLResponse, response.statusCode != 200 {
-                outcome = .failure("it answered \(response.statusCode), not the metrics")
-            } else if let data, data.count <= 64 << 20 {
-                outcome = .success(String(decoding: data, as: UTF8.self))
-            } else {
-                outcome = .failure("its answer was empty or over 64 MB")
+        let request = TransportRequest(url: url.absoluteString, headers: [:], timeoutMilliseconds: Int(timeout * 1000),
+                                       maxBytes: 64 << 20, followsRedirects: false)
+        do {
+            switch try HTTPTransport.shared.get(request) {
+            case .fetched(let status, _, let body):
+                guard status == 200 else { return .failure("it answered \(status), not the metrics") }
+                return .success(String(decoding: body, as: UTF8.self))
+            case .failed(.timedOut):
+                return .failure("no answer within \(Int(timeout)) s")
+            case .failed(.tooLarge):
+                return .failure("its answer was over 64 MB")
+            case .failed(.transport(_, let description)):
+                return .failure(description)
             }
-            done.signal()
+        } catch {
+            return .failure(error.message)
         }
-        task.resume()
-        if done.wait(timeout: .now() + timeout + 1) == .timedOut { task.cancel() }
-        return outcome
     }
 }
 
@@ -145,7 +150,7 @@ final class TopKeys {
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
         active = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0
-        print("\u{1B}[?25l", terminator: "") // hide the cursor
+        if active { print("\u{1B}[?25l", terminator: "") } // hide the cursor
     }
 
     /// A key pressed within `seconds`, or nil.

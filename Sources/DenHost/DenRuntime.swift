@@ -96,7 +96,7 @@ public final class DenRuntime: Sendable {
             }
             return list
         }))
-        services.register(ExportsService(table: registry.exports, gate: services.gate))
+        services.register(ExportsService(table: registry.exports, gate: services.gate, observer: callObserver))
         // A save waiting for another process's lock is told in the host's log within half a second.
         storage.reportWaitNotices { [logger] wait in logger.warning("\(wait)") }
         services.register(StorageService(engine: storage))

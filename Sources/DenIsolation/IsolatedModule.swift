@@ -142,8 +142,15 @@ package final class IsolatedModule: RemoteExports, IsolatedHosting, @unchecked S
     package func currentWorker() throws(WorkerFault) -> (ModuleWorker, Int) {
         startLock.lock()
         defer { startLock.unlock() }
-        let (worker, generation, quarantine, retired) = state.withLock { ($0.worker, $0.generation, $0.quarantine, $0.retired) }
+        let (worker, generation) = state.withLock { ($0.worker, $0.generation) }
+        var (quarantine, retired) = state.withLock { ($0.quarantine, $0.retired) }
         if let worker, worker.end == nil { return (worker, generation) }
+        // Reaped but not counted yet: its crash is counted (a loop quarantined) before another
+        // worker starts, or the count would miss it.
+        if let ended = worker, !ended.endIsReported {
+            _ = ended.waitForEnd(upTo: .seconds(10))
+            (quarantine, retired) = state.withLock { ($0.quarantine, $0.retired) }
+        }
         if retired { throw WorkerFault(message: "this version of the module was replaced") }
         if let quarantine {
             if settings.quarantine.isQuarantined(contentHash) { throw WorkerFault(message: quarantine) }
@@ -202,6 +209,8 @@ package final class IsolatedModule: RemoteExports, IsolatedHosting, @unchecked S
             settings.onQuarantine?(moduleName, loop)
             return
         }
+        // Counted: the call that saw the crash answers now; the next worker starts meanwhile.
+        worker.reportEnd()
         _ = try? currentWorker()
     }
 

@@ -149,8 +149,7 @@ package final class ModuleWorker: @unchecked Sendable {
                 // The crash is counted (and a loop quarantined) before a waiting call hears of the
                 // end, so that call's own restart never starts a worker the count has not seen.
                 onEnd(self, end)
-                endReported.withLock { $0 = true }
-                ended.signal()
+                reportEnd()
             }
         } catch {
             // Without a watch thread the worker is still reaped on its next failed request.
@@ -161,6 +160,20 @@ package final class ModuleWorker: @unchecked Sendable {
     package func kill(because cause: String) {
         killCause.withLock { if $0 == nil { $0 = cause } }
         den_kill_worker(pid)
+    }
+
+    /// True once the end is counted (`reportEnd`): until then a reaped worker is not replaced.
+    package var endIsReported: Bool { endReported.withLock { $0 } }
+
+    /// Lets waiting calls hear of the end. `onEnd` calls it once it has counted the end (before
+    /// it starts the next worker, which a call past its limit must not wait for); the watch
+    /// thread calls it again after `onEnd`, which then does nothing.
+    package func reportEnd() {
+        let first = endReported.withLock { reported in
+            defer { reported = true }
+            return !reported
+        }
+        if first { ended.signal() }
     }
 
     /// Waits until the watch thread has reaped the worker and counted its end; its end, or nil
@@ -216,7 +229,7 @@ package final class ModuleWorker: @unchecked Sendable {
             if waitForEnd(upTo: endedItself ? .seconds(1) : .seconds(2)) == nil, self.end == nil, endedItself {
                 kill(because: Self.describe(failure)) // closed its socket yet stays alive
             }
-            // Ample under load: it returns as soon as the end is counted and the next worker up.
+            // Ample under load: it returns as soon as the end is counted.
             guard let end = waitForEnd(upTo: .seconds(10)) else { throw WorkerFault(message: Self.describe(failure)) }
             if endedItself, end.signal == 0, end.cause == nil {
                 throw WorkerFault(message: "\(Self.describe(failure)); \(end.description)")

@@ -27,8 +27,9 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
     private let refused: Counter
     /// What a scrape reads besides the registry: live sessions (the front-end's count).
     private let liveSessionCount = Mutex<(@Sendable () -> Int)?>(nil)
-    /// Restarts already counted, per module and version (the worker's count only grows).
-    private let countedRestarts = Mutex<[String: Int]>([:])
+    /// Restarts already counted, per isolated module object (its count only grows; a swap to
+    /// the same version is a new object whose count starts again at 0).
+    private let countedRestarts = Mutex<[ObjectIdentifier: Int]>([:])
     /// The labels of the time-share gauge set last: set to 0 when the blame moves or ends.
     private let blamed = Mutex<[(String, String)]?>(nil)
 
@@ -186,7 +187,7 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
     /// Reads what is a state rather than an event: each isolated module's restarts, quarantine
     /// and worker memory; the time share; live sessions; den's own memory.
     private func refreshStates() {
-        registry.makeGauge(descriptor: MetricNames.memory).set(Self.residentBytes(of: nil))
+        registry.makeGauge(descriptor: MetricNames.memory).set(ResidentMemory.bytes())
         if let count = liveSessionCount.withLock({ $0 }) {
             registry.makeGauge(descriptor: MetricNames.liveSessions).set(Int64(count()))
         }
@@ -202,7 +203,7 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
             guard let id = record.id, let isolated = record.isolated else { continue }
             let moduleLabels = [("module", id), ("version", record.version ?? "")]
             let worker = isolated.worker
-            let key = "\(id)@\(record.version ?? "")"
+            let key = ObjectIdentifier(isolated)
             let new = countedRestarts.withLock { counted in
                 defer { counted[key] = max(counted[key] ?? 0, worker.restarts) }
                 return worker.restarts - (counted[key] ?? 0)
@@ -210,17 +211,8 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
             let restarts = registry.makeCounter(descriptor: MetricNames.restarts, labels: moduleLabels)
             if new > 0 { restarts.increment(by: Int64(new)) }
             registry.makeGauge(descriptor: MetricNames.quarantined, labels: moduleLabels).set(Int64(isolated.isQuarantined ? 1 : 0))
-            registry.makeGauge(descriptor: MetricNames.workerMemory, labels: moduleLabels).set(worker.pid.map { Self.residentBytes(of: $0) } ?? 0)
+            registry.makeGauge(descriptor: MetricNames.workerMemory, labels: moduleLabels).set(worker.pid.map { ResidentMemory.bytes(of: $0) } ?? 0)
         }
-    }
-
-    /// A process's resident memory from `/proc/<pid>/statm` (nil: this process); 0 if unreadable.
-    static func residentBytes(of pid: Int32?) -> Int64 {
-        let path = pid.map { "/proc/\($0)/statm" } ?? "/proc/self/statm"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int64(fields[1]) else { return 0 }
-        return pages * Int64(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
 

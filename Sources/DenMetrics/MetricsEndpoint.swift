@@ -68,7 +68,11 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
             host = text[..<colon]
             portText = text[text.index(after: colon)...]
         }
-        guard !host.isEmpty, let port = Int(portText), (0...65535).contains(port) else { return .failure(MetricsAddressProblem(text: text)) }
+        // A name or IPv4 address of letters, digits, dots and hyphens; an IPv6 address of hex
+        // digits and colons (no zone: a scope id is not an address others scrape).
+        let allowed = text.hasPrefix("[") ? Set("0123456789abcdefABCDEF:.") : Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
+        guard !host.isEmpty, host.allSatisfy(allowed.contains), !portText.isEmpty, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let port = Int(portText), (0...65535).contains(port) else { return .failure(MetricsAddressProblem(text: text)) }
         return .success(MetricsAddress(host: String(host), port: port))
     }
 

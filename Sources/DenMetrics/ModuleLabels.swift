@@ -34,7 +34,10 @@ final class ModuleLabels: Sendable {
             guard let id = record.id else { continue }
             byModule[id] = Labels(version: record.version ?? "", hosting: record.isolated == nil ? "in-process" : "isolated", revision: revision)
         }
+        // An id no active module has (a module removed while its screens live) is kept too, so
+        // its next call does not read the registry again.
         let labels = byModule[moduleID] ?? Labels(version: "", hosting: "in-process", revision: revision)
+        byModule[moduleID] = labels
         state.withLock { $0 = State(revision: revision, byModule: byModule) }
         return labels
     }

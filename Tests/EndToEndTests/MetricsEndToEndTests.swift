@@ -139,7 +139,7 @@ struct MetricsEndToEndTests {
     @Test("bad metrics addresses are refused with the form to use; a taken port stops den serve saying which")
     func badAddresses() throws {
         let den = try DenCommand()
-        for bad in ["9464", "127.0.0.1", "127.0.0.1:99999", ":9464", "[::1]9464"] {
+        for bad in ["9464", "127.0.0.1", "127.0.0.1:99999", ":9464", "[::1]9464", "a b:9464", "[fe80::1%eth0]:9464", "127.0.0.1:+80"] {
             let result = try den.run(["serve", "--port", "0", "--metrics", bad])
             #expect(result.status == 64, "\(bad): \(result.stderr)")
             #expect(result.stderr.contains("give one like 127.0.0.1:9464"), "\(bad): \(result.stderr)")
@@ -148,6 +148,7 @@ struct MetricsEndToEndTests {
         #expect(fromEnvironment.status == 64)
         #expect(fromEnvironment.stderr.contains("DEN_METRICS 'nowhere' is not an address and port"), "\(fromEnvironment.stderr)")
         #expect(try den.run(["top", "nowhere"]).status == 64)
+        #expect(try den.run(["top", "a b:9464"]).status == 64, "refused, never a crash")
 
         let taken = try PostgresCluster.freePort()
         let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -16,10 +16,13 @@ package struct ExportsService: HostService {
 
     private let table: ExportTable
     private let gate: PermissionGate
+    /// Hears of each export call a module makes (the runtime's: metrics, the time share).
+    private let observer: (any ModuleCallObserver)?
 
-    package init(table: ExportTable, gate: PermissionGate = PermissionGate()) {
+    package init(table: ExportTable, gate: PermissionGate = PermissionGate(), observer: (any ModuleCallObserver)? = nil) {
         self.table = table
         self.gate = gate
+        self.observer = observer
     }
 
     package var operations: [String] { [ExportCallRequest.operation, ExportListAnswer.operation] }
@@ -37,7 +40,14 @@ package struct ExportsService: HostService {
         let call = try decode(ExportCallRequest.self, request, for: operation)
         // A module's own exports are its own code: no permission needed.
         if !Self.isOwn(call.name, of: caller.moduleID) { try gate.check(.export(call.name), caller: caller) }
-        switch Self.call(call.name, arguments: call.arguments, table: table) {
+        let started = ContinuousClock.now
+        let result = Self.call(call.name, arguments: call.arguments, table: table)
+        if let observer, let export = try? table.find(call.name).get() {
+            let status = if case .failure(let failure) = result { failure.status } else { Int32(DEN_OK.rawValue) }
+            observer.moduleCallEnded(ModuleCall(moduleID: export.moduleID, what: "export \(export.function)", kind: .export, pattern: export.name),
+                                     took: .now - started, result: .returned(status: status))
+        }
+        switch result {
         case .success(let value):
             return try encode(ExportCallAnswer(result: value), for: operation)
         case .failure(let failure):

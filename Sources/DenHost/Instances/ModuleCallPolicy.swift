@@ -77,4 +77,9 @@ public struct ModuleCall: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "module '\(moduleID)': \(what)" }
+
+    /// The same call as users and logs see it: the module and what it was called for.
+    public static func == (lhs: ModuleCall, rhs: ModuleCall) -> Bool {
+        lhs.moduleID == rhs.moduleID && lhs.what == rhs.what
+    }
 }

@@ -70,7 +70,10 @@ public struct ModuleCallRunner: Sendable {
         let handOff = handOff
         let number = handOff?.current ?? 0
         let consequence = handOff?.consequence ?? consequence
+        let observer = observer, started = ContinuousClock.now
         let ticket = CallWatchdog.Ticket(call: call, policy: policy, interruption: interruption, onSlowCall: onSlowCall) { reason in
+            // Counted now: a call stuck for good in a module never returns to be counted.
+            observer?.moduleCallEnded(call, took: .now - started, result: .gaveUp)
             onAbandon()
             handOff?.givenUp(CallHandOff.GivenUp(error: Self.error(for: call, reason, consequence: consequence), number: number))
         }
@@ -79,9 +82,10 @@ public struct ModuleCallRunner: Sendable {
         let session = session
         let value = CrashNote.during(CrashNote.call(call)) { CallContext.$session.withValue(session) { body() } }
         CallWatchdog.shared.end(ticket)
-        let givenUp = ticket.finish()
-        observer?.moduleCallEnded(call, took: .now - ticket.start, result: givenUp == nil ? .returned(status: status(value)) : .gaveUp)
-        guard let givenUp else { return .success(value) }
+        guard let givenUp = ticket.finish() else {
+            observer?.moduleCallEnded(call, took: .now - ticket.start, result: .returned(status: status(value)))
+            return .success(value)
+        }
         lateResult(value)
         return .failure(givenUp)
     }
