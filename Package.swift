@@ -251,8 +251,10 @@ let package = Package(
         // tests build (as the `den new-module` tests do): it reuses the DenKit den is built with,
         // where a package of its own would compile DenKit again, minutes on a busy machine.
     ] + module("SwiftFaults", path: "Tests/SwiftFaultsFixture") + [
+        // The tests' process starter: posix_spawn with pipe2 and closefrom (Tests/DenTestSupport/Spawn.swift).
+        .target(name: "CDenTestSpawn", path: "Tests/CDenTestSpawn"),
         // Finds the built `den` and plugins, makes temp folders, runs processes.
-        .target(name: "DenTestSupport", dependencies: ["DenHost", "DenIsolation", "DenHotSwap", "DenAccounts", "DenLibraryContracts", "DenSupport", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
+        .target(name: "DenTestSupport", dependencies: ["CDenTestSpawn", "DenHost", "DenIsolation", "DenHotSwap", "DenAccounts", "DenLibraryContracts", "DenSupport", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
         .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
         .testTarget(name: "DenRoutingTests", dependencies: ["DenRouting"]),
         .testTarget(name: "DenTrustTests", dependencies: ["DenTrust", "DenHost", "DenIsolation", "DenHotSwap", "DenKit", "DenTestSupport"]),

@@ -10,32 +10,25 @@ package struct ProcessResult: Sendable {
 package enum ProcessRunner {
     package static func run(_ executable: URL, _ arguments: [String], input: String? = nil,
                            environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { $1 }
-        process.environment = merged
-        let out = Pipe(), err = Pipe(), inPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inPipe
-        try process.run()
-        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-        try inPipe.fileHandleForWriting.close()
+        // posix_spawn, not Foundation's Process (Spawn.swift says why).
+        let process = try Spawned(executable, arguments, environment: merged)
+        if let input { process.input.write(Data(input.utf8)) }
+        try process.input.close()
         // Read both pipes before waiting so a chatty child cannot block on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { outData = process.output.readDataToEndOfFile(); group.leave() }
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { errData = process.errors.readDataToEndOfFile(); group.leave() }
         if group.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
             throw ProcessTimeout(command: ([executable.path] + arguments).joined(separator: " "), seconds: timeout)
         }
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        let status = process.wait()
+        return ProcessResult(status: status, stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData, as: UTF8.self))
     }
 }

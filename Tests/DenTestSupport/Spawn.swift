@@ -1,0 +1,72 @@
+import CDenTestSpawn
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with `posix_spawn`, its standard streams on pipes. The tests start
+/// thousands of processes: Foundation's `Process.run` on Linux (Swift 6.3.1) reads past glibc's
+/// directory buffer while it lists `/proc/self/fd`, and now and then that kills the whole test
+/// process with SIGSEGV (swiftlang/swift-corelibs-foundation#5472). This does not list it: the
+/// child closes every other descriptor with `closefrom` (CDenTestSpawn).
+package final class Spawned: @unchecked Sendable {
+    package let pid: pid_t
+    /// Our ends of the child's standard input, output and error.
+    package let input: FileHandle
+    package let output: FileHandle
+    package let errors: FileHandle
+    private let lock = NSLock()
+    private var status: Int32?
+
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    package init(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child = pid_t()
+        var fds: [Int32] = [-1, -1, -1]
+        let result = den_test_spawn(executable.path, argv, envp, &child, &fds)
+        guard result == 0 else {
+            throw Failure(description: "posix_spawn \(executable.path): \(String(cString: strerror(result)))")
+        }
+        pid = child
+        input = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
+        output = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
+        errors = FileHandle(fileDescriptor: fds[2], closeOnDealloc: true)
+    }
+
+    /// Waits for the child; its exit status, or the signal that ended it (as Process's
+    /// `terminationStatus` says it).
+    @discardableResult
+    package func wait() -> Int32 {
+        if let status = lock.withLock({ status }) { return status }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+        let signal = raw & 0x7f
+        let result = signal == 0 ? (raw >> 8) & 0xff : signal
+        lock.withLock { status = result }
+        return result
+    }
+
+    /// True until the child has ended (reaped here when it has).
+    package var isRunning: Bool {
+        lock.withLock {
+            guard status == nil else { return false }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+            let signal = raw & 0x7f
+            status = signal == 0 ? (raw >> 8) & 0xff : signal
+            return false
+        }
+    }
+
+    package func terminate() {
+        if lock.withLock({ status }) == nil { kill(pid, SIGTERM) }
+    }
+}
