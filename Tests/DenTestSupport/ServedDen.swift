@@ -4,7 +4,8 @@ import Foundation
 /// its standard output read until it prints the address it serves on. Stopped with SIGTERM by
 /// `stop()` or when the object goes away.
 package final class ServedDen: @unchecked Sendable {
-    package let process = Process()
+    /// posix_spawn, not Foundation's Process (Spawn.swift says why).
+    package let process: Spawned
     /// `http://127.0.0.1:<port>`, as den printed it; nil when it printed none within a minute.
     package private(set) var baseURL: String?
     /// What den printed before (and including) its address line, or `readyLine`.
@@ -13,16 +14,14 @@ package final class ServedDen: @unchecked Sendable {
     /// `readyLine`: text den prints once it is ready beyond listening (e.g. `den dev`'s source
     /// watcher); the start waits for it too.
     package init(_ den: URL, arguments: [String], environment: [String: String] = [:], readyLine: String? = nil) throws {
-        process.executableURL = den
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Spawned(den, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        try? process.input.close()
+        // Its log is read and dropped, so that den never waits on a full pipe.
+        let errors = process.errors
+        Thread { while !errors.availableData.isEmpty {} }.start()
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.output.availableData
             if chunk.isEmpty { break }
             printed += String(decoding: chunk, as: UTF8.self)
             // The pages' address ("Den is serving on …"), not the metrics' ("serves its metrics on …").
@@ -33,7 +32,7 @@ package final class ServedDen: @unchecked Sendable {
         }
         // Keeps reading, so a den that prints a lot never blocks on a full pipe, and tests can
         // look at what it printed later.
-        let handle = output.fileHandleForReading, later = self.later
+        let handle = process.output, later = self.later
         Thread {
             while true {
                 let chunk = handle.availableData

@@ -17,6 +17,7 @@ package final class Spawned: @unchecked Sendable {
     package let errors: FileHandle
     private let lock = NSLock()
     private var status: Int32?
+    private var signaled = false
 
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
@@ -47,11 +48,36 @@ package final class Spawned: @unchecked Sendable {
     package func wait() -> Int32 {
         if let status = lock.withLock({ status }) { return status }
         var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+        var reaped: pid_t
+        repeat { reaped = waitpid(pid, &raw, 0) } while reaped == -1 && errno == EINTR
+        if reaped != pid {
+            // Another caller reaped it: its status comes in a moment.
+            while true {
+                if let status = lock.withLock({ status }) { return status }
+                usleep(1000)
+            }
+        }
+        return lock.withLock { record(raw) }
+    }
+
+    /// Under the lock: the exit status or signal of a reaped child.
+    private func record(_ raw: Int32) -> Int32 {
+        if let status { return status }
         let signal = raw & 0x7f
+        signaled = signal != 0
         let result = signal == 0 ? (raw >> 8) & 0xff : signal
-        lock.withLock { status = result }
+        status = result
         return result
+    }
+
+    // Process's names, for the tests that used it.
+    package var processIdentifier: pid_t { pid }
+    package func waitUntilExit() { wait() }
+    package var terminationStatus: Int32 { wait() }
+    package enum TerminationReason: Sendable { case exit, uncaughtSignal }
+    package var terminationReason: TerminationReason {
+        wait()
+        return lock.withLock { signaled ? .uncaughtSignal : .exit }
     }
 
     /// True until the child has ended (reaped here when it has).
@@ -60,8 +86,7 @@ package final class Spawned: @unchecked Sendable {
             guard status == nil else { return false }
             var raw: Int32 = 0
             guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
-            let signal = raw & 0x7f
-            status = signal == 0 ? (raw >> 8) & 0xff : signal
+            _ = record(raw)
             return false
         }
     }
