@@ -7,7 +7,8 @@ import Foundation
 package final class NginxProxy: @unchecked Sendable {
     package let port: Int
     package let folder: URL
-    private let process = Process()
+    /// posix_spawn, not Foundation's Process (Spawn.swift says why); nil until started.
+    private var process: Spawned?
 
     package init(upstreams: [Int]) throws {
         guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
@@ -53,11 +54,12 @@ package final class NginxProxy: @unchecked Sendable {
             """
         let file = folder.appendingPathComponent("nginx.conf")
         try Data(configuration.utf8).write(to: file)
-        process.executableURL = URL(fileURLWithPath: nginx)
-        process.arguments = ["-p", path, "-c", file.path, "-e", "\(path)/error.log", "-g", "daemon off;"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Spawned(URL(fileURLWithPath: nginx), ["-p", path, "-c", file.path, "-e", "\(path)/error.log", "-g", "daemon off;"],
+                                  environment: ProcessInfo.processInfo.environment)
+        self.process = process
+        try? process.input.close()
+        // Whatever it prints is read and dropped (its logs are files), so it never waits on a pipe.
+        for handle in [process.output, process.errors] { Thread { while !handle.availableData.isEmpty {} }.start() }
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if (try? RawHTTP.connect(port)).map({ close($0) }) != nil { return }
@@ -80,7 +82,7 @@ package final class NginxProxy: @unchecked Sendable {
     }
 
     package func stop() {
-        if process.isRunning {
+        if let process, process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
