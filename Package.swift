@@ -131,8 +131,12 @@ let package = Package(
         .target(name: "DenPermissions", dependencies: ["DenKit", "DenLibraryContracts", "DenSupport",
                                                        .product(name: "Logging", package: "swift-log", condition: host)],
                 swiftSettings: startPathSwift),
+        // What a module call is and who hears of it: the observers' protocols, the slow-call
+        // warning and the minute's time share (docs/OBSERVABILITY.md). DenHost re-exports it.
+        .target(name: "DenObservation", dependencies: ["CDenABI", .product(name: "Logging", package: "swift-log", condition: host)],
+                swiftSettings: startPathSwift),
         .target(name: "DenHost", dependencies: [
-            "CDenABI", "DenKit", "DenRouting", "DenLibraryContracts", "DenSupport", "DenModuleFiles", "DenLibraryClients", "DenAccounts", "DenExports",
+            "CDenABI", "DenKit", "DenObservation", "DenRouting", "DenLibraryContracts", "DenSupport", "DenModuleFiles", "DenLibraryClients", "DenAccounts", "DenExports",
             "DenPermissions", "CDenSignals",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),

@@ -1,4 +1,3 @@
-import DenSupport
 import Logging
 
 /// Logs a warning for a module call that took longer than `threshold` (`--slow-call-ms`),

@@ -49,6 +49,12 @@ package struct RuntimeCallObserver: ModuleCallObserver {
     let timeShare: ModuleTimeShare
     let added: ObserverList<any ModuleCallObserver>
 
+    package init(slowCalls: SlowCallWarning, timeShare: ModuleTimeShare, added: ObserverList<any ModuleCallObserver>) {
+        self.slowCalls = slowCalls
+        self.timeShare = timeShare
+        self.added = added
+    }
+
     package func moduleCallEnded(_ call: ModuleCall, took: Duration, result: ModuleCallResult) {
         slowCalls.moduleCallEnded(call, took: took, result: result)
         timeShare.moduleCallEnded(call, took: took, result: result)

@@ -19,6 +19,10 @@ public protocol HostEventObserver: Sendable {
 package struct RuntimeEventObserver: HostEventObserver {
     let added: ObserverList<any HostEventObserver>
 
+    package init(added: ObserverList<any HostEventObserver>) {
+        self.added = added
+    }
+
     package func hostEvent(_ event: HostEvent) {
         for observer in added.all { observer.hostEvent(event) }
     }
