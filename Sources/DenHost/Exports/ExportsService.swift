@@ -40,14 +40,7 @@ package struct ExportsService: HostService {
         let call = try decode(ExportCallRequest.self, request, for: operation)
         // A module's own exports are its own code: no permission needed.
         if !Self.isOwn(call.name, of: caller.moduleID) { try gate.check(.export(call.name), caller: caller) }
-        let started = ContinuousClock.now
-        let result = Self.call(call.name, arguments: call.arguments, table: table)
-        if let observer, let export = try? table.find(call.name).get() {
-            let status = if case .failure(let failure) = result { failure.status } else { Int32(DEN_OK.rawValue) }
-            observer.moduleCallEnded(ModuleCall(moduleID: export.moduleID, what: "export \(export.function)", kind: .export, pattern: export.name),
-                                     took: .now - started, result: .returned(status: status))
-        }
-        switch result {
+        switch Self.call(call.name, arguments: call.arguments, table: table, observer: observer) {
         case .success(let value):
             return try encode(ExportCallAnswer(result: value), for: operation)
         case .failure(let failure):
@@ -61,7 +54,9 @@ package struct ExportsService: HostService {
     }
 
     /// Finds, checks and calls one export on this thread, counting the depth of nested calls.
-    package static func call(_ name: String, arguments: [ExportValue], table: ExportTable) -> Result<ExportValue, ExportCallFailure> {
+    /// `observer` hears of the call once the export is found (metrics, the time share).
+    package static func call(_ name: String, arguments: [ExportValue], table: ExportTable,
+                             observer: (any ModuleCallObserver)? = nil) -> Result<ExportValue, ExportCallFailure> {
         let depth = ExportCallDepth.current
         guard depth < maxDepth else {
             return .failure(ExportCallFailure(.gaveUp, status: DEN_ERR_INTERNAL,
@@ -74,7 +69,14 @@ package struct ExportsService: HostService {
         case .failure(let failure): return .failure(failure)
         }
         do { values = try ExportArguments.check(arguments, for: export) } catch { return .failure(error) }
-        return ExportCallDepth.$current.withValue(depth + 1) { ExportInvoker.invoke(export, values) }
+        let started = ContinuousClock.now
+        let result = ExportCallDepth.$current.withValue(depth + 1) { ExportInvoker.invoke(export, values) }
+        if let observer {
+            let status = if case .failure(let failure) = result { failure.status } else { Int32(DEN_OK.rawValue) }
+            observer.moduleCallEnded(ModuleCall(moduleID: export.moduleID, what: "export \(export.function)", kind: .export, pattern: export.name),
+                                     took: .now - started, result: .returned(status: status))
+        }
+        return result
     }
 
     /// The service status for a failure. An export's own failure keeps its meaning where a
