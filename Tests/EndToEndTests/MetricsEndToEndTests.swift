@@ -132,6 +132,14 @@ struct MetricsEndToEndTests {
         // The builder of main takes more than a millisecond (it reads its rates).
         #expect(result.stderr.contains("slow module call: module 'main': the builder of route 'main' took"), "\(result.stderr)")
         #expect(result.stderr.contains("over --slow-call-ms 1"), "\(result.stderr)")
+        for bad in ["abc", "0", "-5", "3600001"] {
+            let refused = try den.run(["run", "about", "--slow-call-ms=\(bad)"], input: "quit\n")
+            #expect(refused.status == 64, "\(bad): \(refused.stderr)")
+            #expect(refused.stderr.contains("slow call '\(bad)' is not a number of milliseconds between 1 and 3600000"), "\(refused.stderr)")
+        }
+        let fromEnvironment = try den.run(["render", "about"], environment: ["DEN_SLOW_CALL_MS": "soon"])
+        #expect(fromEnvironment.status == 64, "\(fromEnvironment.stderr)")
+        #expect(fromEnvironment.stderr.contains("(--slow-call-ms or DEN_SLOW_CALL_MS)"))
         let quiet = try den.run(["run", "about", "--slow-call-ms", "600000"], input: "quit\n")
         #expect(!quiet.stderr.contains("slow module call"), "\(quiet.stderr)")
     }
