@@ -98,6 +98,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `den serve --metrics`: each module's figures in Prometheus form (docs/OBSERVABILITY.md).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `den serve --otlp-endpoint`: each request's and module call's span, over OTLP/HTTP only
+        // (the gRPC exporter's dependencies would double the build for nothing den needs).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
     ],
     targets: [
         // The one contract between host and modules: a documented C header.
@@ -223,6 +227,13 @@ let package = Package(
                                                    .product(name: "Prometheus", package: "swift-prometheus", condition: host),
                                                    .product(name: "Hummingbird", package: "hummingbird", condition: host),
                                                    .product(name: "Logging", package: "swift-log", condition: host)]),
+        // Traces: den's spans (requests, module calls, service calls) exported over OTLP/HTTP with
+        // swift-otel (`den serve --otlp-endpoint`; docs/OBSERVABILITY.md).
+        .target(name: "DenTracing", dependencies: ["DenHost", "DenSupport", "CDenABI",
+                                                   .product(name: "OTel", package: "swift-otel", condition: host),
+                                                   .product(name: "Tracing", package: "swift-distributed-tracing", condition: host),
+                                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: host),
+                                                   .product(name: "Logging", package: "swift-log", condition: host)]),
         // What `den` and `den-commands` share: the host options, the exit statuses, `render`'s output.
         .target(name: "DenCommandLine", dependencies: ["DenHost", "DenIsolation", "DenTrust", "DenKit", "DenSupport", "DenLibraryClients", "DenLibraryContracts", "DenTerminalText",
                                                           .product(name: "Logging", package: "swift-log", condition: host)],
@@ -233,7 +244,7 @@ let package = Package(
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
             "DenCommandLine", "DenHost", "DenHotSwap", "DenIsolation", "DenTrust", "DenAccounts", "DenSupport", "DenLibraryClients", "DenLibraryContracts",
-            "DenPermissions", "DenMetrics", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
+            "DenPermissions", "DenMetrics", "DenTracing", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
             .product(name: "Mustache", package: "swift-mustache", condition: host),

@@ -4,6 +4,7 @@ import DenHost
 import DenHotSwap
 import DenMetrics
 import DenPostgresEngine
+import DenTracing
 import DenWeb
 import Foundation
 import Synchronization
@@ -59,6 +60,9 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("metrics"), help: ArgumentHelp("Serve Prometheus metrics at http://ADDRESS/metrics, on an address of its own (e.g. 127.0.0.1:9464; also DEN_METRICS, or `den config set den.app metrics …`). docs/OBSERVABILITY.md.", valueName: "address"))
     var metrics: String?
 
+    @Option(name: .customLong("otlp-endpoint"), help: ArgumentHelp("Send a span of every request, module call and service call to this OTLP/HTTP receiver (e.g. http://127.0.0.1:4318; also DEN_OTLP_ENDPOINT). Off by default. docs/OBSERVABILITY.md.", valueName: "url"))
+    var otlpEndpoint: String?
+
     @Option(name: .customLong("module-check-seconds"), help: ArgumentHelp("On PostgreSQL: seconds between checks for modules installed or removed on other hosts, besides their notifications (default 30). docs/DEPLOY.md.", valueName: "seconds"))
     var moduleCheckSeconds = 30.0
 
@@ -71,6 +75,20 @@ struct ServeOptions: ParsableArguments {
         guard (1...1_000_000).contains(maxSessionsPerAccount) else { throw ValidationError("--max-sessions-per-account \(maxSessionsPerAccount) must be 1 to 1000000") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections \(maxConnections) must be 1 to 1000000") }
         if let metrics, case .failure(let problem) = MetricsAddress.parse(metrics) { throw ValidationError("--metrics \(problem)") }
+        if let otlpEndpoint, case .failure(let problem) = OTLPEndpoint.parse(otlpEndpoint) { throw ValidationError("--otlp-endpoint \(problem)") }
+    }
+
+    /// `--otlp-endpoint`, else DEN_OTLP_ENDPOINT; nil (no tracing) when neither is set. A bad
+    /// value from the environment stops den serve with the reason.
+    func traceEndpoint() throws -> OTLPEndpoint? {
+        let environment = ProcessInfo.processInfo.environment["DEN_OTLP_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let text = otlpEndpoint ?? environment else { return nil }
+        switch OTLPEndpoint.parse(text) {
+        case .success(let endpoint): return endpoint
+        case .failure(let problem):
+            FileHandle.standardError.write(Data("Error: \(otlpEndpoint == nil ? "DEN_OTLP_ENDPOINT" : "--otlp-endpoint") \(problem)\n".utf8))
+            throw ExitCode(ExitStatus.usage)
+        }
     }
 
     /// `--metrics`, else DEN_METRICS, else `den config set den.app metrics`; nil when none is set.
@@ -105,6 +123,12 @@ struct ServeOptions: ParsableArguments {
             runtime.observe(metrics)
             return MetricsEndpoint(metrics: metrics, address: address, logger: runtime.logger)
         }
+        let traces = try traceEndpoint().map { endpoint in
+            try TraceExport.start(endpoint, runtime: runtime, instance: "\(ProcessInfo.processInfo.hostName)/\(getpid())", version: VersionText.version)
+        }
+        // The spans still queued go out before den exits (a receiver that went away costs 5 s at most).
+        defer { if let traces { try? AsyncBridge.wait { await traces.shutdown() } } }
+        if let traces { print("Den sends its spans to \(traces.endpoint)") }
         let syncing = SyncSlot()
         let watch = events.map {
             WebHotSwap.start(runtime, events: $0, options: watching.watcherOptions) { file, id in

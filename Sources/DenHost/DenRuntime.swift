@@ -64,7 +64,7 @@ public final class DenRuntime: Sendable {
         self.services = ServiceHub(gate: PermissionGate(logger: logger))
         events = RuntimeEventObserver(added: addedEventObservers)
         callObserver = RuntimeCallObserver(slowCalls: SlowCallWarning(threshold: configuration.callPolicy.slowWarning, logger: logger),
-                                           timeShare: timeShare, added: addedCallObservers)
+                                           timeShare: timeShare, added: addedCallObservers, tracing: services.tracing)
         // isolate-unsigned runs untrusted modules in workers, so it needs the machinery too.
         // isolate-unsigned runs untrusted modules in workers, so it needs the machinery too. A
         // program built without it refuses those modules rather than run them here.
@@ -128,6 +128,15 @@ public final class DenRuntime: Sendable {
         services.observers.add(observer)
         addedEventObservers.add(observer)
     }
+
+    /// From now on every request a front-end answers, every module call and every service call
+    /// is a span of `tracer`'s (`den serve --otlp-endpoint`: DenTracing).
+    public func trace(with tracer: any CallTracer) {
+        services.tracing.set(tracer)
+    }
+
+    /// The tracer set by `trace(with:)`, if any: front-ends open their requests' spans with it.
+    public var tracer: (any CallTracer)? { services.tracing.tracer }
 
     /// The pid of the worker process running the isolated module `moduleID`, and its restarts so
     /// far; nil when that module is not isolated (or not loaded yet).

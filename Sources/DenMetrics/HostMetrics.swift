@@ -18,7 +18,7 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
     public let registry = PrometheusCollectorRegistry()
     /// The runtime whose modules are labelled and scraped; set once it exists.
     private let runtimeBox = Mutex<DenRuntime?>(nil)
-    private let labels = ModuleLabels()
+    private let labels = ModuleFactsCache()
     private let callMeters = Mutex<[CallKey: CallMeter]>([:])
     private let serviceMeters = Mutex<[ServiceKey: ServiceMeter]>([:])
     private let requestCounters = Mutex<[Int: Counter]>([:])
@@ -50,7 +50,7 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
     /// Labels modules from this runtime's registry and reads its isolated workers when scraped.
     public func attach(_ runtime: DenRuntime) {
         runtimeBox.withLock { $0 = runtime }
-        labels.attach(runtime.registry)
+        labels.attach(runtime.registry.factsSource)
     }
 
     /// How many browser sessions the front-end holds, read at each scrape.
@@ -81,7 +81,7 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
     }
 
     public func moduleCallEnded(_ call: ModuleCall, took: Duration, result: ModuleCallResult) {
-        let module = labels.labels(of: call.moduleID)
+        let module = labels.facts(of: call.moduleID)
         let key = CallKey(moduleID: call.moduleID, kind: call.kind, pattern: call.pattern, revision: module.revision)
         let meter = callMeters.withLock { meters in
             if let meter = meters[key] { return meter }
@@ -95,7 +95,7 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
         meter.duration.record(took)
         let error: String? = switch result {
         case .gaveUp: "gave_up"
-        case .returned(let status): status == DEN_OK.rawValue ? nil : StatusName.of(status)
+        case .returned(let status): status == DEN_OK.rawValue ? nil : DenStatusName.of(status)
         }
         guard let error else { return }
         let counter = meter.errors.withLock { errors in
@@ -129,13 +129,13 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
     }
 
     public func serviceCalled(_ operation: String, moduleID: String, status: den_status, requestBytes: Int, replyBytes: Int) {
-        let module = labels.labels(of: moduleID)
+        let module = labels.facts(of: moduleID)
         let key = ServiceKey(moduleID: moduleID, operation: operation, failed: Int32(status.rawValue), revision: module.revision)
         let meter = serviceMeters.withLock { meters in
             if let meter = meters[key] { return meter }
             let base = [("module", moduleID), ("version", module.version), ("hosting", module.hosting)]
             // Operation names are the host's own (an unknown one is refused before it is counted).
-            let outcome = status == DEN_OK ? "ok" : StatusName.of(Int32(status.rawValue))
+            let outcome = status == DEN_OK ? "ok" : DenStatusName.of(Int32(status.rawValue))
             let calls = registry.makeCounter(descriptor: MetricNames.serviceCalls, labels: base + [("operation", operation), ("outcome", outcome)])
             let storage = operation.hasPrefix("storage.")
             let meter = ServiceMeter(calls: calls,
@@ -193,7 +193,7 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
         }
         guard let runtime = runtimeBox.withLock({ $0 }) else { return }
         let blame = runtime.timeShare.blame()
-        let now = blame.map { [("module", $0.moduleID), ("version", labels.labels(of: $0.moduleID).version)] }
+        let now = blame.map { [("module", $0.moduleID), ("version", labels.facts(of: $0.moduleID).version)] }
         if let previous = blamed.withLock({ $0 }), previous.map(\.1) != now?.map(\.1) {
             registry.makeGauge(descriptor: MetricNames.timeShare, labels: previous).set(0.0)
         }
@@ -212,24 +212,6 @@ public final class HostMetrics: ModuleCallObserver, ServiceCallObserver, HostEve
             if new > 0 { restarts.increment(by: Int64(new)) }
             registry.makeGauge(descriptor: MetricNames.quarantined, labels: moduleLabels).set(Int64(isolated.isQuarantined ? 1 : 0))
             registry.makeGauge(descriptor: MetricNames.workerMemory, labels: moduleLabels).set(worker.pid.map { ResidentMemory.bytes(of: $0) } ?? 0)
-        }
-    }
-}
-
-/// A den_status as a label value: `invalid_argument`, `permission`, … (den_module.h's names).
-enum StatusName {
-    static func of(_ status: Int32) -> String {
-        switch status {
-        case Int32(DEN_OK.rawValue): "ok"
-        case Int32(DEN_ERR_INVALID_ARGUMENT.rawValue): "invalid_argument"
-        case Int32(DEN_ERR_NOT_FOUND.rawValue): "not_found"
-        case Int32(DEN_ERR_INTERNAL.rawValue): "internal"
-        case Int32(DEN_ERR_SERVICE.rawValue): "service"
-        case Int32(DEN_ERR_PERMISSION.rawValue): "permission"
-        case Int32(DEN_ERR_UNSUPPORTED.rawValue): "unsupported"
-        case Int32(DEN_ERR_CONFLICT.rawValue): "conflict"
-        case Int32(DEN_ERR_VERSION.rawValue): "version"
-        default: "status_\(status)"
         }
     }
 }

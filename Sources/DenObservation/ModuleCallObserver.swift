@@ -13,7 +13,13 @@ public enum ModuleCallResult: Sendable, Equatable {
 /// isolated alike (an isolated module's stand-in is called the same way). Called on the calling
 /// thread, after the call: keep it short.
 public protocol ModuleCallObserver: Sendable {
+    /// A call begins: its span, when den traces, which the caller ends with the call.
+    func moduleCallBegins(_ call: ModuleCall) -> (any TraceSpan)?
     func moduleCallEnded(_ call: ModuleCall, took: Duration, result: ModuleCallResult)
+}
+
+extension ModuleCallObserver {
+    public func moduleCallBegins(_ call: ModuleCall) -> (any TraceSpan)? { nil }
 }
 
 /// Hears of every host service call a module makes (an isolated module's arrive as frames and
@@ -48,11 +54,17 @@ package struct RuntimeCallObserver: ModuleCallObserver {
     let slowCalls: SlowCallWarning
     let timeShare: ModuleTimeShare
     let added: ObserverList<any ModuleCallObserver>
+    let tracing: TracerSlot
 
-    package init(slowCalls: SlowCallWarning, timeShare: ModuleTimeShare, added: ObserverList<any ModuleCallObserver>) {
+    package init(slowCalls: SlowCallWarning, timeShare: ModuleTimeShare, added: ObserverList<any ModuleCallObserver>, tracing: TracerSlot) {
         self.slowCalls = slowCalls
         self.timeShare = timeShare
         self.added = added
+        self.tracing = tracing
+    }
+
+    package func moduleCallBegins(_ call: ModuleCall) -> (any TraceSpan)? {
+        tracing.tracer?.beginModuleCall(call, parent: CallTrace.parent)
     }
 
     package func moduleCallEnded(_ call: ModuleCall, took: Duration, result: ModuleCallResult) {

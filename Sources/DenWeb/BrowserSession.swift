@@ -233,13 +233,17 @@ final class BrowserSession: Sendable {
         }
         guard admitted else { return nil }
         let navigation = navigation
+        // The request's span, bound again on the session's queue for the step's module calls.
+        let span = CallTrace.span
         let result: T = await withCheckedContinuation { continuation in
             enqueue(Job(work: { job in
-                self.beforeStep?(self, seen)
-                let value = Self.$job.withValue(job) { body(navigation) }
-                // Saved before the answer: a request answered is a request another host can carry on.
-                if let afterStep = self.afterStep, job.unlessAnswered({ true }) == true { afterStep(self) }
-                if job.claim() { continuation.resume(returning: value) }
+                CallTrace.with(span) {
+                    self.beforeStep?(self, seen)
+                    let value = Self.$job.withValue(job) { body(navigation) }
+                    // Saved before the answer: a request answered is a request another host can carry on.
+                    if let afterStep = self.afterStep, job.unlessAnswered({ true }) == true { afterStep(self) }
+                    if job.claim() { continuation.resume(returning: value) }
+                }
             }, answerStall: { view in
                 continuation.resume(returning: stalled(view))
             }))

@@ -21,9 +21,30 @@ struct DenWebResponder: HTTPResponder {
     }
 
     func respond(to request: Request, context: WebRequestContext) async throws -> Response {
-        var response = await answer(request, from: ClientAddress.of(request, peer: context.peerAddress, trustProxy: configuration.trustProxy))
+        let address = ClientAddress.of(request, peer: context.peerAddress, trustProxy: configuration.trustProxy)
+        var response: Response
+        if let tracer = runtime.tracer {
+            response = await traced(request, from: address, by: tracer)
+        } else {
+            response = await answer(request, from: address)
+        }
         SecurityHeaders.apply(to: &response)
         runtime.events.hostEvent(.answered(status: response.status.code))
+        return response
+    }
+
+    /// The request as a span (docs/OBSERVABILITY.md, "Traces"), under the `traceparent` a proxy
+    /// sent; its steps' module calls find it on their thread (`CallTrace`).
+    private func traced(_ request: Request, from address: String, by tracer: any CallTracer) async -> Response {
+        let span = tracer.beginRequest(RequestSpanName.of(request, registry: runtime.registry),
+                                       parent: request.headers[.traceparent].map { .traceparent($0) },
+                                       attributes: [("http.request.method", .string(request.method.rawValue)),
+                                                    ("url.path", .string(request.uri.path)),
+                                                    ("client.address", .string(address))])
+        let response = await CallTrace.$span.withValue(span) { await answer(request, from: address) }
+        let status = response.status.code
+        span.set("http.response.status_code", .int(status))
+        span.end(error: status >= 500 ? "\(status)" : nil)
         return response
     }
 

@@ -71,19 +71,27 @@ public struct ModuleCallRunner: Sendable {
         let number = handOff?.current ?? 0
         let consequence = handOff?.consequence ?? consequence
         let observer = observer, started = ContinuousClock.now
+        let span = observer?.moduleCallBegins(call)
         let ticket = CallWatchdog.Ticket(call: call, policy: policy, interruption: interruption, onSlowCall: onSlowCall) { reason in
             // Counted now: a call stuck for good in a module never returns to be counted.
             observer?.moduleCallEnded(call, took: .now - started, result: .gaveUp)
+            span?.end(error: ModuleCallResult.gaveUp.spanError)
             onAbandon()
             handOff?.givenUp(CallHandOff.GivenUp(error: Self.error(for: call, reason, consequence: consequence), number: number))
         }
-        do throws(HostThread.StartFailure) { try CallWatchdog.shared.begin(ticket) } catch { return .failure(.noThread(error)) }
-        // Services called from inside `body` learn the UI session from this thread.
+        do throws(HostThread.StartFailure) { try CallWatchdog.shared.begin(ticket) } catch {
+            span?.end(error: "\(error)")
+            return .failure(.noThread(error))
+        }
+        // Services called from inside `body` learn the UI session, and the span to hang theirs
+        // under, from this thread.
         let session = session
-        let value = CrashNote.during(CrashNote.call(call)) { CallContext.$session.withValue(session) { body() } }
+        let value = CrashNote.during(CrashNote.call(call)) { CallContext.$session.withValue(session) { CallTrace.with(span) { body() } } }
         CallWatchdog.shared.end(ticket)
         guard let givenUp = ticket.finish() else {
-            observer?.moduleCallEnded(call, took: .now - ticket.start, result: .returned(status: status(value)))
+            let result = ModuleCallResult.returned(status: status(value))
+            observer?.moduleCallEnded(call, took: .now - ticket.start, result: result)
+            span?.end(error: result.spanError)
             return .success(value)
         }
         lateResult(value)

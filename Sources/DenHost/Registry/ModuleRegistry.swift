@@ -253,3 +253,19 @@ public final class ModuleRegistry: @unchecked Sendable {
         return current.resolve(route)
     }
 }
+
+extension ModuleRegistry {
+    /// Each active module's version, hosting and signer, for metrics' labels and spans.
+    package var factsSource: ModuleFactsCache.Source {
+        ModuleFactsCache.Source(revision: { [self] in revision.load(ordering: .acquiring) }) { [self] revision in
+            var byModule: [String: ModuleFacts] = [:]
+            for record in plugins where record.isActive {
+                guard let id = record.id else { continue }
+                let signer = record.signature.map { $0.publisher ?? $0.label } ?? ""
+                byModule[id] = ModuleFacts(version: record.version ?? "", hosting: record.isolated == nil ? "in-process" : "isolated",
+                                           signer: signer, revision: revision)
+            }
+            return byModule
+        }
+    }
+}

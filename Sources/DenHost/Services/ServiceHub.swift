@@ -13,6 +13,8 @@ public final class ServiceHub: @unchecked Sendable {
     package let gate: PermissionGate
     /// Hear of each answered call of an installed module (metrics).
     package let observers = ObserverList<any ServiceCallObserver>()
+    /// The tracer every call's span comes from, once den traces (`DenRuntime.trace(with:)`).
+    package let tracing = TracerSlot()
 
     public init(services: [any HostService] = []) {
         gate = PermissionGate()
@@ -63,7 +65,15 @@ public final class ServiceHub: @unchecked Sendable {
             let known = operations.joined(separator: ", ")
             return (DEN_ERR_NOT_FOUND, Data("unknown host service '\(ModuleText.singleLine(operation, limit: 80))'; this host offers: \(known)".utf8))
         }
-        let answer = answer(service, operation, request: request, caller: caller)
+        // Under the module call bound on this thread: an isolated module's calls are answered on
+        // the thread that waits for its worker, so they find their call span the same way.
+        let span = tracing.tracer?.beginServiceCall(TracedService(operation: operation, moduleID: caller.moduleID), parent: CallTrace.parent)
+        let answer: (status: den_status, body: Data) = CallTrace.with(span) { self.answer(service, operation, request: request, caller: caller) }
+        if let span {
+            span.set("den.request.bytes", .int(length))
+            span.set("den.reply.bytes", .int(answer.body.count))
+            span.end(error: answer.status == DEN_OK ? nil : DenStatusName.of(Int32(answer.status.rawValue)))
+        }
         for observer in observers.all {
             observer.serviceCalled(operation, moduleID: caller.moduleID, status: answer.status, requestBytes: length, replyBytes: answer.body.count)
         }

@@ -44,11 +44,18 @@ package struct HTTPService: HostService {
         guard (1...HTTPLimits.maxMaxBytes).contains(maxBytes) else {
             throw .invalid("http.get \(request.url): max_bytes must be between 1 and \(HTTPLimits.maxMaxBytes) (20 MiB) (got \(maxBytes)); leave it out for \(HTTPLimits.defaultMaxBytes) (5 MiB)")
         }
-        let headers = request.headers ?? [:]
+        var headers = request.headers ?? [:]
         for (name, value) in headers {
             if let problem = Self.problem(withHeader: name, value: value) {
                 throw .invalid("http.get \(request.url): \(problem)")
             }
+        }
+        // The server the module fetches from continues den's trace, unless the module sent a
+        // traceparent of its own (W3C Trace Context).
+        let span = CallTrace.span
+        if let span {
+            span.set("url.full", .string(url.absoluteString))
+            if !headers.keys.contains(where: { $0.lowercased() == "traceparent" }) { headers["traceparent"] = span.traceparent }
         }
 
         var hops = 0
@@ -57,6 +64,7 @@ package struct HTTPService: HostService {
                                              followsRedirects: !checked)
             switch try HTTPTransport.shared.get(transport) {
             case .fetched(let status, let answerHeaders, let body):
+                span?.set("http.response.status_code", .int(status))
                 // A checked fetch follows redirects here, so that each hop meets the permission.
                 guard checked, let caller, [301, 302, 303, 307, 308].contains(status), let location = answerHeaders["location"] else {
                     return HTTPResponse(status: status, headers: answerHeaders, body: body)
