@@ -2,6 +2,7 @@ import DenHost
 import Logging
 import OTel
 import ServiceLifecycle
+import Synchronization
 import Tracing
 
 /// den's spans on their way to an OTLP/HTTP receiver (swift-otel's batch exporter): started by
@@ -50,12 +51,16 @@ public final class TraceExport: Sendable {
     /// must not hold den's exit).
     public func shutdown(within limit: Duration = .seconds(5)) async {
         await group.triggerGracefulShutdown()
+        // Whichever comes first: the export's end, or the limit. (A task group would wait for
+        // both, since waiting for a task's value ignores cancellation.)
         let running = running
-        await withTaskGroup(of: Void.self) { waiting in
-            waiting.addTask { await running.value }
-            waiting.addTask { try? await Task.sleep(for: limit) }
-            await waiting.next()
-            waiting.cancelAll()
+        let once = Mutex(false)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let finish: @Sendable () -> Void = {
+                if once.withLock({ finished in defer { finished = true }; return !finished }) { done.resume() }
+            }
+            Task { await running.value; finish() }
+            Task { try? await Task.sleep(for: limit); finish() }
         }
     }
 }

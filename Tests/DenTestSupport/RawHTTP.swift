@@ -47,8 +47,9 @@ package enum RawHTTP {
     }
 
     /// One GET, read to the end (the request says `Connection: close`).
-    package static func get(port: Int, _ path: String, cookie: String? = nil) throws -> Reply {
-        try request(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(cookie.map { "Cookie: \($0)\r\n" } ?? "")\r\n")
+    package static func get(port: Int, _ path: String, cookie: String? = nil, headers: [String: String] = [:]) throws -> Reply {
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        return try request(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(cookie.map { "Cookie: \($0)\r\n" } ?? "")\(extra)\r\n")
     }
 
     /// One form POST (`application/x-www-form-urlencoded`; the caller encodes `form`).

@@ -6,12 +6,14 @@ exporter sends), decodes it with OpenTelemetry's official generated classes
 (`opentelemetry-proto` on PyPI), and appends one JSON line per span to the output file:
 name, kind, trace and span ids (hex), parent span id, status, attributes and the resource's
 attributes. A body that does not decode is answered 400 and counted in the file as an
-`{"error": ...}` line, so a test sees it. It prints its port once it listens.
+`{"error": ...}` line, so a test sees it. It prints its port once it listens, and exits when its
+standard input closes (the test that started it went away).
 
 Usage: receiver.py <output.jsonl> [port]   (port 0, the default, picks a free one)
 """
 import json
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from google.protobuf.message import DecodeError
@@ -85,4 +87,12 @@ class Handler(BaseHTTPRequestHandler):
 
 server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2]) if len(sys.argv) > 2 else 0), Handler)
 print(server.server_address[1], flush=True)
+
+
+def stop_when_stdin_closes():
+    sys.stdin.read()
+    server.shutdown()
+
+
+threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
 server.serve_forever()
