@@ -229,7 +229,7 @@ let package = Package(
                                                    .product(name: "Logging", package: "swift-log", condition: host)]),
         // Traces: den's spans (requests, module calls, service calls) exported over OTLP/HTTP with
         // swift-otel (`den serve --otlp-endpoint`; docs/OBSERVABILITY.md).
-        .target(name: "DenTracing", dependencies: ["DenHost", "DenSupport", "CDenABI",
+        .target(name: "DenTracing", dependencies: ["DenHost",
                                                    .product(name: "OTel", package: "swift-otel", condition: host),
                                                    .product(name: "Tracing", package: "swift-distributed-tracing", condition: host),
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: host),

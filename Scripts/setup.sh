@@ -51,6 +51,14 @@ if ! python3 -c 'import jsonschema, referencing' >/dev/null 2>&1; then
         || echo "setup: could not install jsonschema; the schema tests will fail (pip install jsonschema)" >&2
 fi
 
+# The tracing tests' OTLP receiver decodes den's spans with OpenTelemetry's official protobuf classes.
+if ! python3 -c 'from opentelemetry.proto.collector.trace.v1 import trace_service_pb2' >/dev/null 2>&1; then
+    echo "setup: installing the Python package opentelemetry-proto (for the tracing tests)" >&2
+    python3 -m pip install --quiet opentelemetry-proto >/dev/null 2>&1 \
+        || python3 -m pip install --quiet --break-system-packages opentelemetry-proto >/dev/null 2>&1 \
+        || echo "setup: could not install opentelemetry-proto; the tracing tests will fail (pip install opentelemetry-proto)" >&2
+fi
+
 # The browser tests' driver library.
 if ! python3 -c 'import selenium' >/dev/null 2>&1; then
     echo "setup: installing the Python package selenium (for the browser tests)" >&2

@@ -1,5 +1,4 @@
 import DenHost
-import ServiceContextModule
 import Tracing
 
 /// den's spans, made by an OpenTelemetry tracer (swift-otel's, or any `Tracer`): a request, a
