@@ -12,6 +12,8 @@
 #      127.0.0.1, made as a module held to its permissions vs unchecked (docs/PERMISSIONS.md)
 #   6m. metrics (--only metrics): GET /about and the jogs list with den serve --metrics against
 #      without, two dens side by side
+#   6t. tracing (--only tracing): the same two pages with den serve --otlp-endpoint (every request
+#      sampled, a receiver on this machine that drops what it gets) against without
 #   8. hot swap (--only swap)   latency with 10 live screens vs a plain load; memory per retained
 #                               version vs the image; first screen after 10/100/500 images; inotify vs polling
 #   9. den render about with 1, 10 and 100 modules installed, lazy vs --eager, beside hello

@@ -12,6 +12,9 @@ struct MetricsBench {
     var rounds: Int
     var connections: Int
     var workDirectory: URL
+    /// What the measured den adds: `--metrics` here; figure 6t (TracingBench) passes `--otlp-endpoint`.
+    var onArguments = ["--metrics", "127.0.0.1:0"]
+    var measuresMetrics: Bool { onArguments.contains("--metrics") }
 
     struct Page {
         var on: MonolithBench.Figure?
@@ -45,7 +48,7 @@ struct MetricsBench {
             let den = Process()
             den.executableURL = URL(fileURLWithPath: denPath)
             den.arguments = ["serve", "--port", "0", "--plugins", "about,login,jogs", "--max-sessions-per-account", "64"]
-                + (name == "on" ? ["--metrics", "127.0.0.1:0"] : [])
+                + (name == "on" ? onArguments : [])
             var environment = ProcessInfo.processInfo.environment
             environment["DEN_CACHE_DIR"] = workDirectory.appendingPathComponent("\(name)-cache").path
             environment["DEN_DATA_DIR"] = workDirectory.appendingPathComponent("\(name)-data").path
@@ -61,7 +64,7 @@ struct MetricsBench {
             // The metrics line and the pages' line come in either order.
             var printed = ""
             let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline, !(printed.contains("serving on") && (name == "off" || printed.contains("metrics on"))) {
+            while Date() < deadline, !(printed.contains("serving on") && (name == "off" || !measuresMetrics || printed.contains("metrics on"))) {
                 let chunk = output.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
                 printed += String(decoding: chunk, as: UTF8.self)
@@ -115,6 +118,7 @@ struct MetricsBench {
             let median = pairs.sorted { ratio($0) < ratio($1) }[pairs.count / 2]
             result[keyPath: keyPath] = Page(on: median.on, off: median.off, ratio: ratio(median), ratios: pairs.map(ratio))
         }
+        guard measuresMetrics else { return result }
         // The measured den did count what it served.
         if let port = apps["on"]?.metricsPort, let text = try? LoopbackHTTP.get(port, "/metrics").body {
             result.counted = text.split(separator: "\n").filter { $0.hasPrefix("den_requests_total{") }

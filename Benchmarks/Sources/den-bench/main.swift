@@ -1,6 +1,6 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|exports|permissions|login|web|metrics|swap|startup|monolith|attack|isolation|signing]... [--export-batch N] [--export-samples N]
+//                  [--only load|router|process|calls|exports|permissions|login|web|metrics|tracing|swap|startup|monolith|attack|isolation|signing]... [--export-batch N] [--export-samples N]
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
 //                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100] [--signing-counts 1,100]
@@ -266,6 +266,27 @@ if wanted("metrics") {
     }
     details.append("metrics: two den serve side by side (about, login, jogs), one with --metrics 127.0.0.1:0; wrk 2 threads, \(bench.connections) connections, \(bench.rounds) rounds of \(bench.seconds) s per page and den, alternating which goes first; the measured den counted \(Int(r.counted ?? 0)) requests at /metrics")
     for (label, page) in [("GET /about", r.about), ("GET /jogs", r.list)] {
+        guard let on = page.on, let off = page.off else { continue }
+        details.append("  \(label): ratio per round " + page.ratios.map { fixed($0, 2) }.joined(separator: " ")
+                       + "; median round on \(rate(on.requestsPerSecond)) p99 \(fixed(on.p99Milliseconds, 2)) ms, off \(rate(off.requestsPerSecond)) p99 \(fixed(off.p99Milliseconds, 2)) ms")
+    }
+}
+
+// MARK: 6t. What den serve --otlp-endpoint costs (figures 6 and 10 with tracing on against off)
+if wanted("tracing") {
+    let wrk = option("--wrk") ?? "/usr/bin/wrk"
+    let bench = TracingBench(metrics: MetricsBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path, wrkPath: wrk,
+                                                   seconds: intOption("--metrics-seconds", 3), rounds: intOption("--metrics-rounds", 7),
+                                                   connections: intOption("--connections", 16), workDirectory: work.appendingPathComponent("tracing")))
+    let r = try bench.run()
+    problems += r.figures.failures.prefix(5).map { "tracing: \($0)" }
+    for (label, page) in [("GET /about, --otlp-endpoint on", r.figures.about), ("GET /jogs (50 jogs, logged in), --otlp-endpoint on", r.figures.list)] {
+        guard let on = page.on, let off = page.off, let share = page.ratio else { continue }
+        rows.append(Row(figure: label, den: rate(on.requestsPerSecond), baseline: "off " + rate(off.requestsPerSecond), ratio: ratio(share),
+                        goal: "report", verdict: "info"))
+    }
+    details.append("tracing: two den serve side by side (about, login, jogs), one with --otlp-endpoint to a receiver on this machine that reads and drops each batch; every request sampled; wrk 2 threads, \(bench.metrics.connections) connections, \(bench.metrics.rounds) rounds of \(bench.metrics.seconds) s per page and den, alternating which goes first; the receiver got \(r.batches) batches, \(r.bytes / 1024) KiB")
+    for (label, page) in [("GET /about", r.figures.about), ("GET /jogs", r.figures.list)] {
         guard let on = page.on, let off = page.off else { continue }
         details.append("  \(label): ratio per round " + page.ratios.map { fixed($0, 2) }.joined(separator: " ")
                        + "; median round on \(rate(on.requestsPerSecond)) p99 \(fixed(on.p99Milliseconds, 2)) ms, off \(rate(off.requestsPerSecond)) p99 \(fixed(off.p99Milliseconds, 2)) ms")
