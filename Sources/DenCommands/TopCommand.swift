@@ -150,8 +150,27 @@ final class TopKeys {
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
         active = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0
-        if active { print("\u{1B}[?25l", terminator: "") } // hide the cursor
+        guard active else { return }
+        print("\u{1B}[?25l", terminator: "") // hide the cursor
+        // Closing the terminal (SIGHUP) or `kill` (SIGTERM) leaves it as it was found too.
+        let saved = saved
+        for signal in [SIGTERM, SIGHUP] {
+            Foundation.signal(signal, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
+            source.setEventHandler {
+                var saved = saved
+                _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+                print("\u{1B}[?25h", terminator: "")
+                fflush(nil)
+                exit(128 + signal)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
     }
+
+    /// Kept for as long as `den top` runs: a released source stops watching.
+    private var signalSources: [any DispatchSourceSignal] = []
 
     /// A key pressed within `seconds`, or nil.
     func read(upTo seconds: TimeInterval) -> Character? {
