@@ -120,7 +120,7 @@ extension CatalogEntry {
                 problems.append("it requires itself")
             }
             do { _ = try VersionRequirement(parsing: range) } catch {
-                problems.append("it requires \(dependency) \(error.description)")
+                problems.append("its requirement on \(dependency): \(error.description)")
             }
         }
         if let problem = manifest.permissions.problem { problems.append(problem) }
@@ -134,11 +134,11 @@ extension CatalogEntry {
         if path.hasPrefix("/") { return "is absolute; a file is named relative to the catalog" }
         if path.contains("\\") { return "contains a backslash; paths use '/'" }
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "contains a control character" }
+        if path.contains(":") { return "contains ':'; a file is a path inside the catalog, not a URL" }
         for component in path.split(separator: "/", omittingEmptySubsequences: false) {
             if component == ".." { return "contains '..', which would leave the catalog" }
             if component == "." || component.isEmpty { return "is not in plain form (an empty or '.' part)" }
         }
-        if path.contains(":") { return "contains ':'; a file is a path inside the catalog, not a URL" }
         return nil
     }
 

@@ -39,3 +39,63 @@ enum EnglishList {
         }
     }
 }
+
+/// A cycle as `a -> b -> a`; a long one shortened to its first and last steps, so a ring of
+/// thousands of modules does not become a message of thousands of ids.
+enum CycleText {
+    static func describe(_ path: [String]) -> String {
+        guard path.count > 10 else { return path.joined(separator: " -> ") }
+        return (path.prefix(4) + ["…"] + path.suffix(2)).joined(separator: " -> ") + " (\(path.count - 1) modules)"
+    }
+}
+
+/// Groups of modules that all require one another, directly or not: the cycles' places.
+enum StronglyConnected {
+    /// The strongly connected components of more than one module (Tarjan, iterative: a chain of
+    /// thousands must not grow the thread's stack), visited in id order.
+    static func components(_ edges: [String: [String]]) -> [[String]] {
+        var counter = 0
+        var index: [String: Int] = [:]
+        var low: [String: Int] = [:]
+        var onStack: Set<String> = []
+        var stack: [String] = []
+        var components: [[String]] = []
+        for root in edges.keys.sorted() where index[root] == nil {
+            var work: [(id: String, next: Int)] = [(root, 0)]
+            index[root] = counter
+            low[root] = counter
+            counter += 1
+            stack.append(root)
+            onStack.insert(root)
+            while let (id, next) = work.last {
+                let out = edges[id] ?? []
+                if next < out.count {
+                    work[work.count - 1].next += 1
+                    let target = out[next]
+                    if index[target] == nil {
+                        index[target] = counter
+                        low[target] = counter
+                        counter += 1
+                        stack.append(target)
+                        onStack.insert(target)
+                        work.append((target, 0))
+                    } else if onStack.contains(target) {
+                        low[id] = min(low[id]!, index[target]!)
+                    }
+                    continue
+                }
+                work.removeLast()
+                if let parent = work.last { low[parent.id] = min(low[parent.id]!, low[id]!) }
+                guard low[id] == index[id] else { continue }
+                var component: [String] = []
+                while let member = stack.popLast() {
+                    onStack.remove(member)
+                    component.append(member)
+                    if member == id { break }
+                }
+                if component.count > 1 { components.append(component) }
+            }
+        }
+        return components
+    }
+}

@@ -20,9 +20,7 @@ package struct LoadOrder: Sendable, Equatable {
                 }
             }
         }
-        for (id, cycle) in Self.cycles(installed) {
-            reasons[id, default: []].append("is in a dependency cycle: " + cycle.joined(separator: " -> "))
-        }
+        for (id, reason) in Self.cycles(installed) { reasons[id, default: []].append(reason) }
         // Whatever requires a module that does not load does not load either, to the fixpoint.
         var changed = true
         while changed {
@@ -50,38 +48,56 @@ package struct LoadOrder: Sendable, Equatable {
     }
 
     /// For each module on a cycle of requirements between installed modules (itself aside, which
-    /// `problem` names), the shortest such cycle through it: `a -> b -> a`.
-    static func cycles(_ installed: [String: ModuleRelease]) -> [(String, [String])] {
-        func edges(_ id: String) -> [String] {
-            installed[id]?.sortedRequires.map(\.id).filter { $0 != id && installed[$0] != nil && $0 != ModuleRelease.denID } ?? []
+    /// `problem` names), a shortest such cycle through it: `a -> b -> a`. Tarjan's strongly
+    /// connected components first, so modules on no cycle cost nothing more; then, inside each
+    /// component, a breadth-first search per member (one for all members of a huge component).
+    static func cycles(_ installed: [String: ModuleRelease]) -> [(String, String)] {
+        var edges: [String: [String]] = [:]
+        for (id, release) in installed {
+            edges[id] = release.sortedRequires.map(\.id).filter { $0 != id && installed[$0] != nil }
         }
-        var found: [(String, [String])] = []
-        for id in installed.keys.sorted() {
-            // Breadth first from id's dependencies back to id: the first path found is a shortest.
-            var previous: [String: String] = [:]
-            var queue: [String] = []
-            for next in edges(id) where previous[next] == nil {
-                previous[next] = id
-                queue.append(next)
+        var found: [(String, String)] = []
+        for component in StronglyConnected.components(edges) {
+            let members = Set(component)
+            let sorted = component.sorted()
+            if sorted.count > 64, let cycle = shortestCycle(through: sorted[0], edges: edges, within: members) {
+                let text = "is in a dependency cycle of \(sorted.count) modules, among them " + CycleText.describe(cycle)
+                found += sorted.map { ($0, text) }
+                continue
             }
-            var head = 0
-            search: while head < queue.count {
-                let current = queue[head]
-                head += 1
-                for next in edges(current) where previous[next] == nil {
-                    previous[next] = current
-                    if next == id { break search }
-                    queue.append(next)
+            for id in sorted {
+                if let cycle = shortestCycle(through: id, edges: edges, within: members) {
+                    found.append((id, "is in a dependency cycle: " + CycleText.describe(cycle)))
                 }
             }
-            guard var step = previous[id] else { continue }
-            var backwards: [String] = []
-            while step != id {
-                backwards.append(step)
-                step = previous[step] ?? id
-            }
-            found.append((id, [id] + backwards.reversed() + [id]))
         }
         return found
+    }
+
+    /// Breadth first from `id`'s dependencies back to `id`, inside `members`: a shortest cycle.
+    private static func shortestCycle(through id: String, edges: [String: [String]], within members: Set<String>) -> [String]? {
+        var previous: [String: String] = [:]
+        var queue: [String] = []
+        for next in edges[id] ?? [] where members.contains(next) && previous[next] == nil {
+            previous[next] = id
+            queue.append(next)
+        }
+        var head = 0
+        search: while head < queue.count {
+            let current = queue[head]
+            head += 1
+            for next in edges[current] ?? [] where members.contains(next) && previous[next] == nil {
+                previous[next] = current
+                if next == id { break search }
+                queue.append(next)
+            }
+        }
+        guard var step = previous[id] else { return nil }
+        var backwards: [String] = []
+        while step != id {
+            backwards.append(step)
+            step = previous[step] ?? id
+        }
+        return [id] + Array(backwards.reversed()) + [id]
     }
 }

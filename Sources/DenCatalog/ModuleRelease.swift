@@ -9,11 +9,24 @@ package struct ModuleRelease: Sendable, Hashable, CustomStringConvertible {
     package let version: SemanticVersion
     /// Module id (or `den`) → the range of its versions this release works with.
     package let requires: [String: VersionRequirement]
+    /// The requirements in id order, so every listing and message is the same from run to run;
+    /// kept, as the resolver walks them at every step.
+    package let sortedRequires: [(id: String, requirement: VersionRequirement)]
 
     package init(id: String, version: SemanticVersion, requires: [String: VersionRequirement] = [:]) {
         self.id = id
         self.version = version
         self.requires = requires
+        sortedRequires = requires.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    package static func == (a: ModuleRelease, b: ModuleRelease) -> Bool {
+        a.id == b.id && a.version == b.version && a.requires == b.requires
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(version)
     }
 
     /// From a manifest's texts; throws the first text that does not parse, naming the module.
@@ -25,7 +38,7 @@ package struct ModuleRelease: Sendable, Hashable, CustomStringConvertible {
         var parsed: [String: VersionRequirement] = [:]
         for (dependency, range) in requires.sorted(by: { $0.key < $1.key }) {
             do { parsed[dependency] = try VersionRequirement(parsing: range) } catch {
-                throw ReleaseParseError(description: "\(id) \(version) requires \(dependency) \(error.description)")
+                throw ReleaseParseError(description: "\(id) \(version): its requirement on \(dependency): \(error.description)")
             }
         }
         self.init(id: id, version: parsedVersion, requires: parsed)
@@ -33,11 +46,6 @@ package struct ModuleRelease: Sendable, Hashable, CustomStringConvertible {
 
     /// `main 1.2.0`
     package var description: String { "\(id) \(version)" }
-
-    /// The requirements in id order: every listing and message is stable from run to run.
-    package var sortedRequires: [(id: String, requirement: VersionRequirement)] {
-        requires.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
 }
 
 /// A release whose version or ranges do not parse.

@@ -44,6 +44,9 @@ struct ResolverSearch {
     private var viable: [String: Int] = [:]
     private var reasons: [String] = []
     private var steps = 0
+    /// The modules that some choice of versions could put on a cycle; only these need the
+    /// search for one when a candidate is tried (in most catalogs, none).
+    private var mayCycle: Set<String> = []
 
     init(catalog: any ModuleCatalog, request: ResolutionRequest) {
         self.catalog = catalog
@@ -66,6 +69,7 @@ struct ResolverSearch {
         // Installed modules take part whether asked for or not: their requirements must still hold.
         for id in request.installed.keys where id != den { open.insert(id) }
         for id in open { viable[id] = viableCount(id) }
+        mayCycle = modulesOnPossibleCycles(from: open)
 
         var stack: [Frame] = []
         decide: while let id = nextOpen() {
@@ -157,10 +161,6 @@ struct ResolverSearch {
                 if !requirement.isSatisfied(by: other.version) {
                     return "\(candidate) requires \(dependency) \(requirement), but \(other) \(chosenBecause(other))"
                 }
-                if let path = path(from: dependency, to: candidate.id) {
-                    return "\(candidate) requires \(dependency) \(requirement), which makes a dependency cycle: "
-                        + ([candidate.id] + path).joined(separator: " -> ")
-                }
             } else {
                 let all = (constraints[dependency] ?? []) + [Constraint(requirement: requirement, source: candidate)]
                 if !candidates(of: dependency).contains(where: { admitted($0, constraints: all) }) {
@@ -168,21 +168,57 @@ struct ResolverSearch {
                 }
             }
         }
+        if let cycle = cycle(through: candidate) {
+            let requirement = candidate.requires[cycle[1]].map { " \($0)" } ?? ""
+            return "\(candidate) requires \(cycle[1])\(requirement), which makes a dependency cycle: " + CycleText.describe(cycle)
+        }
         return nil
     }
 
-    /// The chosen modules' requirements from `start` to `target`, if they lead there.
-    private func path(from start: String, to target: String) -> [String]? {
-        var visited: Set<String> = [start]
-        var stack: [(id: String, path: [String])] = [(start, [start])]
-        while let (id, path) = stack.popLast() {
-            guard let release = chosen[id] else { continue }
-            for (dependency, _) in release.sortedRequires.reversed() {
-                if dependency == target { return path + [target] }
-                if chosen[dependency] != nil, visited.insert(dependency).inserted { stack.append((dependency, path + [dependency])) }
+    /// `candidate.id -> … -> candidate.id` through chosen modules, if taking it closes a cycle.
+    /// Only a chosen module that requires the candidate's id can close one, so most candidates
+    /// skip the search; the search is one depth-first pass from all the chosen dependencies at
+    /// once, remembering each module's parent rather than copying paths.
+    private func cycle(through candidate: ModuleRelease) -> [String]? {
+        let target = candidate.id
+        guard mayCycle.contains(target), constraints[target]?.contains(where: { $0.source != nil }) == true else { return nil }
+        var parent: [String: String] = [:]
+        var stack: [String] = []
+        for (dependency, _) in candidate.sortedRequires where chosen[dependency] != nil && parent[dependency] == nil {
+            parent[dependency] = target
+            stack.append(dependency)
+        }
+        while let id = stack.popLast() {
+            for (dependency, _) in chosen[id]?.sortedRequires ?? [] {
+                if dependency == target {
+                    var path = [id]
+                    while let up = parent[path[path.count - 1]], up != target { path.append(up) }
+                    return [target] + Array(path.reversed()) + [target]
+                }
+                if chosen[dependency] != nil, parent[dependency] == nil {
+                    parent[dependency] = id
+                    stack.append(dependency)
+                }
             }
         }
         return nil
+    }
+
+    /// Every module reachable from `roots` through any candidate's requirements, and of those
+    /// the ones in a group that could require one another (over all versions at once).
+    private mutating func modulesOnPossibleCycles(from roots: Set<String>) -> Set<String> {
+        var edges: [String: [String]] = [:]
+        var pending = Array(roots)
+        while let id = pending.popLast() {
+            guard edges[id] == nil else { continue }
+            var next: Set<String> = []
+            for release in candidates(of: id) {
+                for (dependency, _) in release.sortedRequires where dependency != ModuleRelease.denID && dependency != id { next.insert(dependency) }
+            }
+            edges[id] = next.sorted()
+            pending += next.filter { edges[$0] == nil }
+        }
+        return Set(StronglyConnected.components(edges).joined())
     }
 
     private mutating func apply(_ candidate: ModuleRelease) -> Undo {
