@@ -83,10 +83,10 @@ struct ResolverSearch {
                     frame.undo = nil
                 }
                 guard frame.next < frame.candidates.count else { continue }
+                guard steps < request.stepLimit else { return .failure(failure(.stepLimit)) }
                 let candidate = frame.candidates[frame.next]
                 frame.next += 1
                 steps += 1
-                if steps > request.stepLimit { return .failure(failure(.stepLimit)) }
                 if let rejection = rejection(of: candidate) {
                     record(rejection)
                     stack.append(frame)
