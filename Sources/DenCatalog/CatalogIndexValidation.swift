@@ -123,7 +123,11 @@ extension CatalogEntry {
                 problems.append("its requirement on \(dependency): \(error.description)")
             }
         }
-        if let problem = manifest.permissions.problem { problems.append(problem) }
+        // A permission this den does not know is not the index's fault: a newer den's module may
+        // ask for it (and require that den). Install refuses that module; the index stays usable.
+        var known = manifest.permissions
+        known.unknownNames = []
+        if let problem = known.problem { problems.append(problem) }
         return problems
     }
 

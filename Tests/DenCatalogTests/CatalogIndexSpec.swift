@@ -122,6 +122,15 @@ struct CatalogIndexSpec {
         #expect(throws: CatalogIndexInvalid.self) { try index.snapshot() }
     }
 
+    @Test("what a newer den may write is not refused: unknown keys, a permission this den does not know (kept for install to refuse)")
+    func newerWriters() throws {
+        let json = Self.json.replacingOccurrences(of: #""auth": true}"#, with: #""auth": true, "clipboard": true}, "signedAt": 5"#)
+            .replacingOccurrences(of: #""format": 1,"#, with: #""format": 1, "mirrors": ["https://example.org"],"#)
+        let index = try CatalogIndex.decode(Data(json.utf8))
+        #expect(index.problems().isEmpty, "\(index.problems())")
+        #expect(index.modules["main"]?.first?.manifest.permissions.unknownNames == ["clipboard"])
+    }
+
     @Test("times in other ISO 8601 spellings are accepted",
           arguments: ["2026-05-01T12:00:00.123Z", "2026-05-01T12:00:00+02:00", "2026-12-31T23:59:60Z", "2026-05-01T00:00:00.123456789-11:30"])
     func times(generated: String) throws {
