@@ -128,6 +128,9 @@ let package = Package(
         // What den reads of a module file without loading it: the ELF header and symbols, the
         // ABI version, the toolchain and the den_manifest, and the registry cache that keeps them.
         .target(name: "DenModuleFiles", dependencies: ["CDenABI", "DenKit", "DenRouting", "DenSupport"], swiftSettings: startPathSwift),
+        // The module catalog's pure logic: SemVer versions and ranges, the index and its checks,
+        // dependency resolution, the load order and `why`. No I/O: the commands bring the files.
+        .target(name: "DenCatalog", dependencies: ["DenKit", "DenModuleFiles"]),
         // Calling module exports through libffi: signatures, argument checks, the call itself.
         .target(name: "DenExports", dependencies: ["CDenABI", "CFFI", "DenKit", "DenSupport"], swiftSettings: startPathSwift),
         // The runtime: loader, registry, navigator, host services. Knows no front-end.
@@ -279,6 +282,7 @@ let package = Package(
         .testTarget(name: "DenExportsTests", dependencies: ["DenExports", "CDenABI", "CFFI", "DenKit"]),
         .testTarget(name: "DenHotSwapTests", dependencies: ["DenHotSwap", "DenHost", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenIsolationTests", dependencies: ["DenIsolation", "DenHost", "DenHotSwap", "DenKit", "DenSupport", "DenTestSupport", "CDenABI"]),
+        .testTarget(name: "DenCatalogTests", dependencies: ["DenCatalog", "DenModuleFiles", "DenKit"]),
         .testTarget(name: "DenModuleFilesTests", dependencies: ["DenModuleFiles", "DenKit", "DenSupport", "DenTestSupport", "CDenABI"]),
         .testTarget(name: "DenHostTests", dependencies: ["DenHost", "DenPermissions", "DenModuleFiles", "DenHotSwap", "DenAccounts", "DenExports", "DenSupport", "DenLibraryClients", "CDenABI", "DenSQLiteEngine", "DenPostgresEngine", "DenKit", "DenTestSupport",
                                                      .product(name: "Logging", package: "swift-log", condition: host)]),
