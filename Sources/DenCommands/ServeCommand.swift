@@ -123,12 +123,19 @@ struct ServeOptions: ParsableArguments {
             runtime.observe(metrics)
             return MetricsEndpoint(metrics: metrics, address: address, logger: runtime.logger)
         }
-        let traces = try traceEndpoint().map { endpoint in
-            try TraceExport.start(endpoint, runtime: runtime, instance: "\(ProcessInfo.processInfo.hostName)/\(getpid())", version: VersionText.version)
+        var traces: TraceExport?
+        if let endpoint = try traceEndpoint() {
+            do {
+                traces = try TraceExport.start(endpoint, runtime: runtime, instance: "\(ProcessInfo.processInfo.hostName)/\(getpid())",
+                                               version: VersionText.version, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                FileHandle.standardError.write(Data("Error: den serve cannot send spans: \(error)\n".utf8))
+                throw ExitCode(ExitStatus.usage)
+            }
         }
         // The spans still queued go out before den exits (a receiver that went away costs 5 s at most).
         defer { if let traces { try? AsyncBridge.wait { await traces.shutdown() } } }
-        if let traces { print("Den sends its spans to \(traces.endpoint)") }
+        if let traces { print("Den sends its spans to \(traces.destination)") }
         let syncing = SyncSlot()
         let watch = events.map {
             WebHotSwap.start(runtime, events: $0, options: watching.watcherOptions) { file, id in

@@ -96,3 +96,22 @@ extension ModuleCallResult {
         }
     }
 }
+
+/// W3C Trace Context's `traceparent` (https://www.w3.org/TR/trace-context/#traceparent-header):
+/// checked before a tracer reads it, so that a malformed header from any client is ignored quietly
+/// rather than parsed, or logged, on every request.
+public enum TraceParentHeader {
+    /// `00-<32 hex>-<16 hex>-<2 hex>`, lower case, ids not all zeros; a later version may add
+    /// fields after a further '-'; version ff is invalid.
+    public static func isWellFormed(_ header: String) -> Bool {
+        let bytes = Array(header.utf8.prefix(56))
+        guard bytes.count >= 55 else { return false }
+        func isHex(_ byte: UInt8) -> Bool { (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) }
+        func hex(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy(isHex) }
+        func zeros(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 == 0x30 } }
+        guard hex(0..<2), bytes[2] == 0x2D, hex(3..<35), bytes[35] == 0x2D, hex(36..<52), bytes[52] == 0x2D, hex(53..<55) else { return false }
+        guard !(bytes[0] == 0x66 && bytes[1] == 0x66), !zeros(3..<35), !zeros(36..<52) else { return false }
+        let isVersionZero = bytes[0] == 0x30 && bytes[1] == 0x30
+        return isVersionZero ? header.utf8.count == 55 : (bytes.count == 55 || bytes[55] == 0x2D)
+    }
+}

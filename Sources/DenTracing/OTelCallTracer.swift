@@ -23,7 +23,6 @@ struct OTelCallTracer<Backend: Tracer>: CallTracer {
         span.set("den.module.signer", .string(facts.signer))
         span.set("den.call.kind", .string(call.kind.rawValue))
         span.set("den.call.pattern", .string(call.pattern))
-        span.set("den.call.what", .string(call.what))
         return span
     }
 
@@ -52,6 +51,7 @@ struct OTelCallTracer<Backend: Tracer>: CallTracer {
         case .none: return .topLevel
         case .span(let span): return (span as? OTelTraceSpan)?.span.context ?? .topLevel
         case .traceparent(let header):
+            guard TraceParentHeader.isWellFormed(header) else { return .topLevel }
             var context = ServiceContext.topLevel
             tracer.extract(["traceparent": header], into: &context, using: HeaderExtractor())
             return context

@@ -17,7 +17,12 @@ public final class TraceExport: Sendable {
     /// OpenTelemetry's environment variables still apply on top (`OTEL_SERVICE_NAME`,
     /// `OTEL_TRACES_SAMPLER`, `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_EXPORTER_OTLP_HEADERS`, …;
     /// docs/OBSERVABILITY.md).
-    public static func start(_ endpoint: OTLPEndpoint, runtime: DenRuntime, instance: String, version: String) throws -> TraceExport {
+    /// - Throws: `Problem` when OpenTelemetry's environment variables ask for what den's exporter
+    ///   cannot do, or swift-otel refuses its configuration.
+    public static func start(_ endpoint: OTLPEndpoint, runtime: DenRuntime, instance: String, version: String,
+                             environment: [String: String]) throws(Problem) -> TraceExport {
+        let problems = OTelEnvironment.problems(environment)
+        guard problems.isEmpty else { throw Problem(problems.joined(separator: "; ")) }
         var configuration = OTel.Configuration.default
         configuration.serviceName = "den"
         // Three hosts behind nginx export to one collector: each span says which host made it.
@@ -30,7 +35,16 @@ public final class TraceExport: Sendable {
         configuration.traces.otlpExporter.protocol = .httpProtobuf
         configuration.diagnosticLogger = .custom(runtime.logger)
         configuration.diagnosticLogLevel = .warning
-        let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
+        do {
+            let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
+            return begin(tracer: tracer, service: service, endpoint: endpoint, runtime: runtime, environment: environment)
+        } catch {
+            throw Problem("OpenTelemetry refused den's settings with the environment's OTEL_* variables on top: \(error)")
+        }
+    }
+
+    private static func begin(tracer: some Tracer, service: some Service, endpoint: OTLPEndpoint, runtime: DenRuntime,
+                              environment: [String: String]) -> TraceExport {
         let modules = ModuleFactsCache()
         modules.attach(runtime.registry.factsSource)
         runtime.trace(with: OTelCallTracer(tracer: tracer, modules: modules))
@@ -38,11 +52,34 @@ public final class TraceExport: Sendable {
         let running = Task {
             do { try await group.run() } catch { runtime.logger.warning("den stopped exporting spans to \(endpoint): \(error)") }
         }
-        return TraceExport(endpoint: endpoint, group: group, running: running)
+        return TraceExport(endpoint: endpoint, group: group, running: running, environment: environment)
     }
 
-    private init(endpoint: OTLPEndpoint, group: ServiceGroup, running: Task<Void, Never>) {
+    /// Why tracing could not start.
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+
+        init(_ description: String) {
+            self.description = description
+        }
+    }
+
+    /// Where the spans go in fact: OpenTelemetry's endpoint variables win over `--otlp-endpoint`.
+    public var destination: String {
+        if let traces = environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"], !traces.isEmpty {
+            return "\(traces) (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)"
+        }
+        if let any = environment["OTEL_EXPORTER_OTLP_ENDPOINT"], !any.isEmpty {
+            return "\(any.hasSuffix("/") ? String(any.dropLast()) : any)/v1/traces (OTEL_EXPORTER_OTLP_ENDPOINT)"
+        }
+        return endpoint.url
+    }
+
+    private let environment: [String: String]
+
+    private init(endpoint: OTLPEndpoint, group: ServiceGroup, running: Task<Void, Never>, environment: [String: String]) {
         self.endpoint = endpoint
+        self.environment = environment
         self.group = group
         self.running = running
     }

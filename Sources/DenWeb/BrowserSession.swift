@@ -38,8 +38,12 @@ final class BrowserSession: Sendable {
         let work: @Sendable (Job) -> Void
         /// Answers with the recovered view; call after `claim()` returned true.
         let answerStall: @Sendable (SessionView) -> Void
+        /// The request's span when den traces: its step's module calls hang under it, on
+        /// whichever queue runs them.
+        let span: (any TraceSpan)?
 
-        init(work: @escaping @Sendable (Job) -> Void, answerStall: @escaping @Sendable (SessionView) -> Void = { _ in }) {
+        init(span: (any TraceSpan)? = nil, work: @escaping @Sendable (Job) -> Void, answerStall: @escaping @Sendable (SessionView) -> Void = { _ in }) {
+            self.span = span
             self.work = work
             self.answerStall = answerStall
         }
@@ -236,8 +240,8 @@ final class BrowserSession: Sendable {
         // The request's span, bound again on the session's queue for the step's module calls.
         let span = CallTrace.span
         let result: T = await withCheckedContinuation { continuation in
-            enqueue(Job(work: { job in
-                CallTrace.with(span) {
+            enqueue(Job(span: span, work: { job in
+                CallTrace.with(job.span) {
                     self.beforeStep?(self, seen)
                     let value = Self.$job.withValue(job) { body(navigation) }
                     // Saved before the answer: a request answered is a request another host can carry on.
@@ -309,7 +313,8 @@ final class BrowserSession: Sendable {
                 return (job, state.generation)
             }
             let answering = job?.claim() == true
-            let view = self.navigation.recover(stalled)
+            // The recovery's builds belong to the request that stalled.
+            let view = CallTrace.with(job?.span) { self.navigation.recover(stalled) }
             if answering { job?.answerStall(view) }
             self.drain(generation)
         }

@@ -87,6 +87,17 @@ struct TracingEndToEndTests {
         #expect(request.traceID != "00000000000000000000000000000000")
     }
 
+    @Test("a traceparent whose sampled flag is off is continued unsampled: den sends nothing for that request")
+    func unsampled() throws {
+        let traced = try Traced()
+        let port = try #require(traced.served.port)
+        #expect(try RawHTTP.get(port: port, "/about", headers: ["traceparent": "00-\(Self.traceID)-\(Self.parentID)-00"]).status == 200)
+        #expect(try RawHTTP.get(port: port, "/main").status == 200)
+        let spans = traced.receiver.spans { $0.contains { $0.name == "GET main" } }
+        #expect(spans.contains { $0.name == "GET main" })
+        #expect(!spans.contains { $0.name == "GET about" || $0.traceID == Self.traceID }, "\(spans.map(\.name))")
+    }
+
     @Test("an isolated module's calls, and the service calls its worker makes, hang under the request like an in-process module's")
     func isolatedWorker() throws {
         let traced = try Traced(["--isolate", "faults"], plugins: ["AboutModule", "DenFixtureFaults"])
@@ -132,10 +143,23 @@ struct TracingEndToEndTests {
         (["serve", "--port", "0"], ["DEN_OTLP_ENDPOINT": "ftp://collector"], "DEN_OTLP_ENDPOINT"),
     ])
     func refused(arguments: [String], environment: [String: String], naming: String) throws {
+        try Self.refusal(arguments, environment, naming: naming, form: "http://127.0.0.1:4318")
+    }
+
+    @Test("an OpenTelemetry variable den's exporter cannot honour is refused with the way out, never a crash", arguments: [
+        ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc", "not gRPC"),
+        ("OTEL_PROPAGATORS", "tracecontext,baggage", "set it to tracecontext"),
+        ("OTEL_TRACES_SAMPLER", "xray", "parentbased_"),
+    ])
+    func refusedEnvironment(name: String, value: String, saying: String) throws {
+        try Self.refusal(["serve", "--port", "0", "--otlp-endpoint", "http://127.0.0.1:4318"], [name: value], naming: name, form: saying)
+    }
+
+    static func refusal(_ arguments: [String], _ environment: [String: String], naming: String, form: String) throws {
         let den = try DenCommand()
         let result = try den.run(arguments, environment: environment)
         #expect(result.status == 64, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains(naming), "\(result.stderr)")
-        #expect(result.stderr.contains("http://127.0.0.1:4318"), "the form to use: \(result.stderr)")
+        #expect(result.stderr.contains(form), "the way out: \(result.stderr)")
     }
 }

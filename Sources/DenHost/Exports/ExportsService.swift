@@ -69,12 +69,16 @@ package struct ExportsService: HostService {
         case .failure(let failure): return .failure(failure)
         }
         do { values = try ExportArguments.check(arguments, for: export) } catch { return .failure(error) }
+        let call = ModuleCall(moduleID: export.moduleID, what: "export \(export.function)", kind: .export, pattern: export.name)
         let started = ContinuousClock.now
-        let result = ExportCallDepth.$current.withValue(depth + 1) { ExportInvoker.invoke(export, values) }
+        // The export's own span, under the calling module's `exports.call`: its service calls hang under it.
+        let span = observer?.moduleCallBegins(call)
+        let result = ExportCallDepth.$current.withValue(depth + 1) { CallTrace.with(span) { ExportInvoker.invoke(export, values) } }
         if let observer {
             let status = if case .failure(let failure) = result { failure.status } else { Int32(DEN_OK.rawValue) }
-            observer.moduleCallEnded(ModuleCall(moduleID: export.moduleID, what: "export \(export.function)", kind: .export, pattern: export.name),
-                                     took: .now - started, result: .returned(status: status))
+            let ended = ModuleCallResult.returned(status: status)
+            observer.moduleCallEnded(call, took: .now - started, result: ended)
+            span?.end(error: ended.spanError)
         }
         return result
     }

@@ -18,6 +18,22 @@ struct ExportObservationTests {
         func hostEvent(_ event: HostEvent) {}
     }
 
+    @Test("an export called by another module is a span of the exporter's, under the caller's exports.call span")
+    func traced() throws {
+        let fixture = try ExportFixture()
+        let tracer = CallTracingSpec.RecordingTracer()
+        fixture.runtime.trace(with: tracer)
+        let caller = tracer.beginModuleCall(ModuleCall(moduleID: "other", what: "handle(appear)", kind: .handle, pattern: "other"), parent: nil)
+        let answer = CallTrace.$span.withValue(caller) { fixture.service(#"{"name":"exporter.add","arguments":[40,2]}"#, caller: "other") }
+        #expect(answer.body == #"{"result":42,"type":"i64"}"#)
+        let service = try #require(tracer.named("exports.call").first)
+        let export = try #require(tracer.named("export exporter").first)
+        #expect(service.parent == (caller as? CallTracingSpec.RecordedSpan)?.id)
+        #expect(export.parent == service.id)
+        #expect(export.ends == [nil])
+        #expect(service.ends == [nil])
+    }
+
     @Test("exports.call from another module and den call are each one export call of the exporter, with its status")
     func observed() throws {
         let fixture = try ExportFixture()

@@ -145,6 +145,8 @@ struct CallTracingSpec {
         let own = "00-11111111111111111111111111111111-2222222222222222-01"
         #expect(try headers(HTTPGetRequest(url: server.url("/headers"), headers: ["TraceParent": own]))["traceparent"] == own)
         #expect(span.attributes["http.response.status_code"] == .int(200))
+        _ = try headers(HTTPGetRequest(url: server.url("/headers").replacingOccurrences(of: "http://", with: "http://user:secret@") + "?api_key=k#f"))
+        #expect(span.attributes["url.full"] == .string(server.url("/headers")), "no user, password, query or fragment in a span")
         let untraced = try HTTPService().get(HTTPGetRequest(url: server.url("/headers")))
         #expect(try JSONDecoder().decode([String: String].self, from: Data(untraced.body))["traceparent"] == nil)
     }

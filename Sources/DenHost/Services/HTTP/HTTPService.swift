@@ -54,7 +54,7 @@ package struct HTTPService: HostService {
         // traceparent of its own (W3C Trace Context).
         let span = CallTrace.span
         if let span {
-            span.set("url.full", .string(url.absoluteString))
+            span.set("url.full", .string(Self.withoutSecrets(url)))
             if !headers.keys.contains(where: { $0.lowercased() == "traceparent" }) { headers["traceparent"] = span.traceparent }
         }
 
@@ -83,6 +83,16 @@ package struct HTTPService: HostService {
                 throw .unavailable("http.get \(request.url) failed: \(Self.explain(failure, url: url, timeout: timeout, maxBytes: maxBytes))")
             }
         }
+    }
+
+    /// The URL as a span shows it: no user name, password, query or fragment, which may hold a key.
+    static func withoutSecrets(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "" }
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? ""
     }
 
     /// Refuses a URL whose host the caller's permission does not name (`PermissionGate`).
