@@ -204,6 +204,9 @@ package final class ModuleWorker: @unchecked Sendable {
         }
         defer { callLock.unlock() }
         if let end { throw WorkerFault(message: end.description) }
+        // The worker learns which trace the call belongs to (docs/OBSERVABILITY.md, "Traces").
+        var frame = frame
+        if frame.trace.isEmpty, let span = CallTrace.span { frame.trace = span.traceparent }
         do {
             try channel.send(frame, deadline: deadline)
             while true {

@@ -11,7 +11,7 @@ import Glibc
 /// AF_UNIX stream socket, each carrying one of the C ABI's own documents as its body.
 package enum WorkerProtocol {
     /// Sent by the worker in its hello frame; a host refuses any other.
-    package static let version: UInt64 = 2
+    package static let version: UInt64 = 3
     /// The largest snapshot a `handled` frame carries (a larger one is sent as "keeps none").
     package static let maxStateBytes = WireLimits.maxReplyBytes
     /// The largest frame either side accepts: a reply document (4 MiB) and a snapshot (4 MiB),
@@ -76,18 +76,22 @@ package struct Frame: Sendable {
     package var status: Int32 = 0
     package var ref: UInt64 = 0
     package var name: String = ""
+    /// The W3C `traceparent` of the call a host request is for, when den traces (empty
+    /// otherwise): the worker names it if the module's code kills the worker.
+    package var trace: String = ""
     package var body: Data = Data()
 
-    package init(_ kind: FrameKind, status: Int32 = 0, ref: UInt64 = 0, name: String = "", body: Data = Data()) {
+    package init(_ kind: FrameKind, status: Int32 = 0, ref: UInt64 = 0, name: String = "", trace: String = "", body: Data = Data()) {
         self.kind = kind
         self.status = status
         self.ref = ref
         self.name = name
+        self.trace = trace
         self.body = body
     }
 
-    /// kind (1) + status (4) + ref (8) + name length (2), after the 4-byte length.
-    package static let headerBytes = 15
+    /// kind (1) + status (4) + ref (8) + name length (2) + trace length (1), after the 4-byte length.
+    package static let headerBytes = 16
 }
 
 /// Why a frame could not be sent or received.
@@ -126,7 +130,8 @@ package final class FrameChannel: @unchecked Sendable {
 
     package func send(_ frame: Frame, deadline: ContinuousClock.Instant? = nil) throws(ChannelFailure) {
         let name = Array(frame.name.utf8.prefix(Int(UInt16.max)))
-        let length = Frame.headerBytes + name.count + frame.body.count
+        let trace = Array(frame.trace.utf8.prefix(Int(UInt8.max)))
+        let length = Frame.headerBytes + name.count + trace.count + frame.body.count
         var bytes = [UInt8]()
         bytes.reserveCapacity(4 + length)
         func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
@@ -135,7 +140,9 @@ package final class FrameChannel: @unchecked Sendable {
         put(frame.status)
         put(frame.ref)
         put(UInt16(name.count))
+        bytes.append(UInt8(trace.count))
         bytes.append(contentsOf: name)
+        bytes.append(contentsOf: trace)
         bytes.append(contentsOf: frame.body)
         var offset = 0
         while offset < bytes.count {
@@ -170,10 +177,16 @@ package final class FrameChannel: @unchecked Sendable {
              UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 5, as: UInt64.self)),
              Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 13, as: UInt16.self))))
         }
-        guard Frame.headerBytes + nameLength <= length else { throw .malformed("a frame whose name runs past its end") }
+        let traceLength = Int(bytes[15])
+        let bodyStart = Frame.headerBytes + nameLength + traceLength
+        guard bodyStart <= length else { throw .malformed("a frame whose name and trace run past its end") }
         let nameBytes = bytes[Frame.headerBytes ..< Frame.headerBytes + nameLength]
         guard let name = String(validating: nameBytes, as: UTF8.self) else { throw .malformed("a frame whose name is not UTF-8") }
-        return Frame(kind, status: status, ref: ref, name: name, body: Data(bytes[(Frame.headerBytes + nameLength)...]))
+        let traceBytes = bytes[Frame.headerBytes + nameLength ..< bodyStart]
+        guard traceBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), let trace = String(validating: traceBytes, as: UTF8.self) else {
+            throw .malformed("a frame whose trace is not printable ASCII")
+        }
+        return Frame(kind, status: status, ref: ref, name: name, trace: trace, body: Data(bytes[bodyStart...]))
     }
 
     /// Bytes received but not yet used: one `recv` takes all that has arrived (a frame's length

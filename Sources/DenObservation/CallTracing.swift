@@ -19,7 +19,7 @@ public enum SpanValue: Sendable, Equatable {
 }
 
 /// Where a new span hangs: under a span of this process, or under a `traceparent` from outside
-/// (a proxy's request header, an isolated worker's frame).
+/// (a proxy's request header).
 public enum SpanParent: Sendable {
     case span(any TraceSpan)
     case traceparent(String)

@@ -121,7 +121,15 @@ package final class WorkerModuleHost: @unchecked Sendable {
 
     private static let unknownInstance = Data("no such instance in this worker".utf8)
 
+    /// Answers one of the host's requests. Under a trace, a crash of the module's code names the
+    /// trace on standard error (den's log), so an operator finds the request that killed the worker.
     private func serve(_ frame: Frame) throws(ChannelFailure) {
+        guard !frame.trace.isEmpty else { return try answer(frame) }
+        let note = "module '\(moduleID)' crashed its worker (pid \(getpid())) in a \(frame.kind) call of trace \(frame.trace)"
+        try CrashNote.during(note) { () throws(ChannelFailure) in try answer(frame) }
+    }
+
+    private func answer(_ frame: Frame) throws(ChannelFailure) {
         let ok = Int32(DEN_OK.rawValue)
         switch frame.kind {
         case .build:

@@ -53,8 +53,9 @@ package enum RawHTTP {
     }
 
     /// One form POST (`application/x-www-form-urlencoded`; the caller encodes `form`).
-    package static func post(port: Int, _ path: String, form: String, cookie: String) throws -> Reply {
-        try request(port: port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)")
+    package static func post(port: Int, _ path: String, form: String, cookie: String, headers: [String: String] = [:]) throws -> Reply {
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        return try request(port: port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\(extra)\r\n\(form)")
     }
 
     private static func request(port: Int, _ text: String) throws -> Reply {

@@ -16,9 +16,15 @@ package final class ServedDen: @unchecked Sendable {
     package init(_ den: URL, arguments: [String], environment: [String: String] = [:], readyLine: String? = nil) throws {
         process = try Spawned(den, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
         try? process.input.close()
-        // Its log is read and dropped, so that den never waits on a full pipe.
-        let errors = process.errors
-        Thread { while !errors.availableData.isEmpty {} }.start()
+        // Its log is read as it comes, so that den never waits on a full pipe (`logged`).
+        let errors = process.errors, logged = self.logged
+        Thread {
+            while true {
+                let chunk = errors.availableData
+                if chunk.isEmpty { break }
+                logged.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }.start()
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let chunk = process.output.availableData
@@ -43,6 +49,10 @@ package final class ServedDen: @unchecked Sendable {
     }
 
     private let later = Collected()
+    private let logged = Collected()
+
+    /// What den wrote to standard error so far (its log; an isolated worker's too).
+    package var log: String { logged.withLock { $0 } }
 
     private final class Collected: @unchecked Sendable {
         private let lock = NSLock()

@@ -113,6 +113,16 @@ struct TracingEndToEndTests {
         let request = try #require(spans.first { $0.spanID == handle.parentSpanID })
         #expect(request.name == "POST /_action")
         #expect(Set([log.traceID, handle.traceID, request.traceID]).count == 1)
+
+        // The worker is told the call's trace: when the module kills it, its last words name it.
+        let form = "_csrf=\(browser.csrf ?? "")&_route=faults&_action=segv"
+        let cookies = [browser.cookie, browser.revision].compactMap { $0 }.joined(separator: "; ")
+        let crashed = try RawHTTP.post(port: port, "/_action", form: form, cookie: cookies, headers: ["traceparent": Self.traceparent])
+        #expect(crashed.status == 303, "\(crashed.head)")
+        let deadline = Date().addingTimeInterval(10)
+        while !traced.served.log.contains("crashed its worker"), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(traced.served.log.contains("module 'faults' crashed its worker (pid "), "\(traced.served.log)")
+        #expect(traced.served.log.contains("in a handle call of trace 00-\(Self.traceID)-"), "\(traced.served.log)")
     }
 
     @Test("the spans still queued are sent when den stops")

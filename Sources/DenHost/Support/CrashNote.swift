@@ -6,11 +6,11 @@ import Glibc
 /// runtime's crash report names only addresses. Around each piece of module code the host sets
 /// a note for the current thread, and a signal handler (C, `den_crash_note.h`) prints it before
 /// the signal goes on to the handler that had it before, so the report starts with the module.
-enum CrashNote {
+package enum CrashNote {
     private static let installed: Void = den_crash_note_install()
 
     /// Runs `body` with `note` as this thread's note ("module 'x' crashed den in …").
-    static func during<T, E: Error>(_ note: @autoclosure () -> String, _ body: () throws(E) -> T) throws(E) -> T {
+    package static func during<T, E: Error>(_ note: @autoclosure () -> String, _ body: () throws(E) -> T) throws(E) -> T {
         _ = installed
         let text = strdup(note())
         let previous = den_crash_note_swap(text)
