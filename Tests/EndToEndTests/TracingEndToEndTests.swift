@@ -113,6 +113,7 @@ struct TracingEndToEndTests {
         let request = try #require(spans.first { $0.spanID == handle.parentSpanID })
         #expect(request.name == "POST /_action")
         #expect(Set([log.traceID, handle.traceID, request.traceID]).count == 1)
+        #expect(traced.served.log.contains("trace=00-\(log.traceID)-\(log.spanID)-01"), "the module's log line names its span: \(traced.served.log)")
 
         // The worker is told the call's trace: when the module kills it, its last words name it.
         let form = "_csrf=\(browser.csrf ?? "")&_route=faults&_action=segv"

@@ -26,8 +26,10 @@ package struct LogService: HostService {
         case .error: .error
         }
         // One call, one log line: a module cannot forge lines (newlines) or reach the terminal (ESC).
-        logger.log(level: level, "\(ModuleText.singleLine(line.message, limit: LogService.maxMessageCharacters))",
-                   metadata: ["module": "\(ModuleText.singleLine(caller.moduleID))"])
+        var metadata: Logger.Metadata = ["module": "\(ModuleText.singleLine(caller.moduleID))"]
+        // Under a trace, the line names it: an operator goes from the log to the request's spans.
+        if let span = CallTrace.span { metadata["trace"] = "\(span.traceparent)" }
+        logger.log(level: level, "\(ModuleText.singleLine(line.message, limit: LogService.maxMessageCharacters))", metadata: metadata)
         return try encode(Empty(), for: operation)
     }
 }
