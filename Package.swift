@@ -247,7 +247,7 @@ let package = Package(
         // `den-commands`: every command, parsed by swift-argument-parser.
         .executableTarget(name: "den-commands", dependencies: [
             "DenCommandLine", "DenHost", "DenHotSwap", "DenIsolation", "DenTrust", "DenAccounts", "DenSupport", "DenLibraryClients", "DenLibraryContracts",
-            "DenPermissions", "DenMetrics", "DenTracing", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
+            "DenPermissions", "DenMetrics", "DenTracing", "DenCatalog", "DenSQLiteEngine", "DenPostgresEngine", "DenTerminal", "DenTerminalText", "DenWeb", "DenKit", "DenRouting", "CDenABI", "DenManifestCodegen",
             .product(name: "ArgumentParser", package: "swift-argument-parser", condition: host),
             .product(name: "Logging", package: "swift-log", condition: host),
             .product(name: "Mustache", package: "swift-mustache", condition: host),

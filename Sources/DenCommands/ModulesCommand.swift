@@ -20,7 +20,7 @@ struct ModulesCommand: ParsableCommand {
         there, and every den serve on that database follows it (docs/DEPLOY.md, "Modules across hosts").
         """,
         subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesGrantCommand.self, ModulesPermissionsCommand.self,
-                      ModulesReleaseCommand.self, ModulesSignCommand.self])
+                      ModulesReleaseCommand.self, ModulesSignCommand.self, ModulesPublishCommand.self])
 }
 
 struct ModulesInstallCommand: ParsableCommand {
@@ -166,6 +166,40 @@ struct ModulesSignCommand: ParsableCommand {
             let secret = try KeysCommand.keyRing.secretKey(key)
             let signature = try ModuleSigner.sign(url, with: secret)
             return "Signed \(url.lastPathComponent) with key \(signature.keyIDText): \(ModuleTrust.signaturePath(of: url.path))\n  \(signature.trustedComment)\nShip the .minisig beside the .so; den modules install copies both."
+        }
+    }
+}
+
+struct ModulesPublishCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Add a module file to a catalog folder and sign it: den modules publish <file.so> --to <dir>.",
+        discussion: """
+        Copies the file to <dir>/files/<id>/<id>-<version>.so and signs it (as den modules sign does), adds the version         to <dir>/index.json with the file's SHA-256, size and manifest (id, version, summary, permissions), raises the         index's serial by one and signs the index (index.json.minisig, trusted comment den-catalog serial=<n>). The folder         is plain files: any web server, file share or USB stick can hold it. A version already in the catalog is refused         (a published version never changes), and so is a catalog signed by another key. docs/CATALOG.md.
+        """)
+
+    @Argument(help: ArgumentHelp("The module's .so file.", valueName: "file.so"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The catalog folder (made when missing).", valueName: "dir"))
+    var to: String
+
+    @Option(help: ArgumentHelp("The secret key that signs the catalog: a name in <config>/keys, or a key file's path.", valueName: "key"))
+    var key = "default"
+
+    func run() throws {
+        let secret: Minisign.SecretKey
+        do { secret = try KeysCommand.keyRing.secretKey(key) } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.failure)
+        }
+        let folder = URL(fileURLWithPath: to, isDirectory: true)
+        do {
+            let published = try CatalogPublisher(folder: folder, key: secret).publish(URL(fileURLWithPath: file))
+            print("Published \(published.id) \(published.version) to \(folder.path) (index serial \(published.serial)): \(published.file), signed with key \(secret.publicKeyValue.keyIDText)")
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.failure)
         }
     }
 }

@@ -130,17 +130,25 @@ package enum ModuleSigner {
     package static func sign(_ file: URL, with key: Minisign.SecretKey, crypto: SigningLibrary = .shared) throws(KeyRing.Failure) -> Minisign.Signature {
         let comment = try comment(for: file, crypto: crypto)
         guard let bytes = FileBytes.read(atPath: file.filePath, limit: 1 << 30) else { throw KeyRing.Failure("cannot read \(file.path)") }
-        let signature: Minisign.Signature
-        do {
-            let main = try crypto.sign(seed: key.seed, message: try crypto.blake2b(bytes, length: 64))
-            let global = try crypto.sign(seed: key.seed, message: main + Array(comment.utf8))
-            signature = Minisign.Signature(prehashed: true, keyID: key.keyID, signature: main, trustedComment: comment,
-                                           globalSignature: global, untrustedComment: "signature from den secret key \(key.publicKeyValue.keyIDText)")
-        } catch { throw KeyRing.Failure("cannot sign: \(error)") }
+        let signature = try MinisignSigner.sign(bytes, comment: comment, with: key, crypto: crypto)
         let target = URL(fileURLWithPath: ModuleTrust.signaturePath(of: file.filePath))
         do { try TrustStore.write(signature.fileText, to: target) } catch {
             throw KeyRing.Failure("cannot write \(target.path): \(error); the signature goes beside the module file")
         }
         return signature
+    }
+}
+
+/// A minisign signature of any bytes (prehashed, minisign's default): a module file's, a
+/// catalog index's (docs/CATALOG.md).
+package enum MinisignSigner {
+    package static func sign(_ bytes: [UInt8], comment: String, with key: Minisign.SecretKey,
+                             crypto: SigningLibrary = .shared) throws(KeyRing.Failure) -> Minisign.Signature {
+        do {
+            let main = try crypto.sign(seed: key.seed, message: try crypto.blake2b(bytes, length: 64))
+            let global = try crypto.sign(seed: key.seed, message: main + Array(comment.utf8))
+            return Minisign.Signature(prehashed: true, keyID: key.keyID, signature: main, trustedComment: comment,
+                                      globalSignature: global, untrustedComment: "signature from den secret key \(key.publicKeyValue.keyIDText)")
+        } catch { throw KeyRing.Failure("cannot sign: \(error)") }
     }
 }

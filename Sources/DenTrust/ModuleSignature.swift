@@ -54,15 +54,8 @@ package enum ModuleSignature {
     /// over the trusted comment, and the SHA-256 the comment names. The claim, or what is wrong.
     package static func verify(file: [UInt8], signature: Minisign.Signature, publicKey: Minisign.PublicKey,
                                crypto: SigningLibrary) throws(SigningLibrary.Unavailable) -> Result<Claim, Minisign.Problem> {
-        guard signature.keyID == publicKey.keyID else {
-            return .failure(Minisign.Problem("it was made with key \(signature.keyIDText), not \(publicKey.keyIDText)"))
-        }
-        let message = signature.prehashed ? try crypto.blake2b(file, length: 64) : file
-        guard try crypto.verify(publicKey: publicKey.key, message: message, signature: signature.signature) else {
-            return .failure(Minisign.Problem("it is not a signature of this file (the file changed since it was signed, or the signature is another file's)"))
-        }
-        guard try crypto.verify(publicKey: publicKey.key, message: signature.globalMessage, signature: signature.globalSignature) else {
-            return .failure(Minisign.Problem("its trusted comment was changed after signing"))
+        if let problem = try MinisignVerifier.problem(with: file, signature: signature, publicKey: publicKey, crypto: crypto) {
+            return .failure(problem)
         }
         guard let named = parseComment(signature.trustedComment) else {
             return .failure(Minisign.Problem("its trusted comment does not name the module (\"\(signature.trustedComment)\"); sign with den modules sign, or give minisign -t the comment `den modules sign --print-comment` prints"))
@@ -80,5 +73,25 @@ extension SigningLibrary {
     /// SHA-256, from the same library as the rest.
     package func sha256(_ bytes: [UInt8]) throws(Unavailable) -> [UInt8] {
         do { return try CryptoLibrary.shared.sha256(bytes) } catch { throw Unavailable(description: error.message) }
+    }
+}
+
+/// Checks a minisign signature of any bytes (a module file, a catalog index): made with this key,
+/// over these bytes, and its trusted comment unchanged.
+package enum MinisignVerifier {
+    /// What is wrong with `signature` over `bytes`; nil when it holds.
+    package static func problem(with bytes: [UInt8], signature: Minisign.Signature, publicKey: Minisign.PublicKey,
+                                crypto: SigningLibrary) throws(SigningLibrary.Unavailable) -> Minisign.Problem? {
+        guard signature.keyID == publicKey.keyID else {
+            return Minisign.Problem("it was made with key \(signature.keyIDText), not \(publicKey.keyIDText)")
+        }
+        let message = signature.prehashed ? try crypto.blake2b(bytes, length: 64) : bytes
+        guard try crypto.verify(publicKey: publicKey.key, message: message, signature: signature.signature) else {
+            return Minisign.Problem("it is not a signature of this file (the file changed since it was signed, or the signature is another file's)")
+        }
+        guard try crypto.verify(publicKey: publicKey.key, message: signature.globalMessage, signature: signature.globalSignature) else {
+            return Minisign.Problem("its trusted comment was changed after signing")
+        }
+        return nil
     }
 }
