@@ -20,7 +20,8 @@ struct ModulesCommand: ParsableCommand {
         there, and every den serve on that database follows it (docs/DEPLOY.md, "Modules across hosts").
         """,
         subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesGrantCommand.self, ModulesPermissionsCommand.self,
-                      ModulesReleaseCommand.self, ModulesSignCommand.self, ModulesPublishCommand.self])
+                      ModulesReleaseCommand.self, ModulesSignCommand.self, ModulesPublishCommand.self, ModulesSourcesCommand.self,
+                      ModulesSearchCommand.self, ModulesInfoCommand.self])
 }
 
 struct ModulesInstallCommand: ParsableCommand {

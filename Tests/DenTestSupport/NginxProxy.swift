@@ -10,7 +10,34 @@ package final class NginxProxy: @unchecked Sendable {
     /// posix_spawn, not Foundation's Process (Spawn.swift says why); nil until started.
     private var process: Spawned?
 
-    package init(upstreams: [Int]) throws {
+    package convenience init(upstreams: [Int]) throws {
+        let servers = upstreams.map { "        server 127.0.0.1:\($0) max_fails=1 fail_timeout=1s;" }.joined(separator: "\n")
+        try self.init(http: """
+                upstream den {
+            \(servers)
+                }
+            """, location: """
+                    location / {
+                        proxy_pass http://den;
+                        proxy_set_header Host $host;
+                        proxy_connect_timeout 1s;
+                        proxy_next_upstream error timeout http_502 http_503;
+                        proxy_next_upstream_tries 3;
+                    }
+            """)
+    }
+
+    /// nginx serving `folder` as static files under `prefix` (a module catalog, docs/CATALOG.md).
+    package convenience init(serving folder: URL, under prefix: String) throws {
+        try self.init(http: "", location: """
+                    location \(prefix) {
+                        alias \(folder.path)/;
+                        autoindex off;
+                    }
+            """)
+    }
+
+    private init(http: String, location: String) throws {
         guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw ClusterFailure("nginx is not installed: run Scripts/setup.sh (Debian's nginx package)")
         }
@@ -23,7 +50,6 @@ package final class NginxProxy: @unchecked Sendable {
                                                     attributes: [.posixPermissions: 0o777])
         }
         let path = folder.path
-        let servers = upstreams.map { "        server 127.0.0.1:\($0) max_fails=1 fail_timeout=1s;" }.joined(separator: "\n")
         let configuration = """
             worker_processes 1;
             error_log \(path)/error.log warn;
@@ -37,18 +63,10 @@ package final class NginxProxy: @unchecked Sendable {
                 fastcgi_temp_path \(path)/fastcgi;
                 uwsgi_temp_path \(path)/uwsgi;
                 scgi_temp_path \(path)/scgi;
-                upstream den {
-            \(servers)
-                }
+            \(http)
                 server {
                     listen 127.0.0.1:\(port);
-                    location / {
-                        proxy_pass http://den;
-                        proxy_set_header Host $host;
-                        proxy_connect_timeout 1s;
-                        proxy_next_upstream error timeout http_502 http_503;
-                        proxy_next_upstream_tries 3;
-                    }
+            \(location)
                 }
             }
             """

@@ -1,0 +1,179 @@
+import ArgumentParser
+import DenCatalog
+import DenCommandLine
+import DenKit
+import DenTrust
+import Foundation
+
+/// `den modules sources|search|info`: the catalogs you read modules from (docs/CATALOG.md).
+struct ModulesSourcesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sources",
+        abstract: "The catalogs den modules search and info read: add, list or remove one.",
+        subcommands: [Add.self, List.self, Remove.self], defaultSubcommand: List.self)
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a catalog: an http(s) address or a folder. It is read now, and must be signed by a key you trust.",
+            discussion: "den remembers the key that signed it and its index serial, and refuses from then on an index signed by another key or older than one it read (docs/CATALOG.md).")
+
+        @Argument(help: ArgumentHelp("The catalog's address (https://…) or folder.", valueName: "url|dir"))
+        var location: String
+
+        func run() throws {
+            try CatalogCommand.reporting { context in
+                let location = try CatalogSources.normalise(location).get()
+                guard !context.sources.sources.contains(where: { $0.location == location }) else {
+                    return "\(location) is a source already."
+                }
+                let read = try context.reader.read(CatalogSources.Source(location: location))
+                context.sources.sources.append(CatalogSources.Source(location: location))
+                context.sources.remember(read, of: location)
+                try context.save()
+                let versions = read.index.modules.values.reduce(0) { $0 + $1.count }
+                return "Added \(location): \(read.index.modules.count) module(s), \(versions) version(s), index serial \(read.index.serial), signed by \(read.publisher) (key \(read.keyID))."
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the catalogs, with the key and index serial den last read there.")
+
+        func run() throws {
+            try CatalogCommand.reporting { context in
+                guard !context.sources.sources.isEmpty else { return "No catalog sources. Add one: den modules sources add <url|dir>" }
+                return context.sources.sources.map { source in
+                    "\(source.location)  key \(source.keyID ?? "-")  serial \(source.serial.map(String.init) ?? "-")"
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a catalog (what den learnt of it goes too).")
+
+        @Argument(help: ArgumentHelp("The catalog's address or folder, as den modules sources lists it.", valueName: "url|dir"))
+        var location: String
+
+        func run() throws {
+            try CatalogCommand.reporting { context in
+                let location = try CatalogSources.normalise(location).get()
+                guard context.sources.sources.contains(where: { $0.location == location }) else {
+                    throw CatalogReader.Failure("\(location) is not a source; den modules sources lists them")
+                }
+                context.sources.sources.removeAll { $0.location == location }
+                try context.save()
+                return "Removed \(location)."
+            }
+        }
+    }
+}
+
+struct ModulesSearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find modules in your catalogs by words in their id or summary (none: list them all).",
+        discussion: "Reads every source anew and checks it as den modules sources add does; a source that fails is named and the others are still searched.")
+
+    @Argument(help: ArgumentHelp("Words that must each appear in a module's id or summary (any case).", valueName: "words"))
+    var words: [String] = []
+
+    func run() throws {
+        try CatalogCommand.reporting { context in
+            let words = words.map { $0.lowercased() }
+            var lines: [String] = []
+            for (source, read) in try context.readAll() {
+                for (id, versions) in read.index.modules.sorted(by: { $0.key < $1.key }) {
+                    guard let newest = versions.last else { continue }
+                    let text = (id + " " + newest.manifest.summary).lowercased()
+                    guard words.allSatisfy(text.contains) else { continue }
+                    lines.append("\(id) \(newest.version)  \(newest.manifest.summary)  (\(read.publisher), \(source.location))")
+                }
+            }
+            return lines.isEmpty ? "No module matches \(words.isEmpty ? "(the catalogs are empty)" : words.joined(separator: " "))." : lines.joined(separator: "\n")
+        }
+    }
+}
+
+struct ModulesInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show a module's versions in your catalogs: publisher, what each requires and asks for.")
+
+    @Argument(help: ArgumentHelp("The module id.", valueName: "id"))
+    var id: String
+
+    func run() throws {
+        try CatalogCommand.reporting { context in
+            var lines: [String] = []
+            for (source, read) in try context.readAll() {
+                guard let versions = read.index.modules[id], !versions.isEmpty else { continue }
+                lines.append("\(id) in \(source.location), signed by \(read.publisher) (key \(read.keyID)):")
+                for entry in versions.reversed() {
+                    lines.append("  \(entry.version)  \(entry.manifest.summary)  (\(ByteCountFormatter.string(fromByteCount: Int64(entry.size), countStyle: .file)))")
+                    let requires = entry.manifest.requires.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                    lines.append("    requires: \(requires.isEmpty ? "nothing" : requires.joined(separator: ", "))")
+                    let asks = entry.manifest.permissions.lines
+                    lines.append("    asks to: \(asks.isEmpty ? "nothing beyond its own data" : asks.joined(separator: "; "))")
+                }
+            }
+            guard !lines.isEmpty else { throw CatalogReader.Failure("no catalog has a module '\(id)'; den modules search lists what they have") }
+            return lines.joined(separator: "\n")
+        }
+    }
+}
+
+/// What the catalog commands share: the sources file, a reader under the trust list, and the
+/// command-line form of a failure (exit 1, the reason on standard error).
+final class CatalogCommand {
+    let file: URL
+    var sources: CatalogSources
+    let reader: CatalogReader
+
+    init() throws(CatalogReader.Failure) {
+        let environment = ProcessInfo.processInfo.environment
+        file = CatalogSources.file(configDirectory: TrustStore.configDirectory(environment: environment))
+        sources = try CatalogSources.load(file)
+        var reader = CatalogReader(trust: TrustStore.load(TrustPolicySetting.trustFiles(environment: environment)))
+        // A shorter limit for a slow network, or a longer one for a slow mirror.
+        if let text = environment["DEN_CATALOG_TIMEOUT"], !text.isEmpty {
+            guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+                throw CatalogReader.Failure("DEN_CATALOG_TIMEOUT=\(text.prefix(40)) is not 0.1 to 3600 seconds")
+            }
+            reader.timeoutMilliseconds = Int(seconds * 1000)
+        }
+        self.reader = reader
+    }
+
+    func save() throws(CatalogReader.Failure) { try sources.save(file) }
+
+    /// Every source's believed index; a source that fails is named on standard error and left out.
+    /// What each read learnt is saved. Throws when there is no source, or none could be read.
+    func readAll() throws -> [(CatalogSources.Source, CatalogReader.Read)] {
+        guard !sources.sources.isEmpty else { throw CatalogReader.Failure("no catalog sources; add one with den modules sources add <url|dir>") }
+        var reads: [(CatalogSources.Source, CatalogReader.Read)] = []
+        var failures: [String] = []
+        for source in sources.sources {
+            do {
+                let read = try reader.read(source)
+                sources.remember(read, of: source.location)
+                reads.append((source, read))
+            } catch {
+                failures.append("\(error)")
+                FileHandle.standardError.write(Data("Warning: \(error)\n".utf8))
+            }
+        }
+        try save()
+        guard !reads.isEmpty else { throw CatalogReader.Failure("no catalog could be read (\(failures.count) failed, each named above)") }
+        return reads
+    }
+
+    static func reporting(_ step: (CatalogCommand) throws -> String) throws {
+        do {
+            print(try step(try CatalogCommand()))
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import DenTestSupport
+import Foundation
+import Testing
+
+/// `den modules sources|search|info` against real catalogs: a folder, the same folder served by
+/// a real nginx, and servers that hang or never stop sending (docs/CATALOG.md, "Reading a catalog").
+@Suite("Catalog sources: read only what a trusted key signed, never an older index")
+struct CatalogSourcesEndToEndTests {
+    /// A den with a key `acme`, and a catalog folder holding About and Main signed by it.
+    struct Fixture {
+        let den: DenCommand
+        let folder: URL
+
+        init(modules: [String] = ["AboutModule", "MainModule"]) throws {
+            den = try DenCommand()
+            folder = den.temp.path("catalog")
+            guard try den.run(["keys", "generate", "acme", "--as", "Acme Inc"]).status == 0 else { throw StubServerError("no key") }
+            for module in modules { try publish(module) }
+        }
+
+        func publish(_ library: String, key: String = "acme", to folder: URL? = nil) throws {
+            let result = try den.run(["modules", "publish", BuildProducts.require(BuildProducts.library(library)).path,
+                                      "--to", (folder ?? self.folder).path, "--key", key])
+            guard result.status == 0 else { throw StubServerError("publish \(library): \(result.stderr)") }
+        }
+
+        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+            try den.run(["modules"] + arguments, environment: environment)
+        }
+    }
+
+    @Test("a folder: added once signed by a trusted key, then searched by words and shown version by version")
+    func folder() throws {
+        let fixture = try Fixture()
+        let added = try fixture.run(["sources", "add", fixture.folder.path])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Added \(fixture.folder.path): 2 module(s), 2 version(s), index serial 2, signed by Acme Inc"), "\(added.stdout)")
+        #expect(try fixture.run(["sources", "add", fixture.folder.path]).stdout.contains("is a source already"))
+        #expect(try fixture.run(["sources"]).stdout.contains("\(fixture.folder.path)  key "))
+
+        let search = try fixture.run(["search", "CURRENCY"])
+        #expect(search.status == 0, "\(search.stderr)")
+        #expect(search.stdout.hasPrefix("main 1.0.0  Currency converter"), "\(search.stdout)")
+        #expect(!search.stdout.contains("about"))
+        #expect(try fixture.run(["search"]).stdout.split(separator: "\n").count == 2)
+        #expect(try fixture.run(["search", "nothing-like-it"]).stdout.contains("No module matches"))
+
+        let info = try fixture.run(["info", "main"])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("main in \(fixture.folder.path), signed by Acme Inc"), "\(info.stdout)")
+        #expect(info.stdout.contains("  1.0.0  Currency converter"))
+        #expect(info.stdout.contains("requires: nothing"))
+        #expect(info.stdout.contains("asks to: http: fetch from www.ecb.europa.eu"), "\(info.stdout)")
+        let unknown = try fixture.run(["info", "nosuch"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no catalog has a module 'nosuch'"))
+
+        #expect(try fixture.run(["sources", "remove", fixture.folder.path + "/"]).stdout.contains("Removed \(fixture.folder.path)."))
+        let none = try fixture.run(["search"])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("no catalog sources; add one with den modules sources add"))
+    }
+
+    @Test("the same catalog served by nginx reads the same")
+    func overNginx() throws {
+        let fixture = try Fixture()
+        let nginx = try NginxProxy(serving: fixture.folder, under: "/catalog/")
+        let address = "http://127.0.0.1:\(nginx.port)/catalog"
+        let added = try fixture.run(["sources", "add", address + "/"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Added \(address): 2 module(s)"), "\(added.stdout)")
+        #expect(try fixture.run(["search", "currency"]).stdout.contains("main 1.0.0"))
+        let wrong = try fixture.run(["sources", "add", "http://127.0.0.1:\(nginx.port)/elsewhere"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("answered 404 (not a catalog there?)"), "\(wrong.stderr)")
+    }
+
+    @Test("an index older than one read before is refused: an old index cannot be replayed to force a downgrade")
+    func replay() throws {
+        let fixture = try Fixture()
+        let index = fixture.folder.appendingPathComponent("index.json"), signature = fixture.folder.appendingPathComponent("index.json.minisig")
+        let (oldIndex, oldSignature) = (try Data(contentsOf: index), try Data(contentsOf: signature))
+        try fixture.publish("LoginModule")
+        #expect(try fixture.run(["sources", "add", fixture.folder.path]).status == 0)
+        try oldIndex.write(to: index)
+        try oldSignature.write(to: signature)
+        let replayed = try fixture.run(["search"])
+        #expect(replayed.status == 1)
+        #expect(replayed.stderr.contains("offers index serial 2, older than serial 3 den read there before"), "\(replayed.stderr)")
+    }
+
+    @Test("a catalog signed by a key not on the trust list, or revoked, or changed after signing, is read not at all")
+    func untrusted() throws {
+        let fixture = try Fixture()
+        // A stranger's catalog: made with a key in another config folder.
+        let stranger = fixture.den.temp.path("stranger-config")
+        #expect(try fixture.den.run(["keys", "generate", "eve", "--as", "Eve"], environment: ["DEN_CONFIG_DIR": stranger.path]).status == 0)
+        let theirs = fixture.den.temp.path("their-catalog")
+        let published = try fixture.den.run(["modules", "publish", BuildProducts.require(BuildProducts.library("AboutModule")).path,
+                                             "--to", theirs.path, "--key", "eve"], environment: ["DEN_CONFIG_DIR": stranger.path])
+        #expect(published.status == 0, "\(published.stderr)")
+        let strange = try fixture.run(["sources", "add", theirs.path])
+        #expect(strange.status == 1)
+        #expect(strange.stderr.contains("which is not on your trust list"), "\(strange.stderr)")
+
+        #expect(try fixture.run(["sources", "add", fixture.folder.path]).status == 0)
+        let indexURL = fixture.folder.appendingPathComponent("index.json")
+        try String(contentsOf: indexURL, encoding: .utf8).replacingOccurrences(of: "www.ecb.europa.eu", with: "evil.example.org")
+            .write(to: indexURL, atomically: true, encoding: .utf8)
+        let tampered = try fixture.run(["info", "main"])
+        #expect(tampered.status == 1)
+        #expect(tampered.stderr.contains("index.json does not match its signature"), "\(tampered.stderr)")
+        #expect(!tampered.stdout.contains("evil.example.org"))
+
+        let keys = try fixture.den.run(["keys", "list"])
+        let keyID = try #require(keys.stdout.split(separator: "\n").first { $0.contains("Acme Inc") }?
+            .split(separator: " ").first { $0.count == 16 && $0.allSatisfy(\.isHexDigit) }, "\(keys.stdout)")
+        #expect(try fixture.den.run(["keys", "revoke", String(keyID)]).status == 0)
+        let revoked = try fixture.run(["sources", "add", fixture.den.temp.path("catalog").path])
+        #expect(revoked.stdout.contains("is a source already") || revoked.status == 1)
+        let search = try fixture.run(["search"])
+        #expect(search.status == 1)
+        #expect(search.stderr.contains("which you revoked"), "\(search.stderr)")
+    }
+
+    @Test("a server that hangs, or sends without end, is given up on with the reason", arguments: ["hang", "endless"])
+    func hostile(path: String) throws {
+        let fixture = try Fixture(modules: [])
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/hostile_http_server.py")
+        let server = try Spawned(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path], environment: ProcessInfo.processInfo.environment)
+        defer {
+            try? server.input.close()
+            server.terminate()
+            _ = server.wait()
+        }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = server.output.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let port = try #require(Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let started = Date()
+        let result = try fixture.run(["sources", "add", "http://127.0.0.1:\(port)/\(path)"], environment: ["DEN_CATALOG_TIMEOUT": "2"])
+        #expect(result.status == 1)
+        #expect(Date().timeIntervalSince(started) < 20)
+        let reason = path == "hang" ? "sent no whole answer within 2 s" : "sent more than 16777216 bytes"
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+        #expect(!(try fixture.run(["sources"]).stdout.contains("127.0.0.1:\(port)")), "nothing was added")
+    }
+}
