@@ -164,6 +164,23 @@ struct ModuleInstaller {
     }
 
     /// The user folder's module files and their ids (from the manifest, else by loading the file).
+    /// The modules a den started now would run, bundled and yours, held to the trust policy:
+    /// what a catalog install resolves against. Loaded from manifests where they have some, so
+    /// no module code runs for them.
+    func activeModules() throws -> [(id: String, version: String)] {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var configuration = HostConfiguration(pluginDirectories: [], bundledDirectory: bundledFolder, userDirectory: userFolder,
+                                              cacheDirectory: cacheDirectory, dataDirectory: scratch.url.appendingPathComponent("data"),
+                                              logLevel: .critical)
+        configuration.loadsLazily = true
+        configuration.trust = trust
+        configuration.useWorkerIsolation()
+        let runtime = DenRuntime(configuration: configuration)
+        runtime.loadPlugins()
+        return runtime.registry.plugins.filter(\.isActive).compactMap { record in record.id.map { ($0, record.version ?? "") } }
+    }
+
     private func installedFiles(dataDirectory: URL) throws -> [(file: URL, id: String?)] {
         guard FileManager.default.fileExists(atPath: userFolder.path) else { return [] }
         var configuration = HostConfiguration(pluginDirectories: [], bundledDirectory: nil, userDirectory: userFolder,

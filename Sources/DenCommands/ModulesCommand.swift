@@ -1,4 +1,5 @@
 import ArgumentParser
+import DenCatalog
 import DenCommandLine
 import DenHost
 import DenTrust
@@ -6,6 +7,7 @@ import DenKit
 import DenPostgresEngine
 import DenSQLiteEngine
 import DenSupport
+import DenTerminalText
 import Foundation
 import DenPermissions
 
@@ -39,7 +41,7 @@ struct ModulesInstallCommand: ParsableCommand {
         (docs/PERMISSIONS.md).
         """)
 
-    @Argument(help: ArgumentHelp("The module's .so file.", valueName: "file.so"))
+    @Argument(help: ArgumentHelp("The module's .so file, or a module id with an optional version range (main, main@^1.2) to install from your catalogs.", valueName: "file.so|id[@range]"))
     var file: String
 
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Where loaded plugin copies are kept (default: $DEN_CACHE_DIR or ~/.cache/den/plugins).", valueName: "dir"))
@@ -56,20 +58,63 @@ struct ModulesInstallCommand: ParsableCommand {
     @OptionGroup var shared: SharedModulesOptions
 
     func run() throws {
+        let request: CatalogInstall?
+        do { request = try CatalogInstall.request(file) } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.usage)
+        }
         let shelf = try shared.shelf()
         let book = PermissionBook(engine: try shared.grantStorage(), gate: PermissionGate(), recordsFirstLoad: false)
         try ModuleInstaller.reporting(cacheDirectory: cacheDirectory, trustPolicy: trustPolicy) { installer in
-            let installed = try installer.install(URL(fileURLWithPath: file)) { record in try consent(record, book: book) }
-            guard let shelf else { return installed.description }
-            let bytes: [UInt8]
-            do { bytes = Array(try Data(contentsOf: installed.target)) } catch {
-                throw ModuleInstaller.Failure(description: "installed here, but cannot read \(installed.target.path) to publish it: \(error.localizedDescription)")
-            }
-            return installed.description + "\n" + (try SharedModulesOptions.publishing(shelf, installed.id) {
-                try shelf.publish(moduleID: installed.id, fileName: installed.target.lastPathComponent, version: installed.version,
-                                  bytes: bytes, by: ModuleSync.hostName)
-            })
+            guard let request else { return try install(URL(fileURLWithPath: file), installer: installer, shelf: shelf, book: book) }
+            return try install(request, installer: installer, shelf: shelf, book: book)
         }
+    }
+
+    /// One file, as given.
+    private func install(_ file: URL, installer: ModuleInstaller, shelf: PostgresModuleShelf?, book: PermissionBook) throws -> String {
+        let installed = try installer.install(file) { record in try consent(record, book: book) }
+        guard let shelf else { return installed.description }
+        let bytes: [UInt8]
+        do { bytes = Array(try Data(contentsOf: installed.target)) } catch {
+            throw ModuleInstaller.Failure(description: "installed here, but cannot read \(installed.target.path) to publish it: \(error.localizedDescription)")
+        }
+        return installed.description + "\n" + (try SharedModulesOptions.publishing(shelf, installed.id) {
+            try shelf.publish(moduleID: installed.id, fileName: installed.target.lastPathComponent, version: installed.version,
+                              bytes: bytes, by: ModuleSync.hostName)
+        })
+    }
+
+    /// By name from your catalogs: every file fetched and checked first, then installed
+    /// dependencies first, each as a file is (docs/CATALOG.md, "Installing by name").
+    private func install(_ request: CatalogInstall, installer: ModuleInstaller, shelf: PostgresModuleShelf?, book: PermissionBook) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("den-install-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fetched: [CatalogInstall.Fetched]
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            fetched = try request.prepare(into: folder, installed: CatalogInstall.installed(try installer.activeModules()),
+                                          denVersion: SemanticVersion(VersionText.version)!,
+                                          progress: ProgressLine(width: TerminalWidth.current(descriptor: STDERR_FILENO)))
+        } catch {
+            throw ModuleInstaller.Failure(description: "\(error)")
+        }
+        guard !fetched.isEmpty else {
+            let have = (try? installer.activeModules())?.first { $0.id == request.id }.map { " \($0.version)" } ?? ""
+            return "\(request.id)\(have) is installed already and fits \(request.text); nothing to do."
+        }
+        var done: [String] = []
+        for item in fetched {
+            do {
+                done.append("\(item.step): " + (try install(item.file, installer: installer, shelf: shelf, book: book)))
+            } catch {
+                // What was installed stays; the failure says where the plan stopped.
+                let left = fetched.drop { $0.file != item.file }.dropFirst().map { "\($0.step)" }
+                throw ModuleInstaller.Failure(description: (done + ["\(item.step) failed: \(error)"]).joined(separator: "\n")
+                                                  + (left.isEmpty ? "" : "\nNot done: " + left.joined(separator: ", ")))
+            }
+        }
+        return done.joined(separator: "\n")
     }
 }
 

@@ -150,3 +150,94 @@ struct CatalogSourcesEndToEndTests {
         #expect(!(try fixture.run(["sources"]).stdout.contains("127.0.0.1:\(port)")), "nothing was added")
     }
 }
+
+/// `den modules install <id>[@range]` from the catalogs: resolved, fetched, held to the signed
+/// index, installed dependencies first (docs/CATALOG.md, "Installing by name").
+@Suite("Installing by name from a catalog")
+struct CatalogInstallEndToEndTests {
+    typealias Fixture = CatalogSourcesEndToEndTests.Fixture
+
+    func userFolder(_ fixture: Fixture) -> URL { fixture.den.temp.path("xdg-data/den/modules") }
+
+    func installed(_ fixture: Fixture) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: userFolder(fixture).path)) ?? []).filter { $0.hasSuffix(".so") }.sorted()
+    }
+
+    @Test("by name, from nginx: the newest version that fits, checked against the index, signed by the catalog's publisher; again, nothing to do")
+    func byName() throws {
+        let fixture = try Fixture()
+        let nginx = try NginxProxy(serving: fixture.folder, under: "/catalog/")
+        #expect(try fixture.run(["sources", "add", "http://127.0.0.1:\(nginx.port)/catalog"]).status == 0)
+        let install = try fixture.run(["install", "main@^1", "--yes"], environment: ["DEN_TRUST_POLICY": "require-signature"])
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.stdout.contains("install main 1.0.0: Installed main 1.0.0 as "), "\(install.stdout)")
+        #expect(install.stdout.contains("signed by Acme Inc"), "\(install.stdout)")
+        #expect(installed(fixture) == ["main-1.0.0.so"])
+        #expect(!install.stdout.contains("\u{1B}"), "no progress line when piped")
+        let again = try fixture.run(["install", "main", "--yes"], environment: ["DEN_TRUST_POLICY": "require-signature"])
+        #expect(again.stdout.contains("main 1.0.0 is installed already and fits main; nothing to do."), "\(again.stdout)")
+
+        // With the build folder's own Main running (policy allow), main is there already.
+        let bundled = try fixture.run(["install", "main", "--yes"], environment: ["DEN_TRUST_POLICY": "allow"])
+        #expect(bundled.stdout.contains("nothing to do"), "\(bundled.stdout)\(bundled.stderr)")
+    }
+
+    @Test("a range no version fits is refused naming what the catalog has; nothing is installed")
+    func unsatisfiable() throws {
+        let fixture = try Fixture()
+        #expect(try fixture.run(["sources", "add", fixture.folder.path]).status == 0)
+        let result = try fixture.run(["install", "main@^2", "--yes"], environment: ["DEN_TRUST_POLICY": "require-signature"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot install main@^2: you asked for main ^2, but the catalog has main 1.0.0"), "\(result.stderr)")
+        #expect(installed(fixture).isEmpty)
+        let bad = try fixture.run(["install", "main@^^1"])
+        #expect(bad.status == 64, "\(bad.stderr)")
+    }
+
+    @Test("a file whose bytes differ from what the signed index names is refused; nothing is installed")
+    func swappedFile() throws {
+        let fixture = try Fixture()
+        #expect(try fixture.run(["sources", "add", fixture.folder.path]).status == 0)
+        // The same size, one byte changed: only the hash tells.
+        let main = fixture.folder.appendingPathComponent("files/main/main-1.0.0.so")
+        var bytes = try Data(contentsOf: main)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: main)
+        let result = try fixture.run(["install", "main", "--yes"], environment: ["DEN_TRUST_POLICY": "require-signature"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has SHA-256") && result.stderr.contains("the file was changed or swapped"), "\(result.stderr)")
+        #expect(installed(fixture).isEmpty)
+    }
+
+    @Test("what a module requires is installed first: about, whose index entry requires main ^1, brings main")
+    func dependencies() throws {
+        let fixture = try Fixture()
+        // The index as a publisher whose about requires main would write it, signed again with
+        // Debian's minisign and the same key.
+        let indexURL = fixture.folder.appendingPathComponent("index.json")
+        var index = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: indexURL)) as? [String: Any])
+        var modules = try #require(index["modules"] as? [String: Any])
+        var about = try #require(modules["about"] as? [[String: Any]])
+        var manifest = try #require(about[0]["manifest"] as? [String: Any])
+        manifest["requires"] = ["main": "^1"]
+        about[0]["manifest"] = manifest
+        modules["about"] = about
+        index["modules"] = modules
+        let serial = try #require(index["serial"] as? Int) + 1
+        index["serial"] = serial
+        try JSONSerialization.data(withJSONObject: index, options: [.sortedKeys]).write(to: indexURL)
+        let sign = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/minisign"),
+                                         ["-S", "-s", fixture.den.temp.path("config/keys/acme.key").path, "-t", "den-catalog serial=\(serial)",
+                                          "-m", indexURL.path, "-x", indexURL.path + ".minisig"], input: "\n")
+        #expect(sign.status == 0, "\(sign.stdout)\(sign.stderr)")
+        #expect(try fixture.run(["sources", "add", fixture.folder.path]).status == 0)
+        #expect(try fixture.run(["info", "about"]).stdout.contains("requires: main ^1"))
+        // Under require-signature the build folder's unsigned About and Main do not run, so
+        // neither is installed yet as far as this den is concerned.
+        let install = try fixture.run(["install", "about", "--yes"], environment: ["DEN_TRUST_POLICY": "require-signature"])
+        #expect(install.status == 0, "\(install.stderr)")
+        let lines = install.stdout.split(separator: "\n").filter { $0.hasPrefix("install ") }
+        #expect(lines.map { $0.prefix(20) } == ["install main 1.0.0: ", "install about 1.0.0:"], "main first: \(install.stdout)")
+        #expect(installed(fixture) == ["about-1.0.0.so", "main-1.0.0.so"])
+    }
+}
