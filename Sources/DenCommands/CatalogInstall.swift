@@ -12,6 +12,10 @@ struct CatalogInstall {
     let id: String
     let range: VersionRequirement
     let text: String
+    /// `den modules update`: which installed modules may move to a newer version.
+    var update: UpdatePolicy = .none
+    /// More requests beside `id` (`den modules update` asks for every module it updates).
+    var others: [String: VersionRequirement] = [:]
 
     /// The request an argument makes, or nil when it names a file (an existing path, anything with
     /// a '/' or ending in .so).
@@ -53,7 +57,10 @@ struct CatalogInstall {
                 }
             }
         }
-        let request = ResolutionRequest(requests: [id: range], denVersion: denVersion, installed: installed)
+        var requests = others
+        if !id.isEmpty { requests[id] = range }
+        let request = ResolutionRequest(requests: requests, denVersion: denVersion, installed: installed,
+                                        pins: context.sources.pinnedVersions, update: update)
         let plan: ResolutionPlan
         switch DependencyResolver(catalog: CatalogSnapshot(releases)).resolve(request) {
         case .success(let resolved): plan = resolved

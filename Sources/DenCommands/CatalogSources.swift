@@ -1,3 +1,4 @@
+import DenCatalog
 import DenTrust
 import Foundation
 
@@ -21,6 +22,23 @@ struct CatalogSources: Codable {
     }
 
     var sources: [Source] = []
+    /// Module id → the version `den modules pin` holds it at: install and update never move it.
+    var pins: [String: String] = [:]
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sources = try container.decodeIfPresent([Source].self, forKey: .sources) ?? []
+        pins = try container.decodeIfPresent([String: String].self, forKey: .pins) ?? [:]
+    }
+
+    private enum CodingKeys: String, CodingKey { case sources, pins }
+
+    /// The pins as the resolver takes them (a version that does not parse was refused when pinned).
+    var pinnedVersions: [String: SemanticVersion] {
+        pins.compactMapValues { SemanticVersion($0) }
+    }
 
     static func file(configDirectory: URL) -> URL { configDirectory.appendingPathComponent("catalog-sources.json") }
 

@@ -177,3 +177,101 @@ final class CatalogCommand {
         }
     }
 }
+
+struct ModulesOutdatedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outdated",
+        abstract: "List the modules den runs that your catalogs have newer versions of.")
+
+    @OptionGroup var options: InstallOptions
+
+    func run() throws {
+        try options.run { install in
+            let active = try install.installer.activeModules()
+            let context = try CatalogCommand()
+            var newest: [String: (version: SemanticVersion, text: String, source: String)] = [:]
+            for (source, read) in try context.readAll() {
+                for (id, versions) in read.index.modules {
+                    for entry in versions {
+                        guard let version = SemanticVersion(entry.version) else { continue }
+                        if newest[id].map({ version > $0.version }) ?? true { newest[id] = (version, entry.version, source.location) }
+                    }
+                }
+            }
+            let lines = active.sorted { $0.id < $1.id }.compactMap { module -> String? in
+                guard let have = SemanticVersion(module.version), let offered = newest[module.id], offered.version > have else { return nil }
+                let pin = context.sources.pins[module.id].map { "; pinned at \($0)" } ?? ""
+                return "\(module.id) \(module.version) → \(offered.text) (\(offered.source)\(pin))"
+            }
+            return lines.isEmpty ? "Every module den runs is at the newest version your catalogs have." : lines.joined(separator: "\n")
+        }
+    }
+}
+
+struct ModulesUpdateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Move a module (none: every module your catalogs have) to the newest version its requirements and pins allow.",
+        discussion: "Resolved, fetched, checked and installed as den modules install <id> does (docs/CATALOG.md).")
+
+    @Argument(help: ArgumentHelp("The module id; leave it out to update every module your catalogs list.", valueName: "id"))
+    var id: String?
+
+    @OptionGroup var options: InstallOptions
+
+    func run() throws {
+        try options.run { install in
+            let active = try install.installer.activeModules()
+            if let id {
+                guard active.contains(where: { $0.id == id }) else {
+                    throw ModuleInstaller.Failure(description: "den runs no module '\(id)'; install it first (den modules install \(id))")
+                }
+                return try install.catalog(CatalogInstall(id: id, range: .any, text: id, update: .only([id])))
+            }
+            let context: CatalogCommand
+            do { context = try CatalogCommand() } catch { throw ModuleInstaller.Failure(description: "\(error)") }
+            var listed = Set<String>()
+            do { for (_, read) in try context.readAll() { listed.formUnion(read.index.modules.keys) } } catch {
+                throw ModuleInstaller.Failure(description: "\(error)")
+            }
+            let ids = active.map(\.id).filter(listed.contains)
+            guard !ids.isEmpty else { return "No module den runs is in your catalogs; nothing to update." }
+            var request = CatalogInstall(id: "", range: .any, text: "", update: .all)
+            request.others = Dictionary(uniqueKeysWithValues: ids.map { ($0, VersionRequirement.any) })
+            return try install.catalog(request)
+        }
+    }
+}
+
+struct ModulesPinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pin",
+        abstract: "Hold a module at one version: den modules install and update never move it. No argument lists the pins.")
+
+    @Argument(help: ArgumentHelp("id@version, e.g. main@1.2.0.", valueName: "id@version"))
+    var pin: String?
+
+    @Option(help: ArgumentHelp("Take the pin off a module.", valueName: "id"))
+    var remove: String?
+
+    func run() throws {
+        try CatalogCommand.reporting { context in
+            if let remove {
+                guard context.sources.pins.removeValue(forKey: remove) != nil else { throw CatalogReader.Failure("\(remove) is not pinned") }
+                try context.save()
+                return "\(remove) is no longer pinned."
+            }
+            guard let pin else {
+                guard !context.sources.pins.isEmpty else { return "No module is pinned." }
+                return context.sources.pins.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "\n")
+            }
+            let parts = pin.split(separator: "@", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let request = try CatalogInstall.request(parts[0]), request.id == parts[0], SemanticVersion(parts[1]) != nil else {
+                throw CatalogReader.Failure("'\(pin)' is not id@version, e.g. main@1.2.0")
+            }
+            context.sources.pins[parts[0]] = parts[1]
+            try context.save()
+            return "\(parts[0]) is pinned at \(parts[1])."
+        }
+    }
+}

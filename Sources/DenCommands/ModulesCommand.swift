@@ -23,7 +23,8 @@ struct ModulesCommand: ParsableCommand {
         """,
         subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesGrantCommand.self, ModulesPermissionsCommand.self,
                       ModulesReleaseCommand.self, ModulesSignCommand.self, ModulesPublishCommand.self, ModulesSourcesCommand.self,
-                      ModulesSearchCommand.self, ModulesInfoCommand.self])
+                      ModulesSearchCommand.self, ModulesInfoCommand.self, ModulesOutdatedCommand.self, ModulesUpdateCommand.self,
+                      ModulesPinCommand.self])
 }
 
 struct ModulesInstallCommand: ParsableCommand {
@@ -44,6 +45,24 @@ struct ModulesInstallCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The module's .so file, or a module id with an optional version range (main, main@^1.2) to install from your catalogs.", valueName: "file.so|id[@range]"))
     var file: String
 
+    @OptionGroup var options: InstallOptions
+
+    func run() throws {
+        let request: CatalogInstall?
+        do { request = try CatalogInstall.request(file) } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.usage)
+        }
+        try options.run { install in
+            guard let request else { return try install.file(URL(fileURLWithPath: file)) }
+            return try install.catalog(request)
+        }
+    }
+}
+
+/// What `den modules install` and `update` take: where copies go, the trust policy, consent for
+/// scripts, and the database every host follows.
+struct InstallOptions: ParsableArguments {
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Where loaded plugin copies are kept (default: $DEN_CACHE_DIR or ~/.cache/den/plugins).", valueName: "dir"))
     var cacheDirectory: String?
 
@@ -57,23 +76,26 @@ struct ModulesInstallCommand: ParsableCommand {
 
     @OptionGroup var shared: SharedModulesOptions
 
-    func run() throws {
-        let request: CatalogInstall?
-        do { request = try CatalogInstall.request(file) } catch {
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
-            throw ExitCode(ExitStatus.usage)
-        }
+    /// Runs `step` with an installer held to these options, printing what it did or why not.
+    func run(_ step: (Installing) throws -> String) throws {
         let shelf = try shared.shelf()
         let book = PermissionBook(engine: try shared.grantStorage(), gate: PermissionGate(), recordsFirstLoad: false)
         try ModuleInstaller.reporting(cacheDirectory: cacheDirectory, trustPolicy: trustPolicy) { installer in
-            guard let request else { return try install(URL(fileURLWithPath: file), installer: installer, shelf: shelf, book: book) }
-            return try install(request, installer: installer, shelf: shelf, book: book)
+            try step(Installing(installer: installer, shelf: shelf, book: book, yes: yes))
         }
     }
+}
+
+/// One install command's work: a file, or a plan from the catalogs.
+struct Installing {
+    let installer: ModuleInstaller
+    let shelf: PostgresModuleShelf?
+    let book: PermissionBook
+    let yes: Bool
 
     /// One file, as given.
-    private func install(_ file: URL, installer: ModuleInstaller, shelf: PostgresModuleShelf?, book: PermissionBook) throws -> String {
-        let installed = try installer.install(file) { record in try consent(record, book: book) }
+    func file(_ file: URL) throws -> String {
+        let installed = try installer.install(file) { record in try consent(record) }
         guard let shelf else { return installed.description }
         let bytes: [UInt8]
         do { bytes = Array(try Data(contentsOf: installed.target)) } catch {
@@ -85,9 +107,9 @@ struct ModulesInstallCommand: ParsableCommand {
         })
     }
 
-    /// By name from your catalogs: every file fetched and checked first, then installed
-    /// dependencies first, each as a file is (docs/CATALOG.md, "Installing by name").
-    private func install(_ request: CatalogInstall, installer: ModuleInstaller, shelf: PostgresModuleShelf?, book: PermissionBook) throws -> String {
+    /// From your catalogs: every file fetched and checked first, then installed dependencies
+    /// first, each as a file is (docs/CATALOG.md, "Installing by name").
+    func catalog(_ request: CatalogInstall) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("den-install-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let fetched: [CatalogInstall.Fetched]
@@ -100,13 +122,14 @@ struct ModulesInstallCommand: ParsableCommand {
             throw ModuleInstaller.Failure(description: "\(error)")
         }
         guard !fetched.isEmpty else {
+            guard !request.id.isEmpty else { return "Every module is at the newest version its requirements and pins allow; nothing to do." }
             let have = (try? installer.activeModules())?.first { $0.id == request.id }.map { " \($0.version)" } ?? ""
             return "\(request.id)\(have) is installed already and fits \(request.text); nothing to do."
         }
         var done: [String] = []
         for item in fetched {
             do {
-                done.append("\(item.step): " + (try install(item.file, installer: installer, shelf: shelf, book: book)))
+                done.append("\(item.step): " + (try file(item.file)))
             } catch {
                 // What was installed stays; the failure says where the plan stopped.
                 let left = fetched.drop { $0.file != item.file }.dropFirst().map { "\($0.step)" }
@@ -116,12 +139,10 @@ struct ModulesInstallCommand: ParsableCommand {
         }
         return done.joined(separator: "\n")
     }
-}
 
-extension ModulesInstallCommand {
     /// Shows what the module asks for beyond what it was granted, asks, and records the grant;
     /// throws (nothing installed) on a no, or when the grants cannot be read or written.
-    func consent(_ record: PluginRecord, book: PermissionBook) throws {
+    func consent(_ record: PluginRecord) throws {
         guard let id = record.id else { return }
         let asked = record.permissions ?? .nothing
         let version = record.version ?? ""

@@ -24,8 +24,8 @@ struct CatalogSourcesEndToEndTests {
             guard result.status == 0 else { throw StubServerError("publish \(library): \(result.stderr)") }
         }
 
-        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-            try den.run(["modules"] + arguments, environment: environment)
+        func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+            try den.run(["modules"] + arguments, input: input, environment: environment)
         }
     }
 
@@ -239,5 +239,44 @@ struct CatalogInstallEndToEndTests {
         let lines = install.stdout.split(separator: "\n").filter { $0.hasPrefix("install ") }
         #expect(lines.map { $0.prefix(20) } == ["install main 1.0.0: ", "install about 1.0.0:"], "main first: \(install.stdout)")
         #expect(installed(fixture) == ["about-1.0.0.so", "main-1.0.0.so"])
+    }
+}
+
+/// `den modules outdated`, `update` and `pin` on a catalog holding permprobe 1.0.0 and 2.0.0
+/// (two builds of one C fixture; 2.0.0 asks for more).
+@Suite("Keeping catalog modules current: outdated, update, pin")
+struct CatalogUpdateEndToEndTests {
+    typealias Fixture = CatalogSourcesEndToEndTests.Fixture
+    static let signed = ["DEN_TRUST_POLICY": "require-signature"]
+
+    @Test("outdated names the newer version; a pin holds the module there; without it, update moves it and asks for what it asks more")
+    func outdatedUpdatePin() throws {
+        let fixture = try Fixture(modules: ["DenFixturePermProbe", "DenFixturePermProbeGranted"])
+        #expect(try fixture.run(["sources", "add", fixture.folder.path]).status == 0)
+        let first = try fixture.run(["install", "permprobe@^1", "--yes"], environment: Self.signed)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("install permprobe 1.0.0: Installed permprobe 1.0.0"), "\(first.stdout)")
+
+        let outdated = try fixture.run(["outdated"], environment: Self.signed)
+        #expect(outdated.status == 0, "\(outdated.stderr)")
+        #expect(outdated.stdout.contains("permprobe 1.0.0 → 2.0.0 (\(fixture.folder.path))"), "\(outdated.stdout)")
+
+        #expect(try fixture.run(["pin", "permprobe@1.0.0"]).stdout.contains("permprobe is pinned at 1.0.0."))
+        #expect(try fixture.run(["pin"]).stdout.contains("permprobe 1.0.0"))
+        #expect(try fixture.run(["outdated"], environment: Self.signed).stdout.contains("; pinned at 1.0.0"))
+        let held = try fixture.run(["update", "permprobe", "--yes"], environment: Self.signed)
+        #expect(held.stdout.contains("nothing to do"), "\(held.stdout)\(held.stderr)")
+        #expect(try fixture.run(["pin", "main"]).status == 1, "not id@version")
+
+        #expect(try fixture.run(["pin", "--remove", "permprobe"]).stdout.contains("no longer pinned"))
+        let declined = try fixture.run(["update", "permprobe"], input: "n\n", environment: Self.signed)
+        #expect(declined.status == 1, "2.0.0 asks for more, and the answer was no: \(declined.stdout)")
+        #expect(declined.stdout.contains("permprobe 2.0.0 asks for more than 1.0.0 was granted"), "\(declined.stdout)")
+        let update = try fixture.run(["update", "--yes"], environment: Self.signed)
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("upgrade permprobe 1.0.0 → 2.0.0: Replaced permprobe 2.0.0"), "\(update.stdout)")
+        #expect(try fixture.run(["outdated"], environment: Self.signed).stdout.contains("Every module den runs is at the newest version"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: fixture.den.temp.path("xdg-data/den/modules").path).filter { $0.hasSuffix(".so") }
+        #expect(files == ["permprobe-2.0.0.so"], "the old version's file is gone")
     }
 }
