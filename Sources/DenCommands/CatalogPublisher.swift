@@ -70,7 +70,7 @@ struct CatalogPublisher {
         let entry = CatalogEntry(version: manifest.version, file: relative, sha256: ModuleSignature.hex(sha256), size: UInt64(bytes.count),
                                  publisher: key.publicKeyValue.keyIDText,
                                  manifest: CatalogManifest(id: manifest.id, version: manifest.version, summary: manifest.summary,
-                                                           permissions: manifest.permissions))
+                                                           requires: manifest.requires, permissions: manifest.permissions))
         index.modules[manifest.id, default: []].append(entry)
         // Oldest first, by SemVer precedence: a reader sees the versions in order.
         index.modules[manifest.id]?.sort { first, second in

@@ -168,6 +168,17 @@ struct ModuleInstaller {
     /// what a catalog install resolves against. Loaded from manifests where they have some, so
     /// no module code runs for them.
     func activeModules() throws -> [(id: String, version: String)] {
+        try activeFiles().map { ($0.id, $0.version) }
+    }
+
+    /// `activeModules` with each module's file and what its manifest requires (`why`, `remove`).
+    func activeRequirements() throws -> [(id: String, version: String, requires: [String: String])] {
+        try activeFiles().map { module in
+            (module.id, module.version, (try? ModuleFileInspection.inspect(module.file))?.manifest?.requires ?? [:])
+        }
+    }
+
+    private func activeFiles() throws -> [(id: String, version: String, file: URL)] {
         let scratch = try Scratch()
         defer { scratch.remove() }
         var configuration = HostConfiguration(pluginDirectories: [], bundledDirectory: bundledFolder, userDirectory: userFolder,
@@ -178,7 +189,7 @@ struct ModuleInstaller {
         configuration.useWorkerIsolation()
         let runtime = DenRuntime(configuration: configuration)
         runtime.loadPlugins()
-        return runtime.registry.plugins.filter(\.isActive).compactMap { record in record.id.map { ($0, record.version ?? "") } }
+        return runtime.registry.plugins.filter(\.isActive).compactMap { record in record.id.map { ($0, record.version ?? "", record.file) } }
     }
 
     private func installedFiles(dataDirectory: URL) throws -> [(file: URL, id: String?)] {

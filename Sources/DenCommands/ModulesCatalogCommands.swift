@@ -275,3 +275,28 @@ struct ModulesPinCommand: ParsableCommand {
         }
     }
 }
+
+struct ModulesWhyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "why",
+        abstract: "Say why a module is there: which modules den runs require it, chain by chain.")
+
+    @Argument(help: ArgumentHelp("The module id.", valueName: "id"))
+    var id: String
+
+    @OptionGroup var options: InstallOptions
+
+    func run() throws {
+        try options.run { install in
+            var installed: [String: ModuleRelease] = [:]
+            for module in try install.installer.activeRequirements() {
+                // A requirement den cannot read is left out here; install and publish refuse one.
+                let requires = module.requires.filter { (try? VersionRequirement(parsing: $0.value)) != nil }
+                guard let release = try? ModuleRelease(id: module.id, version: module.version, requires: requires) else { continue }
+                installed[module.id] = release
+            }
+            return Why(id: id, installed: installed, requestedByUser: []).lines.joined(separator: "\n")
+                .replacingOccurrences(of: ", and it was not installed by name", with: "; it is there by itself")
+        }
+    }
+}

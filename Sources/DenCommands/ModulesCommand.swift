@@ -24,7 +24,7 @@ struct ModulesCommand: ParsableCommand {
         subcommands: [ModulesInstallCommand.self, ModulesRemoveCommand.self, ModulesGrantCommand.self, ModulesPermissionsCommand.self,
                       ModulesReleaseCommand.self, ModulesSignCommand.self, ModulesPublishCommand.self, ModulesSourcesCommand.self,
                       ModulesSearchCommand.self, ModulesInfoCommand.self, ModulesOutdatedCommand.self, ModulesUpdateCommand.self,
-                      ModulesPinCommand.self])
+                      ModulesPinCommand.self, ModulesWhyCommand.self])
 }
 
 struct ModulesInstallCommand: ParsableCommand {
@@ -180,12 +180,22 @@ struct ModulesRemoveCommand: ParsableCommand {
         valueName: "policy"))
     var trustPolicy: String?
 
+    @Flag(help: "Remove it even though other modules require it (they will not find it).")
+    var force = false
+
     @OptionGroup var shared: SharedModulesOptions
 
     func run() throws {
         let shelf = try shared.shelf()
         let book = PermissionBook(engine: try shared.grantStorage(), gate: PermissionGate(), recordsFirstLoad: false)
         try ModuleInstaller.reporting(cacheDirectory: cacheDirectory, trustPolicy: trustPolicy) { installer in
+            if !force {
+                let needing = try installer.activeRequirements().filter { $0.id != id && $0.requires[id] != nil }
+                guard needing.isEmpty else {
+                    let who = needing.map { "\($0.id) \($0.version) (\(id) \($0.requires[id] ?? ""))" }.joined(separator: ", ")
+                    throw ModuleInstaller.Failure(description: "\(id) is required by \(who); remove \(needing.count == 1 ? "that module" : "those modules") first, or --force to remove \(id) anyway")
+                }
+            }
             let removed = try remove(installer, shelf: shelf)
             // A module installed again is asked about again, as a new one.
             let forgotten = (try? book.forget(id)) == true ? "\nIts grant of permissions is withdrawn: installing it again asks again." : ""

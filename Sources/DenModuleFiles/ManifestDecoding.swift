@@ -69,6 +69,15 @@ package enum ManifestDecoding {
             // told to write) is documentation: compared by name only (ModuleManifest.differences).
         }
         if let problem = manifest.permissions.problem { return problem }
+        for (required, range) in manifest.requires {
+            guard required == "den" || ModuleIdentity.isValidID(required) else {
+                return "requires '\(ModuleText.singleLine(required, limit: 80))', which is not a module id (\(ModuleIdentity.idRule)) nor den"
+            }
+            guard required != manifest.id else { return "requires itself ('\(required)')" }
+            guard !range.allSatisfy(\.isWhitespace), range.utf8.count <= 200 else {
+                return "requires \(required) with the range '\(ModuleText.singleLine(range, limit: 80))'; give a version range such as ^1.2 or >=1.1 <2 (at most 200 characters)"
+            }
+        }
         return navigationProblem(in: manifest)
     }
 

@@ -9,7 +9,7 @@ import Glibc
 /// separated fields — path, device, inode, size, modification seconds and nanoseconds, ABI
 /// version, toolchain, why the file must be loaded at start, then its manifest: as compact JSON,
 /// or (version 4) as plain fields — id, version, summary, whether it lists exports, and its
-/// routes — when it declares no settings, exports, navigation or permissions, as most manifests do.
+/// routes — when it declares no settings, exports, navigation, permissions or requires, as most manifests do.
 /// Text fields escape `\`, tab, line feed and carriage return; an empty field is "none".
 ///
 /// Not JSON: JSONDecoder spent ≈ 15 µs walking each entry, so a cache that remembers a hundred
@@ -221,7 +221,7 @@ package enum RegistryCacheFormat {
     /// that the routes field can hold (a line each).
     package static func isPlain(_ manifest: ModuleManifest) -> Bool {
         manifest.v == ModuleManifest.formatVersion && manifest.settings.isEmpty && manifest.exports.isEmpty
-            && manifest.navigation.isEmpty && manifest.permissions.isEmpty && manifest.permissions.unknownNames.isEmpty
+            && manifest.navigation.isEmpty && manifest.permissions.isEmpty && manifest.permissions.unknownNames.isEmpty && manifest.requires.isEmpty
             && !manifest.id.isEmpty && !manifest.version.isEmpty
             && manifest.routes.allSatisfy { !$0.pattern.utf8.contains(UInt8(ascii: "\n")) }
     }

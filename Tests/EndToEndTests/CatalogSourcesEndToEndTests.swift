@@ -209,6 +209,29 @@ struct CatalogInstallEndToEndTests {
         #expect(installed(fixture).isEmpty)
     }
 
+    @Test("a manifest's requires: permprobe 3.0.0 requires main ^1, so installing it brings main first; why names it, and removing main is refused until forced")
+    func manifestRequires() throws {
+        let fixture = try Fixture(modules: ["MainModule", "DenFixturePermProbeRequires"])
+        #expect(try fixture.run(["sources", "add", fixture.folder.path]).status == 0)
+        #expect(try fixture.run(["info", "permprobe"]).stdout.contains("requires: main ^1"))
+        let install = try fixture.run(["install", "permprobe", "--yes"], environment: CatalogUpdateEndToEndTests.signed)
+        #expect(install.status == 0, "\(install.stderr)")
+        let steps = install.stdout.split(separator: "\n").filter { $0.hasPrefix("install ") }.map { $0.prefix(24) }
+        #expect(steps == ["install main 1.0.0: Inst", "install permprobe 3.0.0:"], "\(install.stdout)")
+
+        let why = try fixture.run(["why", "main"], environment: CatalogUpdateEndToEndTests.signed)
+        #expect(why.stdout.contains("permprobe 3.0.0 requires main ^1"), "\(why.stdout)\(why.stderr)")
+        #expect(try fixture.run(["why", "permprobe"], environment: CatalogUpdateEndToEndTests.signed).stdout.contains("nothing requires permprobe"))
+
+        let refused = try fixture.run(["remove", "main"], environment: CatalogUpdateEndToEndTests.signed)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("main is required by permprobe 3.0.0 (main ^1); remove that module first, or --force"), "\(refused.stderr)")
+        #expect(installed(fixture) == ["main-1.0.0.so", "permprobe-3.0.0.so"])
+        let forced = try fixture.run(["remove", "main", "--force"], environment: CatalogUpdateEndToEndTests.signed)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(installed(fixture) == ["permprobe-3.0.0.so"])
+    }
+
     @Test("what a module requires is installed first: about, whose index entry requires main ^1, brings main")
     func dependencies() throws {
         let fixture = try Fixture()

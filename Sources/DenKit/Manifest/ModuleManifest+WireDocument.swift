@@ -24,8 +24,19 @@ extension ModuleManifest: WireDocument {
         self.init(id: try object.string("id"), version: try object.string("version"),
                   summary: try object.optionalString("summary") ?? "", routes: routes, settings: settings, exports: exports,
                   navigation: navigation,
-                  permissions: try object["permissions"].map(ModulePermissions.init(wire:)) ?? .nothing)
+                  permissions: try object["permissions"].map(ModulePermissions.init(wire:)) ?? .nothing,
+                  requires: try Self.requires(object["requires"]))
         v = try object.int("v")
+    }
+
+    /// `requires`: module id → range, each a string; a repeated id is a miss, as in JSONDecoder.
+    private static func requires(_ value: JSONValue?) throws(JSONMiss) -> [String: String] {
+        guard let value else { return [:] }
+        var requires: [String: String] = [:]
+        for member in try value.object().members {
+            guard requires.updateValue(try member.value.string(), forKey: member.key) == nil else { throw JSONMiss() }
+        }
+        return requires
     }
 
     package func write(to writer: inout JSONWriter) {
@@ -53,6 +64,12 @@ extension ModuleManifest: WireDocument {
         if !permissions.isEmpty {
             writer.key("permissions")
             permissions.write(to: &writer)
+        }
+        if !requires.isEmpty {
+            writer.key("requires")
+            writer.beginObject()
+            for (id, range) in requires.sorted(by: { $0.key < $1.key }) { writer.member(id, range) }
+            writer.endObject()
         }
         writer.member("routes", each: routes) { route, writer in
             writer.beginObject()

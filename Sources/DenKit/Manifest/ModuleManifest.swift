@@ -81,9 +81,15 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
     /// `.nothing` when left out. Read from the manifest only, never registered: den shows it at
     /// install and enforces it at the service boundary.
     public var permissions: ModulePermissions
+    /// Other modules this one needs, by id (or `den` for den itself), each with a version range
+    /// (`"main": "^1.2"`, `"den": ">=1.0 <2"`); empty when left out. Read from the manifest only:
+    /// `den modules publish` lists it in a catalog, and `den modules install <id>` installs what
+    /// it names first (docs/CATALOG.md).
+    public var requires: [String: String]
 
     public init(id: String, version: String, summary: String = "", routes: [Route], settings: [SettingDefinition] = [],
-                exports: [Export]? = nil, navigation: [NavigationEntry] = [], permissions: ModulePermissions = .nothing) {
+                exports: [Export]? = nil, navigation: [NavigationEntry] = [], permissions: ModulePermissions = .nothing,
+                requires: [String: String] = [:]) {
         self.v = ModuleManifest.formatVersion
         self.id = id
         self.version = version
@@ -94,6 +100,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         declaresExports = exports != nil
         self.navigation = navigation
         self.permissions = permissions
+        self.requires = requires
     }
 
     public init(from decoder: any Decoder) throws {
@@ -109,6 +116,7 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         declaresExports = exports != nil
         navigation = try container.decodeIfPresent([NavigationEntry].self, forKey: .navigation) ?? []
         permissions = try container.decodeIfPresent(ModulePermissions.self, forKey: .permissions) ?? .nothing
+        requires = try container.decodeIfPresent([String: String].self, forKey: .requires) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -122,9 +130,10 @@ public struct ModuleManifest: Codable, Sendable, Equatable {
         if declaresExports { try container.encode(exports, forKey: .exports) }
         if !navigation.isEmpty { try container.encode(navigation, forKey: .navigation) }
         if !permissions.isEmpty || !permissions.unknownNames.isEmpty { try container.encode(permissions, forKey: .permissions) }
+        if !requires.isEmpty { try container.encode(requires, forKey: .requires) }
     }
 
-    private enum CodingKeys: String, CodingKey { case v, id, version, summary, routes, settings, exports, navigation, permissions }
+    private enum CodingKeys: String, CodingKey { case v, id, version, summary, routes, settings, exports, navigation, permissions, requires }
 
     /// The manifest of a Swift module definition: what its `den_manifest` must say.
     public init(_ definition: ModuleDefinition) {

@@ -1,8 +1,9 @@
 /* Module "permprobe": an export that calls any host service and answers "<status> <answer or
  * message>", so a test sees exactly what the host refused or allowed, and a screen ("permprobe")
- * titled "Probe <version>", so a test sees which version serves (docs/PERMISSIONS.md). The two
+ * titled "Probe <version>", so a test sees which version serves (docs/PERMISSIONS.md). The
  * fixtures that include this differ only in their version and manifest: DenFixturePermProbe
- * (1.0.0) asks for nothing, DenFixturePermProbeGranted (2.0.0) for every permission. Define
+ * (1.0.0) asks for nothing, DenFixturePermProbeGranted (2.0.0) for every permission,
+ * DenFixturePermProbeRequires (3.0.0) requires main ^1 (docs/CATALOG.md). Define
  * PROBE_VERSION and PROBE_PERMISSIONS (a manifest fragment: "" or ", \"permissions\": {...}")
  * first. Plain C, den_module.h only. */
 #define _GNU_SOURCE /* memmem */
