@@ -19,10 +19,8 @@ struct CatalogPublisher {
     let key: Minisign.SecretKey
     var crypto: SigningLibrary = .shared
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
+    /// Why a publish did nothing (the same failure as reading a catalog: what, and what to do).
+    typealias Failure = CatalogReader.Failure
 
     struct Published {
         var id: String
