@@ -140,7 +140,7 @@ let package = Package(
                 swiftSettings: startPathSwift),
         // What a module call is and who hears of it: the observers' protocols, the slow-call
         // warning and the minute's time share (docs/OBSERVABILITY.md). DenHost re-exports it.
-        .target(name: "DenObservation", dependencies: ["CDenABI", .product(name: "Logging", package: "swift-log", condition: host)],
+        .target(name: "DenObservation", dependencies: ["CDenABI", "CDenSignals", .product(name: "Logging", package: "swift-log", condition: host)],
                 swiftSettings: startPathSwift),
         .target(name: "DenHost", dependencies: [
             "CDenABI", "DenKit", "DenObservation", "DenRouting", "DenLibraryContracts", "DenSupport", "DenModuleFiles", "DenLibraryClients", "DenAccounts", "DenExports",

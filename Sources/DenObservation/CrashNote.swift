@@ -22,14 +22,14 @@ package enum CrashNote {
     }
 
     /// The note for loading `file`: its ELF constructors and `den_module_entry` run.
-    static func loading(_ file: String) -> String {
+    package static func loading(_ file: String) -> String {
         "a module crashed den while loading \(file) (in its ELF constructors or den_module_entry). "
             + "Move the file out of the plugin folder, or start den with --plugins naming the modules to load; "
             + "den plugins --inspect <file> reads its manifest without running it."
     }
 
     /// The note for a call into a loaded module.
-    static func call(_ call: ModuleCall) -> String {
+    package static func call(_ call: ModuleCall) -> String {
         "\(call) crashed den (the module's own code aborted or faulted). "
             + "Remove or rebuild that module; den plugins shows which file it came from."
     }
