@@ -144,7 +144,7 @@ let package = Package(
                 swiftSettings: startPathSwift),
         .target(name: "DenHost", dependencies: [
             "CDenABI", "DenKit", "DenObservation", "DenRouting", "DenLibraryContracts", "DenSupport", "DenModuleFiles", "DenLibraryClients", "DenAccounts", "DenExports",
-            "DenPermissions", "CDenSignals",
+            "DenPermissions", "DenCatalog", "CDenSignals",
             .product(name: "Logging", package: "swift-log", condition: host),
         ], swiftSettings: startPathSwift),
         // Hot swap: replacing a running module, watching plugin folders (inotify), what a running

@@ -10,12 +10,15 @@ package struct LoadOrder: Sendable, Equatable {
     /// Id → why it is not loaded (`requires main ^2, but main 1.4.0 is installed`).
     package let notLoaded: [String: String]
 
-    package init(installed: [String: ModuleRelease], denVersion: SemanticVersion) {
+    /// `unavailable`: modules present but not to be loaded, id → why, in words that follow the id
+    /// (`is not selected by --plugins`): a module requiring one of them is told so.
+    package init(installed: [String: ModuleRelease], denVersion: SemanticVersion, unavailable: [String: String] = [:]) {
         var reasons: [String: [String]] = [:]
         for (id, release) in installed {
-            if id == ModuleRelease.denID { reasons[id, default: []].append("its id 'den' is den's own") }
+            if id == ModuleRelease.denID { reasons[id, default: []].append("is named 'den', the name requirements use for den itself") }
             for (dependency, requirement) in release.sortedRequires {
-                if let problem = Self.problem(dependency, requirement, of: id, installed: installed, denVersion: denVersion) {
+                if let problem = Self.problem(dependency, requirement, of: id, installed: installed, denVersion: denVersion,
+                                              unavailable: unavailable) {
                     reasons[id, default: []].append(problem)
                 }
             }
@@ -38,12 +41,15 @@ package struct LoadOrder: Sendable, Equatable {
     }
 
     private static func problem(_ dependency: String, _ requirement: VersionRequirement, of id: String,
-                                installed: [String: ModuleRelease], denVersion: SemanticVersion) -> String? {
+                                installed: [String: ModuleRelease], denVersion: SemanticVersion,
+                                unavailable: [String: String]) -> String? {
         if dependency == ModuleRelease.denID {
             return requirement.isSatisfied(by: denVersion) ? nil : "requires den \(requirement), and this den is \(denVersion)"
         }
         if dependency == id { return "requires itself, a dependency cycle: \(id) -> \(id)" }
-        guard let present = installed[dependency] else { return "requires \(dependency) \(requirement), but \(dependency) is not installed" }
+        guard let present = installed[dependency] else {
+            return "requires \(dependency) \(requirement), but \(dependency) \(unavailable[dependency] ?? "is not installed")"
+        }
         return requirement.isSatisfied(by: present.version) ? nil : "requires \(dependency) \(requirement), but \(present) is installed"
     }
 

@@ -74,7 +74,13 @@ struct ModuleInstaller {
         }
         let kept = try scratch.folder("installed")
         for entry in installed where !replaced.contains(where: { $0.file == entry.file }) {
-            try FileManager.default.createSymbolicLink(at: kept.appendingPathComponent(entry.file.lastPathComponent), withDestinationURL: entry.file)
+            let link = kept.appendingPathComponent(entry.file.lastPathComponent)
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: entry.file)
+            // Its signature too: under require-signature a module the new one requires must load here.
+            let signature = ModuleTrust.signaturePath(of: entry.file.path)
+            if FileManager.default.fileExists(atPath: signature) {
+                try FileManager.default.createSymbolicLink(atPath: ModuleTrust.signaturePath(of: link.path), withDestinationPath: signature)
+            }
         }
         let candidateFolder = try scratch.folder("candidate")
         let candidate = candidateFolder.appendingPathComponent(file.lastPathComponent)

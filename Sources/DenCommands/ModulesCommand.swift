@@ -74,6 +74,9 @@ struct InstallOptions: ParsableArguments {
     @Flag(help: "Agree to the permissions the module asks for without asking (for scripts).")
     var yes = false
 
+    @Flag(help: "Install it even though a module installed now requires another version of it (that module then does not load until it is updated).")
+    var force = false
+
     @OptionGroup var shared: SharedModulesOptions
 
     /// Runs `step` with an installer held to these options, printing what it did or why not.
@@ -81,7 +84,7 @@ struct InstallOptions: ParsableArguments {
         let shelf = try shared.shelf()
         let book = PermissionBook(engine: try shared.grantStorage(), gate: PermissionGate(), recordsFirstLoad: false)
         try ModuleInstaller.reporting(cacheDirectory: cacheDirectory, trustPolicy: trustPolicy) { installer in
-            try step(Installing(installer: installer, shelf: shelf, book: book, yes: yes))
+            try step(Installing(installer: installer, shelf: shelf, book: book, yes: yes, force: force))
         }
     }
 }
@@ -92,10 +95,16 @@ struct Installing {
     let shelf: PostgresModuleShelf?
     let book: PermissionBook
     let yes: Bool
+    /// Install even a version a module installed now does not accept (`--force`).
+    let force: Bool
 
-    /// One file, as given.
-    func file(_ file: URL) throws -> String {
-        let installed = try installer.install(file) { record in try consent(record) }
+    /// One file, as given. `planned`: the ids a catalog plan installs with it, whose new versions
+    /// will accept this one.
+    func file(_ file: URL, planned: Set<String> = []) throws -> String {
+        let installed = try installer.install(file) { record in
+            if !force { try refuseBreaking(record, planned: planned) }
+            try consent(record)
+        }
         guard let shelf else { return installed.description }
         let bytes: [UInt8]
         do { bytes = Array(try Data(contentsOf: installed.target)) } catch {
@@ -129,7 +138,7 @@ struct Installing {
         var done: [String] = []
         for item in fetched {
             do {
-                done.append("\(item.step): " + (try file(item.file)))
+                done.append("\(item.step): " + (try file(item.file, planned: Set(fetched.map(\.step.release.id)))))
             } catch {
                 // What was installed stays; the failure says where the plan stopped.
                 let left = fetched.drop { $0.file != item.file }.dropFirst().map { "\($0.step)" }
@@ -138,6 +147,21 @@ struct Installing {
             }
         }
         return done.joined(separator: "\n")
+    }
+
+    /// Refuses a version that a module installed now requires another version of: at the next
+    /// start that module would not load (docs/CATALOG.md, "Requirements").
+    func refuseBreaking(_ record: PluginRecord, planned: Set<String>) throws {
+        guard let id = record.id, let text = record.version else { return }
+        let version = SemanticVersion(text)
+        let needing = try installer.activeRequirements().filter { module in
+            guard module.id != id, !planned.contains(module.id), let range = module.requires[id] else { return false }
+            return version.map { (try? VersionRequirement(parsing: range))?.isSatisfied(by: $0) ?? false } != true
+        }
+        guard !needing.isEmpty else { return }
+        let who = needing.map { "\($0.id) \($0.version)" }.joined(separator: ", ")
+        let why = needing.map { "\($0.id) requires \(id) \($0.requires[id] ?? "")" }.joined(separator: "; ")
+        throw ModuleInstaller.Failure(description: "\(id) \(text) would stop \(who) from loading (\(why)). Update \(needing.map(\.id).joined(separator: ", ")) too (den modules update brings versions that fit together from your catalogs), or use --force to install \(id) \(text) anyway; nothing was installed")
     }
 
     /// Shows what the module asks for beyond what it was granted, asks, and records the grant;

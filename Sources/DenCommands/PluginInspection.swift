@@ -54,6 +54,8 @@ enum PluginInspection {
             for export in manifest.exports {
                 lines.append("    \(clean(export.name))\(export.signature.map { " \(clean($0))" } ?? "")")
             }
+            lines.append("  requires:\(manifest.requires.isEmpty ? " nothing" : "")")
+            for (id, range) in manifest.requires.sorted(by: { $0.key < $1.key }) { lines.append("    \(clean(id)) \(clean(range))") }
             lines.append("  permissions:\(manifest.permissions.isEmpty ? " none beyond its own data (docs/PERMISSIONS.md)" : "")")
             for line in manifest.permissions.lines { lines.append("    \(clean(line))") }
         } else if let problem = inspection.manifestProblem {

@@ -60,6 +60,10 @@ struct PluginsCommand: ParsableCommand {
                 print("        routes: \(ModuleText.singleLine(routes.joined(separator: ", ")))")
             }
             if let signature = plugin.signature { print("        \(ModuleText.singleLine(signature.text))") }
+            if !plugin.requires.isEmpty {
+                let requires = plugin.requires.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                print("        requires: \(ModuleText.singleLine(requires.joined(separator: ", "), limit: 600))")
+            }
             if let permissions = plugin.permissions {
                 print("        permissions: \(ModuleText.singleLine(permissions.isEmpty ? "none beyond its own data" : permissions.lines.joined(separator: "; "), limit: 600))")
             }

@@ -1,11 +1,12 @@
 import CDenABI
 import DenKit
+import DenSupport
 
 /// `den --version`: what a bug report needs. Plugins must match the ABI version and (for Swift
 /// plugins) the toolchain, so both are printed with den's own version.
 enum VersionText {
     /// den's version (the About module states the app's version separately).
-    static let version = "1.0.0"
+    static let version = DenRelease.version
 
     static var text: String {
         """

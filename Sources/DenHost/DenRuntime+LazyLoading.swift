@@ -5,27 +5,14 @@ import FoundationEssentials
 import DenPermissions
 
 extension DenRuntime {
-    /// Installs the module of `file` from its manifest, without loading the file: true when it
-    /// was handled (installed, refused, or skipped because `--plugins` does not select it), false
-    /// when the file must be loaded now (no manifest, or one the host cannot trust without
-    /// loading; the loader then reports any problem).
-    func installFromManifest(_ candidate: PluginDiscovery.Candidate, stamp: FileStamp?, index: inout ManifestIndex,
-                             found: inout [String], onLoad: @escaping LazyModule.LoadHandler) -> Bool {
+    /// Installs the module of `candidate` from its manifest, without loading the file; a module
+    /// the trust policy refuses, whose requirements are unmet, or that asks for more than was
+    /// granted is recorded as refused instead.
+    func installFromManifest(_ candidate: PluginDiscovery.Candidate, manifest: ModuleManifest, stamp: FileStamp?,
+                             onLoad: @escaping LazyModule.LoadHandler) {
         // The file's path, not a URL: a URL per module costs a start with many modules ≈ 5,000
         // instructions each (one is made when the module loads).
         let filePath = candidate.path
-        let manifest: ModuleManifest
-        switch index.lazyManifest(for: candidate.file, path: filePath, stamp: stamp) {
-        case .success(let value): manifest = value
-        case .failure(let reason):
-            logger.debug("\(candidate.fileName): loaded at start (\(reason))")
-            return false
-        }
-        found.append(manifest.id)
-        if let selected = configuration.selectedModules, !selected.contains(manifest.id) {
-            logger.debug("\(candidate.fileName): module \(manifest.id) is not selected by --plugins; not loaded")
-            return true
-        }
         // Its signature is judged now, from the file (the staged copy is judged again when it
         // loads): a module the policy refuses never gets into the route table.
         var signature: SignatureState?
@@ -34,16 +21,23 @@ extension DenRuntime {
             if let refusal = trust.refusal(state, file: filePath, moduleID: manifest.id, sandboxedWorkers: isolation?.sandbox ?? false) {
                 registry.recordFailure(refusal, file: candidate.file, refusedRoutes: manifest.routes.map(\.pattern))
                 logger.error("\(refusal)")
-                return true
+                return
             }
             signature = state
+        }
+        // Nor does a module whose requirements the modules installed before it do not meet.
+        if let problem = loader.requirements?(manifest) {
+            let refusal = PluginLoadError(file: filePath, cause: .requirementUnmet(problem), moduleID: manifest.id)
+            registry.recordFailure(refusal, file: candidate.file, refusedRoutes: manifest.routes.map(\.pattern))
+            logger.error("\(refusal)")
+            return
         }
         // A module that asks for more than was granted never gets into the route table either.
         if let book = loader.permissions, let held = book.admit(manifest, filePath: filePath) {
             let refusal = PluginLoadError(file: filePath, cause: held.cause, moduleID: manifest.id)
             registry.recordFailure(refusal, file: candidate.file, refusedRoutes: manifest.routes.map(\.pattern))
             logger.error("\(refusal)")
-            return true
+            return
         }
         // No `den_host` yet: the module gets its own when it loads (six allocations a module
         // spared at start, most of them never needed).
@@ -61,7 +55,6 @@ extension DenRuntime {
         } else {
             logger.debug("\(candidate.fileName): module \(manifest.id) installed from its manifest; loaded when first opened")
         }
-        return true
     }
 
     /// What a lazy module's first load tells the registry: one closure for all of them (made once

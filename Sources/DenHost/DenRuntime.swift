@@ -1,4 +1,5 @@
 import DenAccounts
+import DenCatalog
 import DenKit
 import DenModuleFiles
 import DenSupport
@@ -21,6 +22,8 @@ public final class DenRuntime: Sendable {
     /// The `storage` service's engine (front-ends keep their own records in namespaces no module reaches).
     package let storage: any StorageEngine
     package let loader: PluginLoader
+    /// What modules' `"den": "<range>"` requirements are held to (`configuration.denVersion`).
+    package let denVersion: SemanticVersion
     /// The user's grants of permissions (docs/PERMISSIONS.md), in this runtime's storage.
     package let permissions: PermissionBook
     /// How isolated modules run; nil when this runtime isolates none (docs/ISOLATION.md).
@@ -82,10 +85,13 @@ public final class DenRuntime: Sendable {
                                          cacheFile: configuration.keepsGrantsCache ? GrantsCacheFile(dataDirectory: configuration.dataDirectory) : nil,
                                          logger: logger)
         self.permissions = permissions
+        let registry = registry
+        let denVersion = SemanticVersion(configuration.denVersion) ?? SemanticVersion(major: 0, minor: 0, patch: 0)
+        self.denVersion = denVersion
         self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
                                    hub: services, logger: logger, hosting: configuration.hosting, isolation: isolation, trust: configuration.trust,
-                                   permissions: permissions)
-        let registry = registry
+                                   permissions: permissions,
+                                   requirements: { ModuleRequirements.problem($0, in: registry, denVersion: denVersion) })
         services.register(LogService(logger: logger))
         let timeShare = timeShare
         services.register(PluginsListService(listing: { fields in
@@ -96,7 +102,8 @@ public final class DenRuntime: Sendable {
             }
             return list
         }))
-        services.register(ExportsService(table: registry.exports, gate: services.gate, observer: callObserver))
+        services.register(ExportsService(table: registry.exports, gate: services.gate, observer: callObserver,
+                                         requirements: { registry.exportRequirementProblem(caller: $0, callee: $1) }))
         // A save waiting for another process's lock is told in the host's log within half a second.
         storage.reportWaitNotices { [logger] wait in logger.warning("\(wait)") }
         services.register(StorageService(engine: storage))
@@ -169,14 +176,18 @@ public final class DenRuntime: Sendable {
         var found: [String] = []
         found.reserveCapacity(candidates.count)
         registry.reserveCapacity(adding: candidates.count)
-        // The registry cache is read only when there is a file to look up in it.
-        var manifests: ManifestIndex? = configuration.loadsLazily && !candidates.isEmpty
-            ? ManifestIndex(directory: configuration.cacheDirectory) : nil
+        // The registry cache tells each file's manifest without loading it: a lazy start installs
+        // modules from it, and any start orders modules that require others by it. It is read
+        // only when there is a file to look up in it.
+        var manifests: ManifestIndex? = candidates.isEmpty ? nil : ManifestIndex(directory: configuration.cacheDirectory)
         let lazyLoaded = lazyModuleLoadHandler()
         // Signatures checked anew are saved once, after the loop; first-load grants too.
         loader.trust?.signatures.hold()
         defer { loader.trust?.signatures.release() }
         permissions.batch {
+            var planned: [PlannedModule] = []
+            planned.reserveCapacity(candidates.count)
+            var unselected: [String: String] = [:]
             for candidate in candidates {
                 // The same file reached twice (a folder named twice, a link) is loaded once: a second
                 // dlopen would return the loaded image and run its entry point again. One `stat` per
@@ -189,29 +200,41 @@ public final class DenRuntime: Sendable {
                 // Skip unselected modules without running their code when the file name tells the id.
                 if let selected, let hint = candidate.idHint, !PluginDiscovery.hint(hint, mayMatch: selected) {
                     found.append(hint)
+                    unselected[hint] = Self.notSelected
                     logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
                     continue
                 }
-                if manifests != nil, installFromManifest(candidate, stamp: stamp, index: &manifests!, found: &found,
-                                                            onLoad: lazyLoaded) { continue }
-                let loadStarted = ContinuousClock.now
-                do throws(PluginLoadError) {
-                    let plugin = try loader.load(candidate.file)
-                    found.append(plugin.id)
-                    logger.debug("""
-                        loaded \(plugin.id) \(plugin.version) from \(candidate.file.path) in \
-                        \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)) \
-                        (\(plugin.reusedCopy ? "reused cached copy" : "staged new copy") \(plugin.loadedCopy.lastPathComponent))
-                        """)
-                    if let selected, !selected.contains(plugin.id) { continue }
-                    let record = registry.install(plugin)
-                    if let error = record.error { logger.error("\(error)") }
-                } catch {
-                    registry.recordFailure(error, file: candidate.file)
-                    logger.error("\(error)")
-                    logger.debug("\(candidate.file.lastPathComponent) failed after \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)); its cached copy was removed")
+                var module = PlannedModule(candidate: candidate, stamp: stamp, manifest: nil)
+                switch manifests?.lazyManifest(for: candidate.file, path: candidate.path, stamp: stamp) {
+                case .success(let manifest)?:
+                    found.append(manifest.id)
+                    if let selected, !selected.contains(manifest.id) {
+                        unselected[manifest.id] = Self.notSelected
+                        logger.debug("\(candidate.fileName): module \(manifest.id) is not selected by --plugins; not loaded")
+                        continue
+                    }
+                    module.manifest = manifest
+                case .failure(let reason)?:
+                    logger.debug("\(candidate.fileName): loaded at start, its manifest unknown until then (\(reason))")
+                case nil: break
                 }
+                planned.append(module)
             }
+            guard StartOrder.isNeeded(planned) else {
+                for module in planned { start(module, found: &found, onLoad: lazyLoaded) }
+                return
+            }
+            // Dependencies first; modules without a manifest first of all (they tell their id and
+            // version only by loading, and require nothing).
+            for module in planned where module.manifest == nil { start(module, found: &found, onLoad: lazyLoaded) }
+            let loaded = registry.plugins.filter(\.isActive).compactMap { record in record.id.map { (id: $0, version: record.version) } }
+            let (ordered, refused) = StartOrder.arrange(planned, loaded: loaded, unavailable: unselected, denVersion: denVersion)
+            for (module, reason) in refused {
+                let error = PluginLoadError(file: module.candidate.path, cause: .requirementUnmet(reason), moduleID: module.manifest?.id)
+                registry.recordFailure(error, file: module.candidate.file, refusedRoutes: module.manifest?.routes.map(\.pattern) ?? [])
+                logger.error("\(error)")
+            }
+            for module in ordered { start(module, found: &found, onLoad: lazyLoaded) }
         }
         foundModulesStore.withLock { $0 = found }
         if manifests != nil { saveManifestIndex(&manifests!) }
@@ -219,6 +242,36 @@ public final class DenRuntime: Sendable {
             logger.debug("plugin cache: removed \(report.removed) unused copies (\(report.bytes) bytes)")
         }
         logger.debug("plugins loaded in \(PluginLoadTiming.format(ContinuousClock.now - started))")
+    }
+
+    private static let notSelected = "is not selected by --plugins (name it there too)"
+
+    /// Loads one planned module: installed from its manifest on a lazy start, loaded now otherwise
+    /// (or when den knows no manifest for it). A failure is recorded, never thrown.
+    private func start(_ module: PlannedModule, found: inout [String], onLoad: @escaping LazyModule.LoadHandler) {
+        let candidate = module.candidate
+        if configuration.loadsLazily, let manifest = module.manifest {
+            installFromManifest(candidate, manifest: manifest, stamp: module.stamp, onLoad: onLoad)
+            return
+        }
+        let loadStarted = ContinuousClock.now
+        do throws(PluginLoadError) {
+            let known = module.manifest.flatMap { manifest in module.stamp.map { PluginLoader.KnownManifest(stamp: $0, manifest: manifest) } }
+            let plugin = try loader.load(candidate.file, known: known)
+            if module.manifest == nil { found.append(plugin.id) }
+            logger.debug("""
+                loaded \(plugin.id) \(plugin.version) from \(candidate.file.path) in \
+                \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)) \
+                (\(plugin.reusedCopy ? "reused cached copy" : "staged new copy") \(plugin.loadedCopy.lastPathComponent))
+                """)
+            if let selected = configuration.selectedModules, !selected.contains(plugin.id) { return }
+            let record = registry.install(plugin)
+            if let error = record.error { logger.error("\(error)") }
+        } catch {
+            registry.recordFailure(error, file: candidate.file)
+            logger.error("\(error)")
+            logger.debug("\(candidate.file.lastPathComponent) failed after \(PluginLoadTiming.format(ContinuousClock.now - loadStarted)); its cached copy was removed")
+        }
     }
 
     /// The plugin folders searched, in order (bundled, per-user, then named).

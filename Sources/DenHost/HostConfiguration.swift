@@ -40,6 +40,8 @@ public struct HostConfiguration: Sendable {
     /// routes is first built (`den` does unless `--eager`). Off here: an embedder gets every
     /// module loaded, and its load errors, at `loadPlugins`.
     package var loadsLazily = false
+    /// The den version modules' `"den": "<range>"` requirements are held to (docs/CATALOG.md).
+    package var denVersion = DenRelease.version
     /// Judge each module against the user's grants as it loads, holding one that asks for more,
     /// and record a first-load grant (den serve, den plugins). Off for den run and one-shot
     /// commands (den render, den call, den config), which read the grants only when a call first

@@ -47,13 +47,17 @@ public final class HotSwapper: @unchecked Sendable {
     private var imageCosts: [String: Int64] = [:]
 
     private let timeShare: ModuleTimeShare
+    /// Files refused because a module they require was missing or at another version (by key):
+    /// each is tried again after a swap or install lands, which may be what they waited for
+    /// (`den modules update` installs a module's new dependency first).
+    private var awaitingRequirements: Set<String> = []
 
     public init(runtime: DenRuntime, policy: HotSwapPolicy = HotSwapPolicy()) {
         registry = runtime.registry
         loader = PluginLoader(cache: PluginCache(directory: runtime.configuration.cacheDirectory,
                                                  limits: runtime.configuration.cacheLimits),
                               hub: runtime.services, logger: runtime.logger, hosting: runtime.configuration.hosting, isolation: runtime.isolation, trust: runtime.loader.trust,
-                              permissions: runtime.loader.permissions)
+                              permissions: runtime.loader.permissions, requirements: runtime.loader.requirements)
         trust = runtime.loader.trust
         logger = runtime.logger
         selected = runtime.configuration.selectedModules
@@ -64,6 +68,11 @@ public final class HotSwapper: @unchecked Sendable {
         for record in registry.plugins {
             // A file held for permissions is tried again once they are granted, unchanged.
             if let error = record.error, case .permissionsHeld = error.cause { continue }
+            // One whose requirements were unmet is tried again once another module lands.
+            if let error = record.error, case .requirementUnmet = error.cause {
+                awaitingRequirements.insert(Self.key(record.file))
+                continue
+            }
             let stamps = Stamps(record.file)
             guard let stamp = stamps.file else { continue }
             loadedStamps[Self.key(record.file)] = stamps
@@ -84,8 +93,26 @@ public final class HotSwapper: @unchecked Sendable {
             var report = swapLocked(file)
             report.duration = ContinuousClock.now - started
             if case .unchanged = report.outcome { return report }
+            if report.succeeded { retryAwaitingRequirements() }
             publishStatus()
             return report
+        }
+    }
+
+    /// Tries each file that waited for its requirements again, until none more lands. Under `lock`.
+    private func retryAwaitingRequirements() {
+        var landedOne = true
+        while landedOne, !awaitingRequirements.isEmpty {
+            landedOne = false
+            for key in awaitingRequirements.sorted() {
+                awaitingRequirements.remove(key)
+                loadedStamps[key] = nil
+                let report = swapLocked(URL(fileURLWithPath: key))
+                if report.succeeded {
+                    landedOne = true
+                    logger?.info("\(report.description)", metadata: ["module": "\(report.moduleID ?? "?")"])
+                }
+            }
         }
     }
 
@@ -161,6 +188,11 @@ public final class HotSwapper: @unchecked Sendable {
             report.statesKept = result.plans.reduce(0) { $0 + $1.statesKept }
             report.rebuiltFresh = result.plans.flatMap { $0.rebuiltFresh.map { "\($0.route) (\($0.reason))" } }
             logger?.info("\(report.description)", metadata: ["module": "\(moduleID)"])
+            // The new version serves; modules that require another keep serving too, but their
+            // calls of its exports are refused until they are updated (ExportsService).
+            for dependent in registry.dependents(of: moduleID, outside: plugin.version) {
+                logger?.warning("\(dependent), and \(moduleID) \(plugin.version) now serves: its calls of \(moduleID)'s exports are refused until it is updated (den modules update) or removed", metadata: ["module": "\(moduleID)"])
+            }
             return report
         } catch {
             plugin.endpoint?.revoke()
@@ -215,6 +247,10 @@ public final class HotSwapper: @unchecked Sendable {
         // for permissions is tried again once they are granted (GrantFollower), the file unchanged.
         var held = false
         if case .load(let error) = cause, case .permissionsHeld = error.cause { held = true }
+        if case .load(let error) = cause, case .requirementUnmet = error.cause {
+            held = true
+            awaitingRequirements.insert(Self.key(file))
+        }
         if stamps.file != nil, !held { loadedStamps[Self.key(file)] = stamps }
         let error = HotSwapError(file: file.path, cause: cause)
         report.outcome = .refused(error)
@@ -282,6 +318,7 @@ public final class HotSwapper: @unchecked Sendable {
                     record.signature = plugin.signature
                     record.navigation = plugin.manifest?.navigation ?? []
                     record.permissions = plugin.manifest?.permissions
+                    record.requires = plugin.manifest.map(ModuleRequirements.parsed) ?? [:]
                     record.generation += 1
                     record.loadedAt = Date()
                     record.retainedImages += 1

@@ -7,6 +7,9 @@ public struct ServiceFailure: Error, Sendable, Equatable, CustomStringConvertibl
         /// The caller's manifest does not ask for the permission the call needs, or it was not
         /// granted (`DEN_ERR_PERMISSION`, ABI revision 5; docs/PERMISSIONS.md).
         case permissionDenied
+        /// The caller requires a version of the callee that is not the one loaded (`DEN_ERR_VERSION`;
+        /// an export call against the caller's manifest `requires`, docs/CATALOG.md).
+        case versionMismatch
     }
     public var kind: Kind
     public var message: String
@@ -29,7 +32,7 @@ extension ServiceFailure.Kind {
         case .invalidArgument: Int32(DEN_STORAGE_INVALID_ARGUMENT)
         case .notFound: Int32(DEN_STORAGE_NOT_FOUND)
         case .unavailable: Int32(DEN_STORAGE_UNAVAILABLE)
-        case .internalError, .permissionDenied: Int32(DEN_STORAGE_INTERNAL_ERROR)
+        case .internalError, .permissionDenied, .versionMismatch: Int32(DEN_STORAGE_INTERNAL_ERROR)
         }
     }
 

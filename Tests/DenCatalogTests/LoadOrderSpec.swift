@@ -26,7 +26,7 @@ struct LoadOrderSpec {
               ([("a", "1.0.0", ["b": "^1"]), ("b", "1.0.0", ["a": "^1"])], "b", "is in a dependency cycle: b -> a -> b"),
               ([("a", "1.0.0", ["a": "^1"])], "a", "requires itself, a dependency cycle: a -> a"),
               ([("stats", "1.0.0", ["main": "^1.0"]), ("main", "1.5.0-beta.1", [:])], "stats", "requires main ^1.0, but main 1.5.0-beta.1 is installed"),
-              ([("den", "1.0.0", [:])], "den", "its id 'den' is den's own"),
+              ([("den", "1.0.0", [:])], "den", "is named 'den', the name requirements use for den itself"),
           ] as [([(String, String, [String: String])], String, String)])
     func unmet(rows: [(String, String, [String: String])], id: String, reason: String) throws {
         let order = try order(rows.map { try release($0.0, $0.1, $0.2) })
@@ -46,6 +46,14 @@ struct LoadOrderSpec {
             "report": "requires stats ^1, but stats is not loaded",
             "top": "requires report *, but report is not loaded",
         ])
+    }
+
+    @Test("a module present but not to be loaded (left out by --plugins) is named with why, not as missing")
+    func unavailable() throws {
+        let order = LoadOrder(installed: installedSet([try release("stats", "1.0.0", ["main": "^1"])]), denVersion: try version("1.4.0"),
+                              unavailable: ["main": "is not selected by --plugins"])
+        #expect(order.notLoaded["stats"] == "requires main ^1, but main is not selected by --plugins")
+        #expect(order.order.isEmpty)
     }
 
     @Test("several unmet requirements are all named, in id order")

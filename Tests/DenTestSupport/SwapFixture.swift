@@ -8,14 +8,19 @@ import Foundation
 package final class SwapFixture: @unchecked Sendable {
     package static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let source = packageRoot.appendingPathComponent("Tests/HotSwapFixture/swap_module.c")
+    /// The requirement tests' module (Tests/RequirementFixture/requiring_module.c: its id, version
+    /// and manifest fragment by `-D` flags).
+    package static let requiringSource = packageRoot.appendingPathComponent("Tests/RequirementFixture/requiring_module.c")
     static let include = packageRoot.appendingPathComponent("Sources/CDenABI/include")
 
     private let builds: TemporaryDirectory
+    private let source: URL
     private let lock = NSLock()
     private var built: [[String]: URL] = [:]
 
-    package init() throws {
+    package init(source: URL = SwapFixture.source) throws {
         builds = try TemporaryDirectory("den-swap-builds")
+        self.source = source
     }
 
     /// The library for these flags (compiled once per fixture), e.g. `["-DSWAP_VERSION=2"]`.
@@ -24,7 +29,7 @@ package final class SwapFixture: @unchecked Sendable {
             if let url = built[flags] { return url }
             let output = builds.path("swap-\(built.count).so")
             let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                               ["cc", "-shared", "-fPIC", "-O1", "-I", Self.include.path] + flags + [Self.source.path, "-o", output.path])
+                                               ["cc", "-shared", "-fPIC", "-O1", "-I", Self.include.path] + flags + [source.path, "-o", output.path])
             guard result.status == 0 else { throw CompileFailure(flags: flags, output: result.stderr) }
             built[flags] = output
             return output

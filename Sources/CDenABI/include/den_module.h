@@ -125,7 +125,9 @@ typedef enum den_status {
     DEN_ERR_NOT_FOUND = 2,        /* unknown service, key, route or action */
     DEN_ERR_UNSUPPORTED = 3,      /* the callee does not implement this (e.g. snapshot) */
     DEN_ERR_CONFLICT = 4,         /* duplicate module id, conflicting route pattern */
-    DEN_ERR_VERSION = 5,          /* a document or ABI version the callee does not speak */
+    DEN_ERR_VERSION = 5,          /* a document or ABI version the callee does not speak; from
+                                     exports.call: the caller's manifest "requires" another version
+                                     of the export's module than the one loaded (docs/CATALOG.md) */
     DEN_ERR_SERVICE = 6,          /* a host service failed (disk, network); message says why */
     DEN_ERR_INTERNAL = 7,         /* anything else; message says what */
     /**

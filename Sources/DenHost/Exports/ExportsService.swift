@@ -18,8 +18,13 @@ package struct ExportsService: HostService {
     private let gate: PermissionGate
     /// Hears of each export call a module makes (the runtime's: metrics, the time share).
     private let observer: (any ModuleCallObserver)?
+    /// Why a caller may not call a module's exports now (caller id, callee id): it requires the
+    /// callee in a range the loaded version is outside of (docs/CATALOG.md, "Requirements").
+    private let requirements: (@Sendable (String, String) -> String?)?
 
-    package init(table: ExportTable, gate: PermissionGate = PermissionGate(), observer: (any ModuleCallObserver)? = nil) {
+    package init(table: ExportTable, gate: PermissionGate = PermissionGate(), observer: (any ModuleCallObserver)? = nil,
+                 requirements: (@Sendable (String, String) -> String?)? = nil) {
+        self.requirements = requirements
         self.table = table
         self.gate = gate
         self.observer = observer
@@ -39,7 +44,14 @@ package struct ExportsService: HostService {
         }
         let call = try decode(ExportCallRequest.self, request, for: operation)
         // A module's own exports are its own code: no permission needed.
-        if !Self.isOwn(call.name, of: caller.moduleID) { try gate.check(.export(call.name), caller: caller) }
+        if !Self.isOwn(call.name, of: caller.moduleID) {
+            try gate.check(.export(call.name), caller: caller)
+            // A module id has no dot: the callee is the name up to the first one.
+            if let requirements, let dot = call.name.firstIndex(of: "."),
+               let problem = requirements(caller.moduleID, String(call.name[..<dot])) {
+                throw ServiceFailure(.versionMismatch, "\(ModuleText.singleLine(call.name, limit: 140)) was not called: \(problem)")
+            }
+        }
         switch Self.call(call.name, arguments: call.arguments, table: table, observer: observer) {
         case .success(let value):
             return try encode(ExportCallAnswer(result: value), for: operation)

@@ -35,6 +35,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case untrusted(reason: String, fix: String)
         /// It asks for permissions the user has not granted (PermissionBook): what, and what to do.
         case permissionsHeld(reason: String, fix: String)
+        /// A requirement of its manifest's `requires` is not met (docs/CATALOG.md, "Requirements").
+        case requirementUnmet(String)
     }
 
     /// The plugin file as the user named it (not the cache copy).
@@ -88,6 +90,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .quarantined(let detail): "it \(detail)"
         case .untrusted(let reason, _): reason
         case .permissionsHeld(let reason, _): "held: \(reason)"
+        case .requirementUnmet(let detail): "not loaded: it \(detail)"
         }
     }
 
@@ -130,6 +133,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .quarantined: "fix the module and replace its file, or lift the quarantine with `den modules release <hash or module>`"
         case .untrusted(_, let fix): fix
         case .permissionsHeld(_, let fix): fix
+        case .requirementUnmet:
+            "install what it requires (`den modules install <id>` brings a module with what it requires from your catalogs; `den modules why <id>` shows the chain), or remove it (docs/CATALOG.md, \"Requirements\")"
         }
     }
 }

@@ -78,13 +78,17 @@ public struct PluginLoader: Sendable {
     /// Holds a module that asks for more than the user granted, before any of its code runs
     /// (nil: no grants kept; the manifest alone bounds what it may do).
     package let permissions: PermissionBook?
+    /// Why a module may not load beside the modules active now, from its manifest, before any of
+    /// its code runs (`requires`; docs/CATALOG.md); nil: not checked.
+    package let requirements: (@Sendable (ModuleManifest) -> String?)?
 
     public init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil) {
         self.init(cache: cache, hub: hub, logger: logger, hosting: HostingPolicy(), isolation: nil, trust: nil)
     }
 
     package init(cache: PluginCache, hub: ServiceHub, logger: Logger? = nil, hosting: HostingPolicy, isolation: (any ModuleIsolation)?,
-                 trust: ModuleTrust?, permissions: PermissionBook? = nil) {
+                 trust: ModuleTrust?, permissions: PermissionBook? = nil, requirements: (@Sendable (ModuleManifest) -> String?)? = nil) {
+        self.requirements = requirements
         self.hosting = hosting
         self.cache = cache
         self.hub = hub
@@ -159,6 +163,7 @@ public struct PluginLoader: Sendable {
             // isolate-unsigned: such a module runs only in a sandboxed worker, never here.
             if case .isolated = trust.decide(state) { mustIsolate = true }
         }
+        if let requirements, let manifest, let problem = requirements(manifest) { throw fail(.requirementUnmet(problem)) }
         if let permissions, let manifest, let held = permissions.admit(manifest, filePath: filePath) { throw fail(held.cause) }
         if let isolation, mustIsolate || hosting.mode(moduleID: manifest?.id, fileName: fileName) == .isolated {
             let plugin = try isolation.load(IsolatedFile(filePath: filePath, copyPath: copyPath, fileName: fileName, manifest: manifest),

@@ -1,3 +1,4 @@
+import DenCatalog
 import DenRouting
 import DenKit
 import DenSupport
@@ -129,6 +130,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             record.signature = plugin.signature
             record.navigation = plugin.manifest?.navigation ?? []
             record.permissions = plugin.manifest?.permissions
+            record.requires = plugin.manifest.map(ModuleRequirements.parsed) ?? [:]
             // One look-up for the duplicate check and the index both: each costs a start with a
             // hundred modules a hash of the id per module. Undone below when the module is refused.
             if let index = activeRecordIndex.updateValue(records.count, forKey: plugin.id) {
@@ -238,6 +240,46 @@ public final class ModuleRegistry: @unchecked Sendable {
             guard let index = activeRecordIndex[id], records[index].filePath == filePath else { return }
             change(&records[index])
             if !records[index].isActive { activeRecordIndex[id] = nil }
+        }
+    }
+
+    /// Why a module that requires `requires` may not join the active modules now: its first
+    /// unmet requirement (`requires main ^2, but main 1.4.0 is loaded`), or nil.
+    package func unmetRequirement(_ requires: [String: VersionRequirement], denVersion: SemanticVersion) -> String? {
+        guard !requires.isEmpty else { return nil }
+        return lock.withLock {
+            for (id, range) in requires.sorted(by: { $0.key < $1.key }) {
+                if id == ModuleRelease.denID {
+                    guard range.isSatisfied(by: denVersion) else { return "requires den \(range), and this den is \(denVersion)" }
+                    continue
+                }
+                guard let index = activeRecordIndex[id] else { return "requires \(id) \(range), but \(id) is not loaded" }
+                if let problem = ModuleRequirements.problem(id, range, version: records[index].version) { return problem }
+            }
+            return nil
+        }
+    }
+
+    /// The active modules that require module `id` in a range `version` is outside of, each as
+    /// `jogsstats 1.0.0 requires main ^1`: what a hot swap to `version` leaves with calls refused.
+    package func dependents(of id: String, outside version: String) -> [String] {
+        let parsed = SemanticVersion(version)
+        return lock.withLock {
+            records.compactMap { record in
+                guard record.isActive, record.id != id, let range = record.requires[id], parsed.map(range.isSatisfied) != true else { return nil }
+                return "\(record.id ?? "?") \(record.version ?? "") requires \(id) \(range)"
+            }
+        }
+    }
+
+    /// Why module `caller` may not call an export of module `callee` now: it requires `callee` in a
+    /// range the loaded version is outside of. nil when it does not require `callee` at all (its
+    /// permission alone then decides) or the version is in range.
+    package func exportRequirementProblem(caller: String, callee: String) -> String? {
+        lock.withLock {
+            guard let callerIndex = activeRecordIndex[caller], let range = records[callerIndex].requires[callee] else { return nil }
+            guard let calleeIndex = activeRecordIndex[callee] else { return "\(caller) requires \(callee) \(range), but \(callee) is not loaded" }
+            return ModuleRequirements.problem(callee, range, version: records[calleeIndex].version).map { "\(caller) \($0)" }
         }
     }
 

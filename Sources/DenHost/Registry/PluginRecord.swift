@@ -1,3 +1,4 @@
+import DenCatalog
 import DenKit
 import DenSupport
 import FoundationEssentials
@@ -61,6 +62,9 @@ public struct PluginRecord: Sendable {
     package var signature: SignatureState?
     /// What its manifest asks for (docs/PERMISSIONS.md); nil without a manifest.
     package var permissions: ModulePermissions?
+    /// Its manifest's `requires`, parsed: module id (or `den`) → the versions it works with
+    /// (docs/CATALOG.md, "Requirements"). Empty without a manifest.
+    package var requires: [String: VersionRequirement] = [:]
 
     package init(file: URL, id: String?, version: String?, summary: String?, routes: [String],
          settings: [SettingDefinition] = [], status: Status) {

@@ -96,6 +96,7 @@ public final class ServiceHub: @unchecked Sendable {
             case .unavailable: DEN_ERR_SERVICE
             case .internalError: DEN_ERR_INTERNAL
             case .permissionDenied: DEN_ERR_PERMISSION
+            case .versionMismatch: DEN_ERR_VERSION
             }
             return (status, Data(error.message.utf8))
         }
