@@ -149,7 +149,7 @@ let package = Package(
         ], swiftSettings: startPathSwift),
         // Hot swap: replacing a running module, watching plugin folders (inotify), what a running
         // den reports about itself.
-        .target(name: "DenHotSwap", dependencies: ["DenHost", "DenKit", "DenRouting", "DenSupport",
+        .target(name: "DenHotSwap", dependencies: ["DenHost", "DenKit", "DenModuleFiles", "DenRouting", "DenSupport",
                                                    .product(name: "Logging", package: "swift-log", condition: host)], swiftSettings: startPathSwift),
         // Module signatures: minisign files, keys, the trust list and the verdict cache, behind
         // DenHost's `SignatureChecking` (docs/SIGNING.md). The runtime applies the policy only.
@@ -238,7 +238,7 @@ let package = Package(
                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: host),
                                                    .product(name: "Logging", package: "swift-log", condition: host)]),
         // What `den` and `den-commands` share: the host options, the exit statuses, `render`'s output.
-        .target(name: "DenCommandLine", dependencies: ["DenHost", "DenIsolation", "DenTrust", "DenKit", "DenSupport", "DenLibraryClients", "DenLibraryContracts", "DenTerminalText",
+        .target(name: "DenCommandLine", dependencies: ["DenHost", "DenIsolation", "DenTrust", "DenKit", "DenModuleFiles", "DenSupport", "DenLibraryClients", "DenLibraryContracts", "DenTerminalText",
                                                           .product(name: "Logging", package: "swift-log", condition: host)],
                 swiftSettings: startPathSwift),
         // `den`: runs `den render` itself, without Foundation or ArgumentParser (a start within 2×

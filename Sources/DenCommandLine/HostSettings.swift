@@ -10,6 +10,7 @@ import FoundationEssentials
 import Logging
 #if canImport(Glibc)
 import Glibc
+import DenModuleFiles
 #endif
 
 /// The options every command that loads plugins shares (`--plugin-dir`, `--plugins`, …) and the

@@ -1,4 +1,5 @@
 import DenHost
+import DenModuleFiles
 
 /// `--plugins nosuch` used to say "No plugins found" and exit 0. An id that no plugin file
 /// provides is a usage mistake: say which ids exist and exit 64. An id whose plugin was found

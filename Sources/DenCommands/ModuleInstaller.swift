@@ -6,6 +6,7 @@ import DenTrust
 import DenKit
 import Foundation
 import Logging
+import DenModuleFiles
 
 /// Installs module files into the user's modules folder and removes them, checking first that
 /// the result loads: what `den modules install|remove` do.

@@ -91,7 +91,7 @@ public final class DenRuntime: Sendable {
         self.loader = PluginLoader(cache: PluginCache(directory: configuration.cacheDirectory, limits: configuration.cacheLimits),
                                    hub: services, logger: logger, hosting: configuration.hosting, isolation: isolation, trust: configuration.trust,
                                    permissions: permissions,
-                                   requirements: { ModuleRequirements.problem($0, in: registry, denVersion: denVersion) })
+                                   requirements: { registry.unmetRequirement(of: $0, denVersion: denVersion) })
         services.register(LogService(logger: logger))
         let timeShare = timeShare
         services.register(PluginsListService(listing: { fields in
@@ -220,7 +220,7 @@ public final class DenRuntime: Sendable {
                 }
                 planned.append(module)
             }
-            guard StartOrder.isNeeded(planned) else {
+            guard ManifestRequirements.anyRequire(planned.lazy.map(\.manifest)) else {
                 for module in planned { start(module, found: &found, onLoad: lazyLoaded) }
                 return
             }
@@ -228,7 +228,8 @@ public final class DenRuntime: Sendable {
             // version only by loading, and require nothing).
             for module in planned where module.manifest == nil { start(module, found: &found, onLoad: lazyLoaded) }
             let loaded = registry.plugins.filter(\.isActive).compactMap { record in record.id.map { (id: $0, version: record.version) } }
-            let (ordered, refused) = StartOrder.arrange(planned, loaded: loaded, unavailable: unselected, denVersion: denVersion)
+            let (ordered, refused) = ManifestRequirements.arrange(planned.compactMap { module in module.manifest.map { (module, $0) } },
+                                                                  loaded: loaded, unavailable: unselected, denVersion: denVersion)
             for (module, reason) in refused {
                 let error = PluginLoadError(file: module.candidate.path, cause: .requirementUnmet(reason), moduleID: module.manifest?.id)
                 registry.recordFailure(error, file: module.candidate.file, refusedRoutes: module.manifest?.routes.map(\.pattern) ?? [])
@@ -304,6 +305,13 @@ public final class DenRuntime: Sendable {
         NavigationSession(registry: registry, policy: configuration.callPolicy, handOff: handOff, logger: logger, interruption: interruption,
                           onSlowCall: onSlowCall, sessions: sessions, callObserver: callObserver, appName: { [weak self] in self?.appName ?? "Den" })
     }
+}
+
+/// One plugin file a start will load, with its manifest when den could read it without loading it.
+struct PlannedModule {
+    var candidate: PluginDiscovery.Candidate
+    var stamp: FileStamp?
+    var manifest: ModuleManifest?
 }
 
 /// A file's device and inode: the same for every path (link, second folder) that reaches it.

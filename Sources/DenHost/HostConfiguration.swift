@@ -6,6 +6,7 @@ import DenSupport
 import FoundationEssentials
 import Logging
 import DenPermissions
+import DenModuleFiles
 
 /// Everything a `DenRuntime` needs to know, gathered by the command line.
 public struct HostConfiguration: Sendable {

@@ -318,7 +318,7 @@ public final class HotSwapper: @unchecked Sendable {
                     record.signature = plugin.signature
                     record.navigation = plugin.manifest?.navigation ?? []
                     record.permissions = plugin.manifest?.permissions
-                    record.requires = plugin.manifest.map(ModuleRequirements.parsed) ?? [:]
+                    record.requires = PluginRecord.requirements(of: plugin.manifest)
                     record.generation += 1
                     record.loadedAt = Date()
                     record.retainedImages += 1

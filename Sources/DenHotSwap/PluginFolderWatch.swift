@@ -1,6 +1,7 @@
 import DenHost
 import DenSupport
 import FoundationEssentials
+import DenModuleFiles
 
 /// `--watch`: watches the runtime's plugin folders and hot-swaps each plugin file that changes
 /// once it is stable. Every outcome — swapped, installed, refused — goes to `onReport`, on the

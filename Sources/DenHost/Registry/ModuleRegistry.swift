@@ -130,7 +130,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             record.signature = plugin.signature
             record.navigation = plugin.manifest?.navigation ?? []
             record.permissions = plugin.manifest?.permissions
-            record.requires = plugin.manifest.map(ModuleRequirements.parsed) ?? [:]
+            record.requires = PluginRecord.requirements(of: plugin.manifest)
             // One look-up for the duplicate check and the index both: each costs a start with a
             // hundred modules a hash of the id per module. Undone below when the module is refused.
             if let index = activeRecordIndex.updateValue(records.count, forKey: plugin.id) {
@@ -243,9 +243,17 @@ public final class ModuleRegistry: @unchecked Sendable {
         }
     }
 
+    /// Why `manifest`'s module may not join the active modules now, or nil: a requirement den
+    /// cannot read, or the first one unmet (`requires main ^2, but main 1.4.0 is loaded`).
+    package func unmetRequirement(of manifest: ModuleManifest, denVersion: SemanticVersion) -> String? {
+        guard !manifest.requires.isEmpty else { return nil }
+        if case .failure(let error) = ManifestRequirements.release(manifest) { return "has a version or requirement den cannot read (\(error))" }
+        return unmetRequirement(ManifestRequirements.parsed(manifest), denVersion: denVersion)
+    }
+
     /// Why a module that requires `requires` may not join the active modules now: its first
-    /// unmet requirement (`requires main ^2, but main 1.4.0 is loaded`), or nil.
-    package func unmetRequirement(_ requires: [String: VersionRequirement], denVersion: SemanticVersion) -> String? {
+    /// unmet requirement, or nil.
+    private func unmetRequirement(_ requires: [String: VersionRequirement], denVersion: SemanticVersion) -> String? {
         guard !requires.isEmpty else { return nil }
         return lock.withLock {
             for (id, range) in requires.sorted(by: { $0.key < $1.key }) {
@@ -254,7 +262,7 @@ public final class ModuleRegistry: @unchecked Sendable {
                     continue
                 }
                 guard let index = activeRecordIndex[id] else { return "requires \(id) \(range), but \(id) is not loaded" }
-                if let problem = ModuleRequirements.problem(id, range, version: records[index].version) { return problem }
+                if let problem = ManifestRequirements.problem(id, range, version: records[index].version) { return problem }
             }
             return nil
         }
@@ -279,7 +287,7 @@ public final class ModuleRegistry: @unchecked Sendable {
         lock.withLock {
             guard let callerIndex = activeRecordIndex[caller], let range = records[callerIndex].requires[callee] else { return nil }
             guard let calleeIndex = activeRecordIndex[callee] else { return "\(caller) requires \(callee) \(range), but \(callee) is not loaded" }
-            return ModuleRequirements.problem(callee, range, version: records[calleeIndex].version).map { "\(caller) \($0)" }
+            return ManifestRequirements.problem(callee, range, version: records[calleeIndex].version).map { "\(caller) \($0)" }
         }
     }
 

@@ -84,6 +84,11 @@ public struct PluginRecord: Sendable {
         self.status = status
     }
 
+    /// A manifest's `requires`, parsed (none without a manifest).
+    package static func requirements(of manifest: ModuleManifest?) -> [String: VersionRequirement] {
+        manifest.map(ManifestRequirements.parsed) ?? [:]
+    }
+
     public var isActive: Bool { if case .active = status { true } else { false } }
 
     public var error: PluginLoadError? {

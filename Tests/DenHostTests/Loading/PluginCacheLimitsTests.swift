@@ -1,4 +1,5 @@
 @testable import DenHost
+import DenModuleFiles
 import DenLibraryClients
 import DenSupport
 import DenTestSupport

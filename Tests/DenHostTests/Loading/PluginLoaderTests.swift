@@ -1,3 +1,4 @@
+import DenModuleFiles
 import DenHost
 import DenKit
 import DenTestSupport

@@ -1,4 +1,3 @@
-import DenLibraryClients
 import DenSupport
 import FoundationEssentials
 #if canImport(Glibc)
@@ -30,9 +29,6 @@ package struct PluginDiscovery: Sendable {
         let fromEnvironment = (environment["DEN_PLUGIN_PATH"] ?? "").split(separator: ":").map(String.init)
         return (flags + fromEnvironment).filter { !$0.isEmpty }.map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
-
-    /// The folder that holds the running executable.
-    package static var executableDirectory: URL? { InstallLayout.current?.executableDirectory }
 
     /// How a folder's files are read.
     package enum FolderKind: String, Sendable {
