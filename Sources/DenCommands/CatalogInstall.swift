@@ -68,13 +68,32 @@ struct CatalogInstall {
         }
         var fetched: [Fetched] = []
         let reader = context.reader
-        for (number, step) in plan.steps.enumerated() {
+        var planned: [(step: ResolutionPlan.Step, entry: CatalogEntry, source: String)] = []
+        for step in plan.steps {
             guard let (entry, source) = entries["\(step.release.id)@\(step.release.version)"] else {
                 throw CatalogReader.Failure("the plan names \(step.release), which no catalog lists (den internal error)")
             }
-            progress.update("fetching \(step.release)", done: number, total: plan.steps.count, unit: "files")
+            planned.append((step, entry, source))
+        }
+        // Sizes from the signed index, not the server's Content-Length: the fetch is held to them.
+        let planSize = planned.reduce(Int64(0)) { sum, item in
+            let (total, overflow) = sum.addingReportingOverflow(Int64(clamping: item.entry.size))
+            return overflow ? .max : total
+        }
+        var before: Int64 = 0
+        defer { progress.finish() } // a failure's message then starts on a clean line
+        for (number, (step, entry, source)) in planned.enumerated() {
+            let size = Int64(clamping: entry.size), files = planned.count, done = before, label = "fetching \(step.release)"
+            // Called from the transport's thread, at most ten times a second (den_libraries.h).
+            let show: @Sendable (Int64) -> Void = { received in
+                let bytes = min(received, size)
+                progress.update(label, bytes: bytes, of: size,
+                                overall: files > 1 ? .init(file: number + 1, files: files, bytes: done + bytes, size: planSize) : nil)
+            }
+            show(0)
             let limit = Int(clamping: entry.size)
-            let bytes = try reader.fetch(source, entry.file, limit: limit)
+            let bytes = try reader.fetch(source, entry.file, limit: limit, progress: show)
+            before += size
             let signature = try? reader.fetch(source, entry.file + ".minisig", limit: 64 * 1024)
             try check(bytes, against: entry, from: source)
             let file = folder.appendingPathComponent(URL(fileURLWithPath: entry.file).lastPathComponent)
@@ -89,7 +108,6 @@ struct CatalogInstall {
             }
             fetched.append(Fetched(step: step, file: file))
         }
-        progress.finish()
         return fetched
     }
 

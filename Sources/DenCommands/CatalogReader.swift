@@ -65,12 +65,16 @@ struct CatalogReader {
     }
 
     /// One file of the catalog: from the folder, or over http(s) through den's own transport.
-    func fetch(_ location: String, _ path: String, limit: Int) throws(Failure) -> Data {
+    /// `progress` hears the bytes received so far: as they arrive over http(s), or once for a
+    /// folder's file, whose copy is instant.
+    func fetch(_ location: String, _ path: String, limit: Int, progress: (@Sendable (Int64) -> Void)? = nil) throws(Failure) -> Data {
         if CatalogSources.isRemote(location) {
             let url = location + "/" + path
             let request = TransportRequest(url: url, headers: [:], timeoutMilliseconds: timeoutMilliseconds, maxBytes: limit, followsRedirects: true)
             let outcome: TransportOutcome
-            do { outcome = try HTTPTransport.shared.get(request) } catch { throw Failure("cannot fetch \(url): \(error.message)") }
+            do {
+                if let progress { outcome = try HTTPTransport.shared.get(request, progress: progress) } else { outcome = try HTTPTransport.shared.get(request) }
+            } catch { throw Failure("cannot fetch \(url): \(error.message)") }
             switch outcome {
             case .fetched(let status, _, let body):
                 guard status == 200 else { throw Failure("\(url) answered \(status)\(status == 404 ? " (not a catalog there?)" : "")") }
@@ -88,6 +92,7 @@ struct CatalogReader {
         guard let bytes = FileBytes.read(atPath: file.filePath, limit: limit) else {
             throw Failure("cannot read \(file.path), or it is over \(limit) bytes")
         }
+        progress?(Int64(bytes.count))
         return Data(bytes)
     }
 }

@@ -11,7 +11,8 @@ import FoundationNetworking
 ///
 /// The deadline covers the whole exchange (connect, headers, body); the byte limit is checked
 /// against the declared `Content-Length` and again as each chunk arrives, and the transfer is
-/// cancelled as soon as it is exceeded.
+/// cancelled as soon as it is exceeded. `progress`, when given, hears the body's bytes so far
+/// (`ProgressReporter`) and changes nothing else.
 final class BlockingHTTPClient: Sendable {
     /// Created on first use: most runs never fetch anything, and a session costs a libcurl
     /// multi-handle and a queue.
@@ -48,15 +49,17 @@ final class BlockingHTTPClient: Sendable {
     }
 
     /// Fetches `url`, blocking the calling thread for at most `timeoutMilliseconds` (plus the
-    /// time to cancel).
-    func get(_ url: URL, headers: [String: String], timeoutMilliseconds: Int, maxBytes: Int, followsRedirects: Bool = true) -> Result<Fetched, Failure> {
+    /// time to cancel). `progress` is never called after this returns.
+    func get(_ url: URL, headers: [String: String], timeoutMilliseconds: Int, maxBytes: Int, followsRedirects: Bool = true,
+             progress: ProgressReporter? = nil) -> Result<Fetched, Failure> {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(timeoutMilliseconds) / 1000)
         request.httpMethod = "GET"
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        let exchange = Exchange(maxBytes: maxBytes, followsRedirects: followsRedirects)
+        let exchange = Exchange(maxBytes: maxBytes, followsRedirects: followsRedirects, progress: progress)
+        defer { progress?.close() }
         let task = session.dataTask(with: request)
         router.register(exchange, for: task.taskIdentifier)
         defer { router.remove(task.taskIdentifier) }
@@ -76,14 +79,16 @@ private final class Exchange: @unchecked Sendable {
     private let lock = NSLock()
     let maxBytes: Int
     let followsRedirects: Bool
+    let progress: ProgressReporter?
     let finished = DispatchSemaphore(value: 0)
     private var response: HTTPURLResponse?
     private var body = Data()
     private var _outcome: Result<BlockingHTTPClient.Fetched, BlockingHTTPClient.Failure>?
 
-    init(maxBytes: Int, followsRedirects: Bool) {
+    init(maxBytes: Int, followsRedirects: Bool, progress: ProgressReporter?) {
         self.maxBytes = maxBytes
         self.followsRedirects = followsRedirects
+        self.progress = progress
     }
 
     var outcome: Result<BlockingHTTPClient.Fetched, BlockingHTTPClient.Failure>? {
@@ -112,14 +117,18 @@ private final class Exchange: @unchecked Sendable {
 
     /// Appends a chunk; false when the body is now over the limit (the caller cancels).
     func receive(_ data: Data) -> Bool {
-        let fits = lock.withLock {
-            guard _outcome == nil else { return false }
-            guard body.count + data.count <= maxBytes else { return false }
+        let received: Int? = lock.withLock {
+            guard _outcome == nil else { return nil }
+            guard body.count + data.count <= maxBytes else { return nil }
             body.append(data)
-            return true
+            return body.count
         }
-        if !fits { finish(.failure(.tooLarge(declared: nil))) }
-        return fits
+        guard let received else {
+            finish(.failure(.tooLarge(declared: nil)))
+            return false
+        }
+        progress?.received(received)
+        return true
     }
 
     /// `taskResponse` covers the responses FoundationNetworking completes without a
@@ -139,6 +148,7 @@ private final class Exchange: @unchecked Sendable {
         for (name, value) in response.allHeaderFields {
             headers[String(describing: name).lowercased()] = String(describing: value)
         }
+        progress?.received(body.count, complete: true) // before the caller wakes and closes it
         finish(.success(.init(status: response.statusCode, headers: headers, body: body)))
     }
 }

@@ -1,12 +1,16 @@
 /* The tests' process starter (Tests/DenTestSupport/Spawn.swift says why it is not Foundation's
  * Process). C for pipe2 and posix_spawn_file_actions_addclosefrom_np, GNU extensions Swift's
- * Glibc module does not show. */
+ * Glibc module does not show, and the pseudo-terminal calls (posix_openpt…), which it does not
+ * show either. */
 #define _GNU_SOURCE
 #include "den_test_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 int den_test_spawn(const char *path, char *const argv[], char *const envp[], pid_t *pid, int fds[3]) {
@@ -43,4 +47,18 @@ fail:
         if (err[i] >= 0) close(err[i]);
     }
     return status;
+}
+
+int den_test_open_terminal(unsigned short columns, char *name, size_t capacity) {
+    int controller = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (controller < 0) return -1;
+    struct winsize size = {.ws_row = 40, .ws_col = columns};
+    if (grantpt(controller) != 0 || unlockpt(controller) != 0 || ptsname_r(controller, name, capacity) != 0
+        || ioctl(controller, TIOCSWINSZ, &size) != 0) {
+        int saved = errno;
+        close(controller);
+        errno = saved;
+        return -1;
+    }
+    return controller;
 }

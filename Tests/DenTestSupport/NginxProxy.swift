@@ -27,12 +27,14 @@ package final class NginxProxy: @unchecked Sendable {
             """)
     }
 
-    /// nginx serving `folder` as static files under `prefix` (a module catalog, docs/CATALOG.md).
-    package convenience init(serving folder: URL, under prefix: String) throws {
+    /// nginx serving `folder` as static files under `prefix` (a module catalog, docs/CATALOG.md),
+    /// at most `bytesPerSecond` to each request when given (a slow link, for progress to show).
+    package convenience init(serving folder: URL, under prefix: String, bytesPerSecond: Int? = nil) throws {
         try self.init(http: "", location: """
                     location \(prefix) {
                         alias \(folder.path)/;
                         autoindex off;
+                        \(bytesPerSecond.map { "limit_rate \($0);" } ?? "")
                     }
             """)
     }

@@ -14,6 +14,12 @@ struct DenCommand {
         try ProcessRunner.run(BuildProducts.require(executable), arguments, input: input, environment: privateEnvironment(environment))
     }
 
+    /// As `run`, with standard error on a pseudo-terminal `columns` wide: `stderr` is every byte
+    /// den wrote there, redraws included (TerminalStderr).
+    func runOnTerminal(_ arguments: [String], environment: [String: String] = [:], columns: Int = 120) throws -> ProcessResult {
+        try TerminalStderr.run(BuildProducts.require(BuildProducts.den), arguments, environment: privateEnvironment(environment), columns: columns)
+    }
+
     /// A `den` process with the same private folders as `run`'s, not started yet: for a test that
     /// talks to it, or signals it, while it runs.
     func process(_ arguments: [String], executable: URL = BuildProducts.den) throws -> Process {

@@ -157,4 +157,23 @@ typedef void (*den_crypto_random_fn)(uint8_t *bytes, size_t length);
 typedef int32_t (*den_http_transport_get_fn)(const uint8_t *request, size_t length, den_owned *outcome);
 #define DEN_HTTP_TRANSPORT_GET "den_http_transport_get"
 
+/**
+ * Hears how many bytes of the answer's body have arrived so far, with the `context` given to
+ * den_http_transport_get_progress. Called on the transport's own thread, at most ten times a
+ * second, and once more with the whole body's count just before a complete answer is returned;
+ * never after the call has returned. It must return quickly: the download waits for it.
+ */
+typedef void (*den_http_transport_progress_fn)(void *context, int64_t received);
+
+/**
+ * den_http_transport_get_progress: den_http_transport_get, telling `progress` (may be NULL) the
+ * body's bytes as they arrive. The same request document, limits and outcome. Optional: den looks
+ * it up by name, and reaches a library without it through den_http_transport_get alone (it then
+ * hears the count once, when the answer is in).
+ */
+typedef int32_t (*den_http_transport_get_progress_fn)(const uint8_t *request, size_t length,
+                                                      den_http_transport_progress_fn progress, void *context,
+                                                      den_owned *outcome);
+#define DEN_HTTP_TRANSPORT_GET_PROGRESS "den_http_transport_get_progress"
+
 #endif
