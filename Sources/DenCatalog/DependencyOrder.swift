@@ -20,8 +20,13 @@ enum DependencyOrder {
             for dependent in dependents[id] ?? [] {
                 waitingOn[dependent, default: 0] -= 1
                 if waitingOn[dependent] == 0 {
-                    let index = ready.firstIndex { $0 < dependent } ?? ready.endIndex
-                    ready.insert(dependent, at: index)
+                    // Binary search: a module many others require readies them all at once.
+                    var low = 0, high = ready.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if ready[middle] > dependent { low = middle + 1 } else { high = middle }
+                    }
+                    ready.insert(dependent, at: low)
                 }
             }
         }

@@ -92,6 +92,28 @@ package enum ManifestRequirements {
             refused.append((first, reason))
             others += files.dropFirst()
         }
-        return (unordered + order.order.flatMap { byID[$0] ?? [] } + others, refused)
+        // The folders' order, each module after what it requires (depth first, so a module
+        // nothing requires keeps its place): adding one module with `requires` moves no other.
+        var ordered: [Item] = []
+        ordered.reserveCapacity(items.count)
+        var placed = Set<String>()
+        for (_, manifest) in items where order.notLoaded[manifest.id] == nil && byID[manifest.id] != nil {
+            var stack: [(id: String, dependencies: [String])] = []
+            func push(_ id: String) {
+                guard placed.insert(id).inserted else { return }
+                stack.append((id, (installed[id]?.sortedRequires.map(\.id) ?? []).filter { byID[$0] != nil }.reversed()))
+            }
+            push(manifest.id)
+            while let top = stack.last {
+                if let next = top.dependencies.last {
+                    stack[stack.count - 1].dependencies.removeLast()
+                    push(next)
+                } else {
+                    stack.removeLast()
+                    ordered += byID[top.id] ?? []
+                }
+            }
+        }
+        return (unordered + ordered + others, refused)
     }
 }

@@ -9,7 +9,7 @@ extension DenRuntime {
     /// the trust policy refuses, whose requirements are unmet, or that asks for more than was
     /// granted is recorded as refused instead.
     func installFromManifest(_ candidate: PluginDiscovery.Candidate, manifest: ModuleManifest, stamp: FileStamp?,
-                             onLoad: @escaping LazyModule.LoadHandler) {
+                             lazyLoader: PluginLoader, onLoad: @escaping LazyModule.LoadHandler) {
         // The file's path, not a URL: a URL per module costs a start with many modules ≈ 5,000
         // instructions each (one is made when the module loads).
         let filePath = candidate.path
@@ -41,7 +41,7 @@ extension DenRuntime {
         }
         // No `den_host` yet: the module gets its own when it loads (six allocations a module
         // spared at start, most of them never needed).
-        let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, loader: loader, onLoad: onLoad)
+        let lazy = LazyModule(filePath: filePath, manifest: manifest, stamp: stamp, loader: lazyLoader, onLoad: onLoad)
         let routes = manifest.routes.map {
             PluginRoute(pattern: $0.pattern, requiresLogin: $0.requiresLogin, build: LazyModule.placeholderBuilder,
                         context: nil, lazy: lazy)

@@ -181,6 +181,7 @@ public final class DenRuntime: Sendable {
         // only when there is a file to look up in it.
         var manifests: ManifestIndex? = candidates.isEmpty ? nil : ManifestIndex(directory: configuration.cacheDirectory)
         let lazyLoaded = lazyModuleLoadHandler()
+        let lazyLoader = loader.skippingRequirements
         // Signatures checked anew are saved once, after the loop; first-load grants too.
         loader.trust?.signatures.hold()
         defer { loader.trust?.signatures.release() }
@@ -188,6 +189,7 @@ public final class DenRuntime: Sendable {
             var planned: [PlannedModule] = []
             planned.reserveCapacity(candidates.count)
             var unselected: [String: String] = [:]
+            var skippedByName = Set<String>() // ids as file names spell them (`jogsstats` for jogs-stats)
             for candidate in candidates {
                 // The same file reached twice (a folder named twice, a link) is loaded once: a second
                 // dlopen would return the loaded image and run its entry point again. One `stat` per
@@ -200,7 +202,7 @@ public final class DenRuntime: Sendable {
                 // Skip unselected modules without running their code when the file name tells the id.
                 if let selected, let hint = candidate.idHint, !PluginDiscovery.hint(hint, mayMatch: selected) {
                     found.append(hint)
-                    unselected[hint] = Self.notSelected
+                    skippedByName.insert(PluginDiscovery.normalized(hint))
                     logger.debug("\(candidate.file.lastPathComponent): not selected by --plugins; not loaded")
                     continue
                 }
@@ -221,12 +223,17 @@ public final class DenRuntime: Sendable {
                 planned.append(module)
             }
             guard ManifestRequirements.anyRequire(planned.lazy.map(\.manifest)) else {
-                for module in planned { start(module, found: &found, onLoad: lazyLoaded) }
+                for module in planned { start(module, found: &found, lazyLoader: lazyLoader, onLoad: lazyLoaded) }
                 return
             }
             // Dependencies first; modules without a manifest first of all (they tell their id and
             // version only by loading, and require nothing).
-            for module in planned where module.manifest == nil { start(module, found: &found, onLoad: lazyLoaded) }
+            for module in planned where module.manifest == nil { start(module, found: &found, lazyLoader: lazyLoader, onLoad: lazyLoaded) }
+            for module in planned {
+                for id in (module.manifest?.requires ?? [:]).keys where skippedByName.contains(PluginDiscovery.normalized(id)) {
+                    unselected[id] = Self.notSelected
+                }
+            }
             let loaded = registry.plugins.filter(\.isActive).compactMap { record in record.id.map { (id: $0, version: record.version) } }
             let (ordered, refused) = ManifestRequirements.arrange(planned.compactMap { module in module.manifest.map { (module, $0) } },
                                                                   loaded: loaded, unavailable: unselected, denVersion: denVersion)
@@ -235,7 +242,7 @@ public final class DenRuntime: Sendable {
                 registry.recordFailure(error, file: module.candidate.file, refusedRoutes: module.manifest?.routes.map(\.pattern) ?? [])
                 logger.error("\(error)")
             }
-            for module in ordered { start(module, found: &found, onLoad: lazyLoaded) }
+            for module in ordered { start(module, found: &found, lazyLoader: lazyLoader, onLoad: lazyLoaded) }
         }
         foundModulesStore.withLock { $0 = found }
         if manifests != nil { saveManifestIndex(&manifests!) }
@@ -249,10 +256,10 @@ public final class DenRuntime: Sendable {
 
     /// Loads one planned module: installed from its manifest on a lazy start, loaded now otherwise
     /// (or when den knows no manifest for it). A failure is recorded, never thrown.
-    private func start(_ module: PlannedModule, found: inout [String], onLoad: @escaping LazyModule.LoadHandler) {
+    private func start(_ module: PlannedModule, found: inout [String], lazyLoader: PluginLoader, onLoad: @escaping LazyModule.LoadHandler) {
         let candidate = module.candidate
         if configuration.loadsLazily, let manifest = module.manifest {
-            installFromManifest(candidate, manifest: manifest, stamp: module.stamp, onLoad: onLoad)
+            installFromManifest(candidate, manifest: manifest, stamp: module.stamp, lazyLoader: lazyLoader, onLoad: onLoad)
             return
         }
         let loadStarted = ContinuousClock.now

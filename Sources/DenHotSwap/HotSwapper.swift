@@ -51,8 +51,12 @@ public final class HotSwapper: @unchecked Sendable {
     /// each is tried again after a swap or install lands, which may be what they waited for
     /// (`den modules update` installs a module's new dependency first).
     private var awaitingRequirements: Set<String> = []
+    /// Hears of each waiting file that landed after another swap (`awaitingRequirements`), as
+    /// the caller of `swap` hears of its own: front-ends tell their pages, hosts publish it.
+    private let onRetryLanded: (@Sendable (HotSwapReport) -> Void)?
 
-    public init(runtime: DenRuntime, policy: HotSwapPolicy = HotSwapPolicy()) {
+    public init(runtime: DenRuntime, policy: HotSwapPolicy = HotSwapPolicy(), onRetryLanded: (@Sendable (HotSwapReport) -> Void)? = nil) {
+        self.onRetryLanded = onRetryLanded
         registry = runtime.registry
         loader = PluginLoader(cache: PluginCache(directory: runtime.configuration.cacheDirectory,
                                                  limits: runtime.configuration.cacheLimits),
@@ -69,7 +73,7 @@ public final class HotSwapper: @unchecked Sendable {
             // A file held for permissions is tried again once they are granted, unchanged.
             if let error = record.error, case .permissionsHeld = error.cause { continue }
             // One whose requirements were unmet is tried again once another module lands.
-            if let error = record.error, case .requirementUnmet = error.cause {
+            if let error = record.error, error.waitsForAnotherModule {
                 awaitingRequirements.insert(Self.key(record.file))
                 continue
             }
@@ -87,33 +91,44 @@ public final class HotSwapper: @unchecked Sendable {
     /// this very version is loaded or was refused (a module held for permissions, now granted:
     /// a lazily installed one may still have its manifest's routes waiting).
     public func swap(_ file: URL, again: Bool = false) -> HotSwapReport {
-        lock.withLock {
+        let (report, landed) = lock.withLock { () -> (HotSwapReport, [HotSwapReport]) in
             let started = ContinuousClock.now
             if again { loadedStamps[Self.key(file)] = nil }
             var report = swapLocked(file)
             report.duration = ContinuousClock.now - started
-            if case .unchanged = report.outcome { return report }
-            if report.succeeded { retryAwaitingRequirements() }
+            if case .unchanged = report.outcome { return (report, []) }
+            let landed = report.succeeded ? retryAwaitingRequirements() : []
             publishStatus()
-            return report
+            return (report, landed)
         }
+        // Told outside the lock: a front-end may ask the swapper again from there.
+        if let onRetryLanded { for other in landed { onRetryLanded(other) } }
+        return report
     }
 
-    /// Tries each file that waited for its requirements again, until none more lands. Under `lock`.
-    private func retryAwaitingRequirements() {
+    /// Tries each file that waited for its requirements again, until none more lands; returns the
+    /// reports of those that landed. Under `lock`.
+    private func retryAwaitingRequirements() -> [HotSwapReport] {
+        var landed: [HotSwapReport] = []
         var landedOne = true
         while landedOne, !awaitingRequirements.isEmpty {
             landedOne = false
             for key in awaitingRequirements.sorted() {
                 awaitingRequirements.remove(key)
+                // A file removed meanwhile waits no more (and is no failure).
+                guard FileManager.default.fileExists(atPath: key) else { continue }
                 loadedStamps[key] = nil
-                let report = swapLocked(URL(fileURLWithPath: key))
+                let started = ContinuousClock.now
+                var report = swapLocked(URL(fileURLWithPath: key))
+                report.duration = ContinuousClock.now - started
                 if report.succeeded {
                     landedOne = true
                     logger?.info("\(report.description)", metadata: ["module": "\(report.moduleID ?? "?")"])
+                    landed.append(report)
                 }
             }
         }
+        return landed
     }
 
     /// Tells `den plugins` in other processes what this den serves now (`RunningDenStatus`).
@@ -130,6 +145,8 @@ public final class HotSwapper: @unchecked Sendable {
     private func swapLocked(_ file: URL) -> HotSwapReport {
         var report = HotSwapReport(file: file, moduleID: nil, outcome: .unchanged("no change"))
         let key = Self.key(file)
+        // Whatever this attempt brings, the file waits no more; `refuse` puts it back if it must.
+        awaitingRequirements.remove(key)
         let stamps = Stamps(file)
         let stamp = stamps.file
         if stamp != nil, loadedStamps[key] == stamps {
@@ -247,7 +264,7 @@ public final class HotSwapper: @unchecked Sendable {
         // for permissions is tried again once they are granted (GrantFollower), the file unchanged.
         var held = false
         if case .load(let error) = cause, case .permissionsHeld = error.cause { held = true }
-        if case .load(let error) = cause, case .requirementUnmet = error.cause {
+        if case .load(let error) = cause, error.waitsForAnotherModule {
             held = true
             awaitingRequirements.insert(Self.key(file))
         }

@@ -12,7 +12,7 @@ package final class PluginFolderWatch: Sendable {
 
     package init(runtime: DenRuntime, options: FileChangeWatcher.Options = FileChangeWatcher.Options(),
                 policy: HotSwapPolicy = HotSwapPolicy(), onReport: @escaping @Sendable (HotSwapReport) -> Void) {
-        let swapper = HotSwapper(runtime: runtime, policy: policy)
+        let swapper = HotSwapper(runtime: runtime, policy: policy, onRetryLanded: onReport)
         self.swapper = swapper
         let bundled = runtime.configuration.bundledDirectory?.standardizedFileURL.path
         watcher = FileChangeWatcher(folders: runtime.searchedFolders, options: options, accept: { file in

@@ -96,7 +96,7 @@ package struct PluginDiscovery: Sendable {
         return wanted.contains(normalized(hint))
     }
 
-    static func normalized(_ id: String) -> String {
+    package static func normalized(_ id: String) -> String {
         id.lowercased().filter { $0 != "-" && $0 != "_" }
     }
 

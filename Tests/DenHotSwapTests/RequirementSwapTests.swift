@@ -3,6 +3,7 @@ import DenHotSwap
 import DenKit
 import DenTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// A running den keeps modules' requirements true across hot swaps (docs/CATALOG.md,
@@ -31,17 +32,21 @@ struct RequirementSwapTests {
         let plugins: URL
         let runtime: DenRuntime
         let swapper: HotSwapper
+        /// The reports of files that landed after waiting for their requirements.
+        let retried = Reports()
 
-        init() throws {
+        init(lazy: Bool = false) throws {
             temp = try TemporaryDirectory("den-requirements")
             plugins = try temp.folder("plugins")
             try fixture.install(module("reqbase", "1.2.0"), into: plugins, as: "libBase.so")
             try fixture.install(module("requser", "1.0.0", requires: ["reqbase": "^1"], exports: ["reqbase.*"]), into: plugins, as: "libUser.so")
-            let configuration = HostConfiguration(pluginDirectories: [plugins], bundledDirectory: nil, selectedModules: nil,
+            var configuration = HostConfiguration(pluginDirectories: [plugins], bundledDirectory: nil, selectedModules: nil,
                                                   cacheDirectory: temp.path("cache"), dataDirectory: temp.path("data"))
+            configuration.loadsLazily = lazy
             runtime = DenRuntime(configuration: configuration)
             runtime.loadPlugins()
-            swapper = HotSwapper(runtime: runtime)
+            let retried = retried
+            swapper = HotSwapper(runtime: runtime, onRetryLanded: { report in retried.list.withLock { $0.append(report) } })
         }
 
         /// requser calls reqbase's export, which logs: "<status> <answer or message>".
@@ -53,7 +58,11 @@ struct RequirementSwapTests {
         }
 
         func version(of id: String) -> String? {
-            runtime.registry.plugins.last { $0.id == id && $0.isActive }?.version
+            record(of: id)?.version
+        }
+
+        func record(of id: String) -> PluginRecord? {
+            runtime.registry.plugins.last { $0.id == id && $0.isActive }
         }
 
         func swap(_ name: String, _ flags: [String]) throws -> HotSwapReport {
@@ -62,6 +71,10 @@ struct RequirementSwapTests {
     }
 
     struct Unexpected: Error { var value: ExportValue }
+
+    final class Reports: Sendable {
+        let list = Mutex<[HotSwapReport]>([])
+    }
 
     @Test("a swap to a version outside a dependent's range serves, and the dependent's calls of it are refused with DEN_ERR_VERSION")
     func dependentCallsRefused() throws {
@@ -108,5 +121,37 @@ struct RequirementSwapTests {
         #expect(try app.swap("libBase.so", Self.module("reqbase", "1.5.0")).outcome == .swapped)
         #expect(app.version(of: "extra") == "1.0.0")
         #expect((try? app.runtime.registry.resolve("extra").get()) != nil)
+    }
+
+    @Test("a file that waited and then landed on its own is not swapped in again when the next module lands; the landing is reported")
+    func landsOnce() throws {
+        let app = try App()
+        let early = try app.swap("libUser.so", Self.module("requser", "2.0.0", requires: ["reqbase": "^2"], exports: ["reqbase.*"]))
+        #expect(!early.succeeded)
+        // The user drops in a version that fits after all.
+        #expect(try app.swap("libUser.so", Self.module("requser", "1.1.0", requires: ["reqbase": "^1"], exports: ["reqbase.*"])).outcome == .swapped)
+        #expect(app.record(of: "requser")?.generation == 2)
+        #expect(try app.swap("libBase.so", Self.module("reqbase", "1.5.0")).outcome == .swapped)
+        #expect(app.record(of: "requser")?.generation == 2, "requser 1.1.0 serves on, not loaded a second time")
+        #expect(app.retried.list.withLock { $0 }.isEmpty)
+
+        // A new module that waits, then lands after its dependency: its report reaches the front-end.
+        #expect(try !app.swap("libExtra.so", Self.module("extra", "1.0.0", requires: ["reqbase": "^3"])).succeeded)
+        #expect(try app.swap("libBase.so", Self.module("reqbase", "3.0.0")).outcome == .swapped)
+        let retried = app.retried.list.withLock { $0 }
+        #expect(retried.map(\.moduleID) == ["extra"], "\(retried)")
+        #expect(retried.first?.outcome == .installed)
+    }
+
+    @Test("a lazily installed dependent opened only after its dependency moved out of range loads, and its calls of it are refused")
+    func lazyDependent() throws {
+        let app = try App(lazy: true)
+        #expect(app.record(of: "requser")?.isLoaded == false)
+        #expect(try app.swap("libBase.so", Self.module("reqbase", "2.0.0")).outcome == .swapped)
+        let refused = try app.userCallsBase()
+        #expect(refused == "5 reqbase.call was not called: requser requires reqbase ^1, but reqbase 2.0.0 is loaded", "\(refused)")
+        #expect(app.record(of: "requser")?.isLoaded == true)
+        #expect(try app.swap("libBase.so", Self.module("reqbase", "1.4.0")).outcome == .swapped)
+        #expect(try app.userCallsBase().hasPrefix(#"0 {"result":"0 "#))
     }
 }

@@ -85,16 +85,20 @@ struct RequirementsEndToEndTests {
         #expect(base.stdout.contains("reqbase 1.2.0"), "\(base.stdout)")
     }
 
-    @Test("--plugins that leaves out a module another requires says so")
+    @Test("--plugins that leaves out a module another requires says so, whether den read its manifest or only its file name")
     func selectionLeavesOut() throws {
         let den = try DenCommand()
         let folder = try Self.folder(den, [
-            "libBase.so": Self.module("reqbase", "1.2.0"),
-            "libUser.so": Self.module("requser", "1.0.0", requires: ["reqbase": "^1"]),
+            "libReqBaseModule.so": Self.module("req-base", "1.2.0"), // the name tells "reqbase": not even read
+            "libOther.so": Self.module("other", "1.0.0"),
+            "libUser.so": Self.module("requser", "1.0.0", requires: ["req-base": "^1", "other": "^1"]),
         ])
         let result = try den.run(["plugins", "--no-default-modules", "--plugin-dir", folder.path, "--plugins", "requser"])
         #expect(result.status == 1, "no module is active")
-        #expect((result.stdout + result.stderr).contains("requires reqbase ^1, but reqbase is not selected by --plugins"), "\(result.stdout)\(result.stderr)")
+        let out = result.stdout + result.stderr
+        #expect(out.contains("requires other ^1, but other is not selected by --plugins"), "\(out)")
+        #expect(out.contains("requires req-base ^1, but req-base is not selected by --plugins"), "\(out)")
+        #expect(try den.run(["plugins", "--no-default-modules", "--plugin-dir", folder.path, "--plugins", "requser,req-base,other"]).status == 0)
     }
 
     @Test("a module calls the exports of a module it requires, at a version in range (out of range: RequirementSwapTests)")

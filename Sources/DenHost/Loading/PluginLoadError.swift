@@ -55,6 +55,13 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         self.moduleID = moduleID
     }
 
+    /// Whether another module landing may meet what is missing (a requirement on a module, not
+    /// on den itself, nor one den cannot read): a hot swap tries such a file again after each swap.
+    package var waitsForAnotherModule: Bool {
+        guard case .requirementUnmet(let detail) = cause else { return false }
+        return !detail.hasPrefix("requires den ") && !detail.hasPrefix("has a version") && !detail.contains("dependency cycle")
+    }
+
     /// One line, sanitised: the file name, dlerror's text and a module's registration text are
     /// not trusted to be printable.
     public var description: String { ModuleText.singleLine("\(file): \(reason) — \(fix)") }
@@ -134,7 +141,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .untrusted(_, let fix): fix
         case .permissionsHeld(_, let fix): fix
         case .requirementUnmet:
-            "install what it requires (`den modules install <id>` brings a module with what it requires from your catalogs; `den modules why <id>` shows the chain), or remove it (docs/CATALOG.md, \"Requirements\")"
+            "install or update what it requires (`den modules install <id>` brings a module and what it requires from your catalogs), update this module to a version that fits what is installed (`den modules update <id>`), or remove it (docs/CATALOG.md, \"Requirements\")"
         }
     }
 }

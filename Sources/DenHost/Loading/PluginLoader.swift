@@ -98,6 +98,13 @@ public struct PluginLoader: Sendable {
         self.permissions = permissions
     }
 
+    /// This loader without the requirement check, for a module installed from its manifest: it
+    /// passed the check at start, and a later swap of what it requires is held at its export calls
+    /// (`ExportsService`), not by keeping it from loading when it is first opened.
+    package var skippingRequirements: PluginLoader {
+        PluginLoader(cache: cache, hub: hub, logger: logger, hosting: hosting, isolation: isolation, trust: trust, permissions: permissions)
+    }
+
     /// Loads `file`, giving it a `den_host` of its own.
     public func load(_ file: URL) throws(PluginLoadError) -> LoadedPlugin {
         try load(file, known: nil)

@@ -31,6 +31,10 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// derived from them (metrics' module labels) knows when to derive it again.
     package let revision = Atomic<Int>(0)
 
+    /// Set once any active module requires another (`requires`): until then an export call
+    /// checks nothing against requirements, not even under the lock.
+    private let anyRequires = Atomic<Bool>(false)
+
     /// Modules installed from their manifest whose file is not loaded yet, by id.
     private var pending: [String: LazyModule] = [:]
 
@@ -131,6 +135,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             record.navigation = plugin.manifest?.navigation ?? []
             record.permissions = plugin.manifest?.permissions
             record.requires = PluginRecord.requirements(of: plugin.manifest)
+            if !record.requires.isEmpty { anyRequires.store(true, ordering: .releasing) }
             // One look-up for the duplicate check and the index both: each costs a start with a
             // hundred modules a hash of the id per module. Undone below when the module is refused.
             if let index = activeRecordIndex.updateValue(records.count, forKey: plugin.id) {
@@ -216,6 +221,7 @@ public final class ModuleRegistry: @unchecked Sendable {
             table = candidateTable
             records = candidateRecords
             reindexActiveRecords()
+            if records.contains(where: { !$0.requires.isEmpty }) { anyRequires.store(true, ordering: .releasing) }
             router = candidateTable.compile()
             routerIsStale = false
             return result
@@ -284,9 +290,11 @@ public final class ModuleRegistry: @unchecked Sendable {
     /// range the loaded version is outside of. nil when it does not require `callee` at all (its
     /// permission alone then decides) or the version is in range.
     package func exportRequirementProblem(caller: String, callee: String) -> String? {
-        lock.withLock {
-            guard let callerIndex = activeRecordIndex[caller], let range = records[callerIndex].requires[callee] else { return nil }
-            guard let calleeIndex = activeRecordIndex[callee] else { return "\(caller) requires \(callee) \(range), but \(callee) is not loaded" }
+        guard anyRequires.load(ordering: .acquiring) else { return nil }
+        return lock.withLock {
+            // A callee not loaded is the export table's to report (DEN_ERR_NOT_FOUND).
+            guard let callerIndex = activeRecordIndex[caller], let range = records[callerIndex].requires[callee],
+                  let calleeIndex = activeRecordIndex[callee] else { return nil }
             return ManifestRequirements.problem(callee, range, version: records[calleeIndex].version).map { "\(caller) \($0)" }
         }
     }
