@@ -14,16 +14,9 @@ import Testing
 struct RequirementSwapTests {
     static let fixture = try! SwapFixture(source: SwapFixture.requiringSource)
 
+    /// `-D` flags for module `id` at `version` (`SwapFixture.requiringModule`).
     static func module(_ id: String, _ version: String, requires: [String: String] = [:], exports: [String] = []) -> [String] {
-        var extra = ""
-        if !requires.isEmpty {
-            extra += #", \"requires\": {"# + requires.sorted { $0.key < $1.key }.map { #"\"\#($0.key)\": \"\#($0.value)\""# }
-                .joined(separator: ", ") + "}"
-        }
-        if !exports.isEmpty {
-            extra += #", \"permissions\": {\"exports\": ["# + exports.map { #"\"\#($0)\""# }.joined(separator: ", ") + "]}"
-        }
-        return [#"-DMODULE_ID="\#(id)""#, #"-DMODULE_VERSION="\#(version)""#, #"-DMANIFEST_EXTRA="\#(extra)""#]
+        SwapFixture.requiringModule(id, version, requires: requires, exports: exports)
     }
 
     /// reqbase 1.2.0 and requser 1.0.0 (requires reqbase ^1, may call its exports), loaded.

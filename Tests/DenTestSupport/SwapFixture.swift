@@ -13,6 +13,20 @@ package final class SwapFixture: @unchecked Sendable {
     package static let requiringSource = packageRoot.appendingPathComponent("Tests/RequirementFixture/requiring_module.c")
     static let include = packageRoot.appendingPathComponent("Sources/CDenABI/include")
 
+    /// `-D` flags for `requiringSource`: module `id` at `version`, whose manifest requires
+    /// `requires` and may call `exports` (permission patterns such as `main.*`).
+    package static func requiringModule(_ id: String, _ version: String, requires: [String: String] = [:], exports: [String] = []) -> [String] {
+        var extra = ""
+        if !requires.isEmpty {
+            extra += #", \"requires\": {"# + requires.sorted { $0.key < $1.key }.map { #"\"\#($0.key)\": \"\#($0.value)\""# }
+                .joined(separator: ", ") + "}"
+        }
+        if !exports.isEmpty {
+            extra += #", \"permissions\": {\"exports\": ["# + exports.map { #"\"\#($0)\""# }.joined(separator: ", ") + "]}"
+        }
+        return [#"-DMODULE_ID="\#(id)""#, #"-DMODULE_VERSION="\#(version)""#, #"-DMANIFEST_EXTRA="\#(extra)""#]
+    }
+
     private let builds: TemporaryDirectory
     private let source: URL
     private let lock = NSLock()

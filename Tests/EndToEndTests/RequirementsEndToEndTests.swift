@@ -11,17 +11,9 @@ import Testing
 struct RequirementsEndToEndTests {
     static let fixture = try! SwapFixture(source: SwapFixture.requiringSource)
 
-    /// `-D` flags for module `id` at `version` with a manifest fragment (`requires`, `permissions`).
+    /// `-D` flags for module `id` at `version` (`SwapFixture.requiringModule`).
     static func module(_ id: String, _ version: String, requires: [String: String] = [:], exports: [String] = []) -> [String] {
-        var extra = ""
-        if !requires.isEmpty {
-            extra += #", \"requires\": {"# + requires.sorted { $0.key < $1.key }.map { #"\"\#($0.key)\": \"\#($0.value)\""# }
-                .joined(separator: ", ") + "}"
-        }
-        if !exports.isEmpty {
-            extra += #", \"permissions\": {\"exports\": ["# + exports.map { #"\"\#($0)\""# }.joined(separator: ", ") + "]}"
-        }
-        return [#"-DMODULE_ID="\#(id)""#, #"-DMODULE_VERSION="\#(version)""#, #"-DMANIFEST_EXTRA="\#(extra)""#]
+        SwapFixture.requiringModule(id, version, requires: requires, exports: exports)
     }
 
     /// A plugin folder with these modules, by file name.
