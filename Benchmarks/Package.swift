@@ -26,6 +26,7 @@ let package = Package(
             .product(name: "DenAccounts", package: "Den"),
             .product(name: "DenSQLiteEngine", package: "Den"),
             .product(name: "DenKit", package: "Den"),
+            .product(name: "DenCatalog", package: "Den"),
             .product(name: "RoutingKit", package: "routing-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),

@@ -30,6 +30,9 @@
 #  14. deployment (--only deploy): jogs on PostgreSQL vs SQLite, three hosts behind nginx vs one,
 #      failed requests and the longest request when a host is killed (Scripts/deploy-bench.sh,
 #      which takes --seconds N --connections N --debug)
+#  15. catalog (--only catalog): resolving a request against a catalog of 1,000 modules × 10
+#      versions vs decoding that catalog's index.json; `den modules install <id>` from a catalog
+#      served by nginx vs `den modules install <file>` of the same signed file (docs/CATALOG.md)
 # Builds the root package in release (den + plugins), then the Benchmarks package (its own
 # .build folder) in release, and runs it. Arguments go to den-bench, e.g.
 #   Scripts/bench.sh --only router --rounds 60
@@ -47,6 +50,7 @@
 #   Scripts/bench.sh --only monolith --monolith-data /dev/shm   (SQLite on tmpfs: no fdatasync cost)
 #   Scripts/bench.sh --only isolation --isolation-events 2000 --isolation-crashes 50 --isolation-starts 20
 #   Scripts/bench.sh --only isolation --isolation-web-rounds 5 --isolation-web-seconds 3 --connections 16
+#   Scripts/bench.sh --only catalog --catalog-runs 30 --catalog-rounds 10
 #   Scripts/bench.sh --only deploy --seconds 10 --connections 8
 # Figures only: nothing here passes or fails on speed (exit 1 only if a benchmark itself broke).
 set -euo pipefail

@@ -5,9 +5,12 @@ import FoundationEssentials
 /// signer and the manifest den shows before it downloads anything. A catalog is a folder of
 /// plain files any web server or USB stick can hold; this is its table of contents. Decoding
 /// takes any JSON of this shape; `validate()` decides whether den may act on it.
-package struct CatalogIndex: Codable, Sendable, Equatable {
+///
+/// Its inits, `json()` and `decode(_:)` are public for the benchmark package, which times
+/// decoding an index beside resolving against it.
+public struct CatalogIndex: Codable, Sendable, Equatable {
     /// The format this den reads and writes.
-    package static let currentFormat = 1
+    public static let currentFormat = 1
 
     package var format: Int
     /// Raised by every publish. den refuses an index whose serial is below one it has seen, so an
@@ -18,7 +21,7 @@ package struct CatalogIndex: Codable, Sendable, Equatable {
     /// Module id → its versions.
     package var modules: [String: [CatalogEntry]]
 
-    package init(format: Int = CatalogIndex.currentFormat, serial: UInt64, generated: String, modules: [String: [CatalogEntry]]) {
+    public init(format: Int = CatalogIndex.currentFormat, serial: UInt64, generated: String, modules: [String: [CatalogEntry]]) {
         self.format = format
         self.serial = serial
         self.generated = generated
@@ -27,7 +30,7 @@ package struct CatalogIndex: Codable, Sendable, Equatable {
 }
 
 /// One published version of a module.
-package struct CatalogEntry: Codable, Sendable, Equatable {
+public struct CatalogEntry: Codable, Sendable, Equatable {
     package var version: String
     /// The file's path inside the catalog, relative and forward-slashed (`files/main/main-1.2.0.so`).
     package var file: String
@@ -39,7 +42,7 @@ package struct CatalogEntry: Codable, Sendable, Equatable {
     package var publisher: String
     package var manifest: CatalogManifest
 
-    package init(version: String, file: String, sha256: String, size: UInt64, publisher: String, manifest: CatalogManifest) {
+    public init(version: String, file: String, sha256: String, size: UInt64, publisher: String, manifest: CatalogManifest) {
         self.version = version
         self.file = file
         self.sha256 = sha256
@@ -51,7 +54,7 @@ package struct CatalogEntry: Codable, Sendable, Equatable {
 
 /// What the index repeats of a file's `den_manifest`: enough to search, resolve and ask for
 /// permissions without downloading. The file's own manifest is checked against it at install.
-package struct CatalogManifest: Codable, Sendable, Equatable {
+public struct CatalogManifest: Codable, Sendable, Equatable {
     package var id: String
     package var version: String
     package var summary: String
@@ -60,8 +63,8 @@ package struct CatalogManifest: Codable, Sendable, Equatable {
     /// DenKit's own type, so the catalog, the manifest and the permission prompt read the same way.
     package var permissions: ModulePermissions
 
-    package init(id: String, version: String, summary: String = "", requires: [String: String] = [:],
-                 permissions: ModulePermissions = .nothing) {
+    public init(id: String, version: String, summary: String = "", requires: [String: String] = [:],
+                permissions: ModulePermissions = .nothing) {
         self.id = id
         self.version = version
         self.summary = summary
@@ -70,7 +73,7 @@ package struct CatalogManifest: Codable, Sendable, Equatable {
     }
 
     // `summary`, `requires` and `permissions` may be left out, as a manifest leaves them out.
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         version = try container.decode(String.self, forKey: .version)
@@ -84,14 +87,14 @@ package struct CatalogManifest: Codable, Sendable, Equatable {
 
 extension CatalogIndex {
     /// The index as JSON, keys sorted, so that a republished index differs only where it changed.
-    package func json() throws -> Data {
+    public func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 
     /// Reads `index.json`; shape only (see `validate()`).
-    package static func decode(_ data: Data) throws -> CatalogIndex {
+    public static func decode(_ data: Data) throws -> CatalogIndex {
         try JSONDecoder().decode(CatalogIndex.self, from: data)
     }
 }

@@ -1,5 +1,5 @@
 /// What to resolve: the user's requests and everything already decided around them.
-package struct ResolutionRequest: Sendable {
+public struct ResolutionRequest: Sendable {
     /// Module id → the range the user asked for (`den modules install jogs-stats@^2`). A request
     /// on `den` is checked against `denVersion`.
     package var requests: [String: VersionRequirement]
@@ -15,8 +15,8 @@ package struct ResolutionRequest: Sendable {
     /// The most candidate versions tried before giving up (see `DependencyResolver.defaultStepLimit`).
     package var stepLimit: Int
 
-    package init(requests: [String: VersionRequirement], denVersion: SemanticVersion, installed: [String: ModuleRelease] = [:],
-                 pins: [String: SemanticVersion] = [:], update: UpdatePolicy = .none, stepLimit: Int = DependencyResolver.defaultStepLimit) {
+    public init(requests: [String: VersionRequirement], denVersion: SemanticVersion, installed: [String: ModuleRelease] = [:],
+                pins: [String: SemanticVersion] = [:], update: UpdatePolicy = .none, stepLimit: Int = DependencyResolver.defaultStepLimit) {
         self.requests = requests
         self.denVersion = denVersion
         self.installed = installed
@@ -27,7 +27,7 @@ package struct ResolutionRequest: Sendable {
 }
 
 /// Whether installed modules keep their versions when those still fit.
-package enum UpdatePolicy: Sendable, Equatable {
+public enum UpdatePolicy: Sendable, Equatable {
     /// Keep every installed version that fits (`den modules install`).
     case none
     /// Move these to the newest fitting version (`den modules update <id>`).
@@ -45,19 +45,21 @@ package enum UpdatePolicy: Sendable, Equatable {
 }
 
 /// What to do: the modules to install or change, dependencies before the modules that need them.
-package struct ResolutionPlan: Sendable, Equatable {
-    package enum Action: Sendable, Equatable {
+public struct ResolutionPlan: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
         case install
         case upgrade(from: SemanticVersion)
         /// Only when a request cannot be met otherwise; a command should say so before it acts.
         case downgrade(from: SemanticVersion)
     }
 
-    package struct Step: Sendable, Equatable, CustomStringConvertible {
-        package let release: ModuleRelease
-        package let action: Action
+    public struct Step: Sendable, Equatable, CustomStringConvertible {
+        /// The version to put in place.
+        public let release: ModuleRelease
+        /// What it does to what is installed.
+        public let action: Action
 
-        package var description: String {
+        public var description: String {
             switch action {
             case .install: "install \(release)"
             case let .upgrade(from): "upgrade \(release.id) \(from) → \(release.version)"
@@ -67,13 +69,13 @@ package struct ResolutionPlan: Sendable, Equatable {
     }
 
     /// The changes, in an order where every module's dependencies come before it.
-    package let steps: [Step]
+    public let steps: [Step]
     /// Every module once the plan is carried out, installed ones kept included: id → version.
-    package let selection: [String: SemanticVersion]
+    public let selection: [String: SemanticVersion]
 }
 
 /// Why nothing can be installed, in words that name the chain of requirements.
-package struct ResolutionFailure: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ResolutionFailure: Error, Equatable, Sendable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
         /// No choice of versions meets every requirement.
         case unsatisfiable
@@ -87,7 +89,7 @@ package struct ResolutionFailure: Error, Equatable, Sendable, CustomStringConver
     /// Candidate versions tried before the search stopped.
     package let steps: Int
 
-    package var description: String {
+    public var description: String {
         switch kind {
         case .unsatisfiable:
             return reasons.joined(separator: "; ")
@@ -101,18 +103,22 @@ package struct ResolutionFailure: Error, Equatable, Sendable, CustomStringConver
 /// Chooses versions for a request against a catalog: for each module the newest version that
 /// every requirement on it admits, keeping installed versions that fit, and backtracking to
 /// older versions when a newer one leads to a dead end — so a solvable request is solved.
-package struct DependencyResolver: Sendable {
+///
+/// Public, with the types it takes and returns, only so the benchmark package (Benchmarks/,
+/// the `catalog` figure) can time it; the rest of DenCatalog stays `package`.
+public struct DependencyResolver: Sendable {
     /// Candidate versions tried before giving up. A real catalog needs about one per module in
     /// the plan; the limit only stops catalogs built to make backtracking explode.
-    package static let defaultStepLimit = 100_000
+    public static let defaultStepLimit = 100_000
 
     package let catalog: any ModuleCatalog
 
-    package init(catalog: some ModuleCatalog) {
+    public init(catalog: some ModuleCatalog) {
         self.catalog = catalog
     }
 
-    package func resolve(_ request: ResolutionRequest) -> Result<ResolutionPlan, ResolutionFailure> {
+    /// The plan that meets every requirement, or why none does; never loops past `stepLimit`.
+    public func resolve(_ request: ResolutionRequest) -> Result<ResolutionPlan, ResolutionFailure> {
         var search = ResolverSearch(catalog: catalog, request: request)
         return search.run()
     }

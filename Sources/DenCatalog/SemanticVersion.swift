@@ -18,7 +18,7 @@ import FoundationEssentials
 ///
 /// Equality is precedence: build metadata and leading zeros do not count, so `1.0.0+a == 1.0.0+b`
 /// (a catalog refuses the pair as duplicates). `description` is the text as written.
-package struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     package let major: UInt64
     package let minor: UInt64
     package let patch: UInt64
@@ -27,7 +27,7 @@ package struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConv
     /// The dot-separated identifiers after '+'; never part of precedence.
     package let build: [String]
     /// The text parsed, kept so messages quote the module's own spelling.
-    package let description: String
+    public let description: String
 
     /// The prerelease identifiers as precedence compares them (computed once, compared often).
     private let prereleaseKeys: [Identifier]
@@ -69,7 +69,7 @@ package struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConv
     }
 
     /// The version, or nil when `text` is not one.
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         guard let version = try? SemanticVersion(parsing: text) else { return nil }
         self = version
     }
@@ -103,16 +103,16 @@ package struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConv
 
     // MARK: - Precedence
 
-    package static func == (a: SemanticVersion, b: SemanticVersion) -> Bool {
+    public static func == (a: SemanticVersion, b: SemanticVersion) -> Bool {
         a.core == b.core && a.prereleaseKeys == b.prereleaseKeys
     }
 
-    package func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         hasher.combine(core)
         hasher.combine(prereleaseKeys)
     }
 
-    package static func < (a: SemanticVersion, b: SemanticVersion) -> Bool {
+    public static func < (a: SemanticVersion, b: SemanticVersion) -> Bool {
         if a.core != b.core { return a.core < b.core }
         // A prerelease precedes its release (§11.3).
         switch (a.prereleaseKeys.isEmpty, b.prereleaseKeys.isEmpty) {
@@ -168,7 +168,7 @@ package struct VersionParseError: Error, Equatable, Sendable, CustomStringConver
 }
 
 extension SemanticVersion: Codable {
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         do {
@@ -178,7 +178,7 @@ extension SemanticVersion: Codable {
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

@@ -15,7 +15,7 @@
 ///
 /// Build metadata is ignored, as in precedence. Equality is structural (as written, leading
 /// zeros and spaces aside), and `description` parses back to an equal requirement.
-package struct VersionRequirement: Sendable, Hashable, CustomStringConvertible {
+public struct VersionRequirement: Sendable, Hashable, CustomStringConvertible {
     /// Alternatives (`||`), each a set of comparators that must all hold.
     package let alternatives: [[Comparator]]
     /// The same, as bounds: worked out once at parse, checked for every candidate version.
@@ -38,12 +38,12 @@ package struct VersionRequirement: Sendable, Hashable, CustomStringConvertible {
         sets.contains { $0.admits(version) }
     }
 
-    package var description: String {
+    public var description: String {
         alternatives.map { $0.map(\.description).joined(separator: " ") }.joined(separator: " || ")
     }
 
-    package static func == (a: VersionRequirement, b: VersionRequirement) -> Bool { a.alternatives == b.alternatives }
-    package func hash(into hasher: inout Hasher) { hasher.combine(alternatives) }
+    public static func == (a: VersionRequirement, b: VersionRequirement) -> Bool { a.alternatives == b.alternatives }
+    public func hash(into hasher: inout Hasher) { hasher.combine(alternatives) }
 }
 
 /// One comparator as written: an operator and a full or partial version.

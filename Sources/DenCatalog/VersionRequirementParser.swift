@@ -1,5 +1,5 @@
 /// A range text that is not one: what is wrong, and the forms that are accepted.
-package struct RequirementParseError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct RequirementParseError: Error, Equatable, Sendable, CustomStringConvertible {
     package let text: String
     package let reason: String
 
@@ -7,7 +7,7 @@ package struct RequirementParseError: Error, Equatable, Sendable, CustomStringCo
     package static let acceptedForms =
         "^1.2.3, ~1.2.3, 1.2.x, 1.x, *, =1.2.3 or 1.2.3 (exactly), >1.2, >=1.1, <2, <=1.4; comparators joined by spaces (>=1.1 <2), alternatives by || (^1.2 || ^2)"
 
-    package var description: String {
+    public var description: String {
         "'\(text)' is not a version range: \(reason). Accepted: \(Self.acceptedForms)"
     }
 }
@@ -18,7 +18,7 @@ extension VersionRequirement {
     package static let maximumLength = 1024
 
     /// Parses a range as a manifest's `requires` writes it, or throws what is wrong with it.
-    package init(parsing text: String) throws(RequirementParseError) {
+    public init(parsing text: String) throws(RequirementParseError) {
         func refuse(_ reason: String) -> RequirementParseError { RequirementParseError(text: text, reason: reason) }
         guard text.utf8.count <= Self.maximumLength else {
             throw refuse("it is \(text.utf8.count) bytes long; a range is at most \(Self.maximumLength)")

@@ -7,13 +7,20 @@ import Glibc
 /// time `den` and the baselines: from just before `posix_spawn` to just after `waitpid`.
 enum TimedSpawn {
     /// The exit status (128 + signal when killed) and the nanoseconds it took. An empty
-    /// `environment` passes this process's own.
-    static func run(_ path: String, _ arguments: [String], _ environment: [String] = []) throws -> (status: Int32, nanoseconds: UInt64) {
+    /// `environment` passes this process's own. With `output`, standard output and error go to
+    /// that file (made anew) instead, for a caller that checks what the program said.
+    static func run(_ path: String, _ arguments: [String], _ environment: [String] = [],
+                    output: String? = nil) throws -> (status: Int32, nanoseconds: UInt64) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = (environment.isEmpty ? ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" } : environment)
             .map { strdup($0) } + [nil]

@@ -1,12 +1,13 @@
 // den-bench: Den's speed figures, each as a ratio to a baseline measured in the same run.
 // Usage: den-bench --den-bin <root package release bin folder> [--hello <path>]
-//                  [--only load|router|process|calls|exports|permissions|login|web|metrics|tracing|swap|startup|monolith|attack|isolation|signing]... [--export-batch N] [--export-samples N]
+//                  [--only load|router|process|calls|exports|permissions|login|web|metrics|tracing|swap|startup|monolith|attack|isolation|signing|catalog]... [--export-batch N] [--export-samples N]
 //                  [--copies N] [--requests N] [--rounds N] [--runs N] [--calls N] [--logins N]
 //                  [--web-seconds N] [--web-rounds N] [--connections N] [--wrk PATH]
 //                  [--no-breakdown] [--swaps N] [--live N] [--module-counts 1,10,100] [--signing-counts 1,100]
 //                  [--isolation-events N] [--isolation-crashes N] [--isolation-starts N] [--isolation-web-seconds N] [--isolation-web-rounds N]
 //                  [--metrics-seconds N] [--metrics-rounds N]
 //                  [--monolith PATH] [--monolith-seconds N] [--monolith-rounds N] [--monolith-data DIR] [--monolith-pages list,add,reopen]
+//                  [--catalog-runs N] [--catalog-rounds N] [--catalog-module PATH]
 // Scripts/bench.sh builds everything and passes the paths.
 import Foundation
 
@@ -506,6 +507,43 @@ if wanted("signing") {
                     + "(" + milliseconds(samples.p90, digits: 1) + ")")
             }
         }
+    }
+}
+
+// MARK: 15. The module catalog: resolving against 1,000 × 10 releases, installing from nginx
+if wanted("catalog") {
+    let resolve = CatalogResolveBench(runs: intOption("--catalog-runs", 30))
+    let r = try resolve.run()
+    problems += r.failures.prefix(5).map { "catalog: \($0)" }
+    if r.failures.isEmpty {
+        // Resolving is a small share of decoding: three decimals, or the backtracking row reads 0.00×.
+        func share(_ value: Double) -> String { fixed(value, 3) + "×" }
+        rows.append(Row(figure: "resolve, 1,000 × 10 catalog", den: milliseconds(r.deep.median, digits: 2),
+                        baseline: "decode index " + milliseconds(r.decode.median, digits: 1), ratio: share(r.deep.median / r.decode.median),
+                        goal: "(info)", verdict: "info"))
+        rows.append(Row(figure: "  same, a backtracking request", den: milliseconds(r.backtracking.median, digits: 2),
+                        baseline: "decode index " + milliseconds(r.decode.median, digits: 1), ratio: share(r.backtracking.median / r.decode.median),
+                        goal: "(info)", verdict: "info"))
+        details.append("catalog: \(r.releaseCount) releases of \(SyntheticCatalog.moduleCount) modules, index.json \(r.indexBytes / 1024) KiB; \(r.deep.count) runs of each, in rotation, after 3 warm-ups; median (p90):")
+        details.append("  " + pad("CatalogIndex.decode of index.json (baseline)", 48) + "\(milliseconds(r.decode.median, digits: 2)) (\(milliseconds(r.decode.p90, digits: 2)))")
+        details.append("  " + pad("resolve \(SyntheticCatalog.deepRequest.id)@\(SyntheticCatalog.deepRequest.range), a \(SyntheticCatalog.blockSize)-deep tree", 48)
+            + "\(milliseconds(r.deep.median, digits: 2)) (\(milliseconds(r.deep.p90, digits: 2))), a plan of \(r.deepPlanSize) installs")
+        details.append("  " + pad("resolve \(SyntheticCatalog.trapRequest.id)@\(SyntheticCatalog.trapRequest.range), backtracking", 48)
+            + "\(milliseconds(r.backtracking.median, digits: 2)) (\(milliseconds(r.backtracking.p90, digits: 2))), a plan of \(r.backtrackingPlanSize) installs, \(SyntheticCatalog.trapRequest.id) \(r.backtrackingChoice) after 5 × 5 × 5 dead ends")
+        details.append("  parsing the releases' versions and ranges into the resolver's snapshot, once: \(milliseconds(Double(r.snapshotNanoseconds), digits: 1))")
+    }
+    let install = CatalogInstallBench(denPath: URL(fileURLWithPath: denBin).appendingPathComponent("den").path,
+                                      module: URL(fileURLWithPath: option("--catalog-module") ?? URL(fileURLWithPath: denBin).appendingPathComponent("libMainModule.so").path),
+                                      rounds: intOption("--catalog-rounds", 10), workDirectory: work.appendingPathComponent("catalog"))
+    let i = try install.run()
+    problems += i.failures.prefix(5).map { "catalog install: \($0)" }
+    if i.failures.isEmpty {
+        rows.append(Row(figure: "install <id> from nginx", den: milliseconds(i.catalog.median, digits: 1),
+                        baseline: "install <file> " + milliseconds(i.file.median, digits: 1), ratio: ratio(i.catalog.median / i.file.median),
+                        goal: "(info)", verdict: "info"))
+        details.append("catalog install: \(i.module) (\(i.fileBytes / 1024) KiB, signed), den modules install --yes under require-signature, \(i.catalog.count) rounds of each, alternating, after one of each; median (p90):")
+        details.append("  " + pad("install <file> (baseline)", 48) + "\(milliseconds(i.file.median, digits: 1)) (\(milliseconds(i.file.p90, digits: 1)))")
+        details.append("  " + pad("install <id>, the catalog on nginx", 48) + "\(milliseconds(i.catalog.median, digits: 1)) (\(milliseconds(i.catalog.p90, digits: 1)))")
     }
 }
 
