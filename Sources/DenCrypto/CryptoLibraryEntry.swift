@@ -11,7 +11,7 @@ private func signaturesMatchTheContract() {
     let _: den_crypto_sha256_fn = denCryptoSHA256
 }
 // swift-crypto lives here, not in den: linked into den it was a third of the executable, and
-// relocating it cost every start about 0.4 ms (docs/PERFORMANCE.md, "What a fresh process pays for").
+// relocating it cost every start about 0.4 ms (docs/START_PATH.md, "What a fresh process pays for").
 
 /// scrypt of `password` with `salt` into `key`; 0, or 1 with BoringSSL's reason in `error`.
 @_cdecl("den_crypto_scrypt")

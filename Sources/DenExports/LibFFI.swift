@@ -6,7 +6,7 @@ import Glibc
 /// libffi, opened the first time a module registers an export instead of being linked into den.
 /// A linked library is mapped and relocated at every start, and every symbol the dynamic loader
 /// looks up at start passes it first (it was den's first `NEEDED` library): ≈ 2 % of a
-/// `den render about` that calls no export (docs/PERFORMANCE.md, "libffi on first use").
+/// `den render about` that calls no export (docs/START_PATH.md, "libffi on first use").
 /// CFFI still gives the types and constants (`ffi.h`); only the code comes from here.
 package struct LibFFI: @unchecked Sendable {
     package typealias PrepareCall = @convention(c) (UnsafeMutablePointer<ffi_cif>?, ffi_abi, UInt32, UnsafeMutablePointer<ffi_type>?,

@@ -8,7 +8,7 @@ import Glibc
 /// A copy of a data folder's grants beside its SQLite file (`<data dir>/grants-cache`), valid
 /// only while the SQLite file is exactly as it was when the copy was made: so `den render about`
 /// holds About to its grant without opening storage, which would load the storage library and
-/// Foundation with it (docs/PERFORMANCE.md, "What a fresh process pays for"). Any write to the
+/// Foundation with it (docs/START_PATH.md, "What a fresh process pays for"). Any write to the
 /// database since, by any process, changes the file's stamp and the copy is not used.
 package struct GrantsCacheFile: Sendable {
     package let file: URL

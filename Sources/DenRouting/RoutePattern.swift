@@ -21,7 +21,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         self.text = text
         self.segments = try RoutePatternParser.parse(text)
         // A plain loop: `joined` over a lazy map is generic code the runtime instantiates on a
-        // start's first pattern (docs/PERFORMANCE.md, "What a fresh process pays for").
+        // start's first pattern (docs/START_PATH.md, "What a fresh process pays for").
         var shape = ""
         for (index, segment) in segments.enumerated() {
             if index > 0 { shape += "/" }

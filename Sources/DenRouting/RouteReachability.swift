@@ -42,7 +42,7 @@ enum RouteReachability {
     }
 
     /// `parts` joined by `/`. Not the standard library's generic `joined`, which a fresh process
-    /// first has to instantiate (docs/PERFORMANCE.md, "What a fresh process pays for").
+    /// first has to instantiate (docs/START_PATH.md, "What a fresh process pays for").
     private static func slashJoined(_ parts: [String]) -> String {
         var joined = ""
         for (index, part) in parts.enumerated() {

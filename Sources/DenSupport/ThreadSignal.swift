@@ -6,7 +6,7 @@ import Musl
 
 /// A counting semaphore on a pthread mutex and condition variable, timed on the monotonic clock.
 /// Dispatch's semaphore would do, but importing Dispatch makes `den` load `libswiftDispatch.so`
-/// for this one wait alone, a cost every start pays (docs/PERFORMANCE.md, "What a fresh process
+/// for this one wait alone, a cost every start pays (docs/START_PATH.md, "What a fresh process
 /// pays for").
 package final class ThreadSignal: @unchecked Sendable {
     // Heap cells: pthread objects must not move, and a Swift stored property may.

@@ -7,7 +7,7 @@
  * drift on one side only. Not part of the module ABI (den_module.h): modules never see these.
  *
  * Each library is loaded on first use, not at start: each brings a large dependency den's start
- * does without (docs/PERFORMANCE.md, "What a fresh process pays for").
+ * does without (docs/START_PATH.md, "What a fresh process pays for").
  */
 #include <stddef.h>
 #include <stdint.h>

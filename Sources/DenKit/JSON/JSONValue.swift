@@ -1,7 +1,7 @@
 /// A JSON document read by `JSONReader`, for the wire documents that have a hand-written form
 /// (`WireDocument`). Codable's first use of each type costs the Swift runtime a scan of every
 /// protocol conformance in the process; reading through this type costs none, which is most of
-/// what a `den render` spends on JSON (docs/PERFORMANCE.md, "Wire documents without Codable").
+/// what a `den render` spends on JSON (docs/START_PATH.md, "Wire documents without Codable").
 package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
