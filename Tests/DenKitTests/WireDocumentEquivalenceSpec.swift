@@ -93,6 +93,13 @@ struct WireDocumentEquivalenceSpec {
 
     static let changes: [FieldChange] = [FieldChange(field: "amount", fields: ["amount": "1", "from": "EUR"]), FieldChange(field: "a", fields: [:])]
 
+    static let storageEntries: [StorageEntry] = [StorageEntry(key: "jogs/7", value: #"{"id":7,"v":1}"#), StorageEntry(key: awkwardText, value: "")]
+    static let storageOperations: [StorageOperation] = [.set(key: "a", value: awkwardText), .delete(key: "jogs/1")]
+    static let transactions: [StorageTransactionRequest] = [
+        StorageTransactionRequest(operations: storageOperations),
+        StorageTransactionRequest(operations: [], insert: StorageInsert(counter: "jogs-counter", prefix: "jogs/", before: #"{"id":"#, after: "}")),
+    ]
+
     // MARK: Same bytes, same values
 
     @Test("every document is written byte for byte as JSONEncoder writes it, and reads back equal")
@@ -115,6 +122,47 @@ struct WireDocumentEquivalenceSpec {
         try check(Self.events)
         try check(Self.changes)
         try check([Empty()])
+        try check(Self.storageEntries)
+        try check(Self.storageOperations)
+        try check([StorageGetRequest(key: Self.awkwardText)])
+        try check([StorageGetAnswer(value: nil), StorageGetAnswer(value: Self.awkwardText), StorageGetAnswer(value: "")])
+        try check([StorageSetRequest(key: "k", value: Self.awkwardText)])
+        try check([StorageDeleteRequest(key: "k")])
+        try check([StorageDeleteAnswer(deleted: true), StorageDeleteAnswer(deleted: false)])
+        try check([StorageListRequest(), StorageListRequest(prefix: "jogs/")])
+        try check([StorageListAnswer(entries: Self.storageEntries), StorageListAnswer(entries: [])])
+        try check(Self.transactions)
+        try check([StorageTransactionAnswer(), StorageTransactionAnswer(inserted: 42)])
+        try check([StorageIncrementRequest(key: "n")])
+        try check([StorageIncrementAnswer(value: 1), StorageIncrementAnswer(value: Int.min)])
+        try check([SessionGetRequest(key: "user")])
+        try check([SessionGetAnswer(value: nil), SessionGetAnswer(value: "alice")])
+        try check([SessionSetRequest(key: "k", value: Self.awkwardText)])
+        try check([SessionDeleteRequest(key: "k")])
+        try check([SessionDeleteAnswer(deleted: true)])
+    }
+
+    @Test("storage and session documents JSONDecoder reads its own way, or refuses, are left to it")
+    func missedStorageDocuments() {
+        func misses<T: WireDocument & Equatable>(_ type: T.Type, _ json: String) -> Bool { !Self.expectAgreement(type, Array(json.utf8)) }
+        #expect(misses(StorageGetAnswer.self, #"{"value":1}"#))
+        #expect(misses(StorageGetRequest.self, #"{"key":null}"#))
+        #expect(misses(StorageOperation.self, #"{"op":"move","key":"a"}"#))
+        #expect(misses(StorageOperation.self, #"{"op":"set","key":"a"}"#))
+        #expect(misses(StorageListAnswer.self, #"{"entries":null}"#))
+        #expect(misses(StorageListAnswer.self, #"{"entries":[{"key":"a"}]}"#))
+        #expect(misses(StorageTransactionRequest.self, #"{"operations":[],"insert":null}"#))
+        #expect(misses(StorageTransactionAnswer.self, #"{"inserted":1.0}"#))
+        #expect(misses(StorageDeleteAnswer.self, #"{"deleted":"yes"}"#))
+        #expect(misses(SessionGetRequest.self, "[]"))
+    }
+
+    @Test("a storage request without its optional parts reads as JSONDecoder reads it")
+    func optionalStorageParts() {
+        #expect(Self.expectAgreement(StorageListRequest.self, Array("{}".utf8)))
+        #expect(Self.expectAgreement(StorageTransactionRequest.self, Array(#"{"operations":[]}"#.utf8)))
+        #expect(Self.expectAgreement(StorageGetAnswer.self, Array("{}".utf8)))
+        #expect(Self.expectAgreement(StorageTransactionAnswer.self, Array("{}".utf8)))
     }
 
     @Test("an answer with some fields is written the same both ways, and reads back as its projection",
@@ -251,6 +299,10 @@ struct WireDocumentEquivalenceSpec {
         #expect(damage(Self.events) > 0)
         #expect(damage(Self.changes) > 0)
         #expect(damage([PluginListResponse(plugins: Self.summaries)]) > 0)
+        #expect(damage([StorageListAnswer(entries: Self.storageEntries)]) > 0)
+        #expect(damage(Self.transactions) > 0)
+        #expect(damage([StorageGetAnswer(value: "v"), StorageGetAnswer(value: nil)]) > 0)
+        #expect(damage([SessionGetAnswer(value: "alice")]) > 0)
         _ = damage([Empty()]) // `{}` damaged is never an object again: nothing to compare, nothing may differ
     }
 }

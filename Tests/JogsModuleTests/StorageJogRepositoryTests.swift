@@ -1,3 +1,4 @@
+import Foundation
 import DenKit
 import Testing
 @testable import JogsModule
@@ -99,6 +100,40 @@ struct StorageJogRepositoryTests {
         #expect(collection.jogs.map(\.id) == [1])
         #expect(collection.unreadableKeys == [key])
         #expect(try store.get(key) == value, "left as it was")
+    }
+
+    @Test("a record is written byte for byte as JSONEncoder writes it, and read back as JSONDecoder reads it", arguments: [
+        Jog(id: 1, date: day("2026-01-05"), distanceMetres: 5250, durationSeconds: 1710),
+        Jog(id: 123_456_789_012, date: day("1999-12-31"), distanceMetres: 1, durationSeconds: JogLimits.maxDurationSeconds),
+    ])
+    func plainForm(jog: Jog) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let reference = String(decoding: try encoder.encode(StoredJog(jog)), as: UTF8.self)
+        #expect(try StoredJog(jog).encoded() == reference)
+        #expect(try StoredJog.decode(reference, expectedID: jog.id) == jog)
+    }
+
+    @Test("records in any other JSON form read as JSONDecoder reads them", arguments: [
+        #"{ "date":"2026-01-05","distance_m":5250,"duration_s":1710,"id":2,"v":1}"#,
+        #"{"v":1,"id":2,"date":"2026-01-05","distance_m":5250,"duration_s":1710}"#,
+        #"{"date":"2026-01-05","distance_m":5250,"duration_s":1710,"id":2,"v":1}"#,
+        #"{"date":"2026-01-05","distance_m":5250,"duration_s":1710,"id":2,"v":1,"note":"x"}"#,
+        #"{"date":"2026-01-05","distance_m":5250,"duration_s":1710,"id":2,"v":1}  "#,
+    ])
+    func otherForms(text: String) throws {
+        #expect(try StoredJog.decode(text, expectedID: 2) == Jog(id: 2, date: day("2026-01-05"), distanceMetres: 5250, durationSeconds: 1710))
+    }
+
+    @Test("a record in the written form but with numbers JSON does not allow, or cut short, is refused", arguments: [
+        #"{"date":"2026-01-05","distance_m":05250,"duration_s":1710,"id":2,"v":1}"#,
+        #"{"date":"2026-01-05","distance_m":5250,"duration_s":1710,"id":2,"v":"#,
+        #"{"date":"2026-01-05","distance_m":5250,"duration_s":1710,"id":2,"v":1}}"#,
+        #"{"date":"2026-01-05","distance_m":-5250,"duration_s":1710,"id":2,"v":1}"#,
+        #"{"date":"2026-01-05","distance_m":5250,"duration_s":1710,"id":99999999999999999999,"v":1}"#,
+    ])
+    func refusedForms(text: String) {
+        #expect(throws: StoredJogError.self) { try StoredJog.decode(text, expectedID: 2) }
     }
 
     @Test("reading one damaged jog throws; it is not shown as another jog")

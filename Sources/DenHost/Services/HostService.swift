@@ -50,6 +50,16 @@ extension HostService {
         }
     }
 
+    /// `decode` for a request document with a hand-written JSON form (`WireDocument`): the same
+    /// documents accepted, the same messages for the rest.
+    package func decode<T: WireDocument>(_ type: T.Type, _ data: Data, for operation: String) throws(ServiceFailure) -> T {
+        do {
+            return try WireFormat.decode(type, from: data)
+        } catch {
+            throw .invalid("\(operation): malformed request: \(WireFormat.describe(error))")
+        }
+    }
+
     /// Encodes an answer document with a hand-written JSON form (`WireDocument`).
     package func encode<T: WireDocument>(_ value: T, for operation: String) throws(ServiceFailure) -> Data {
         do {

@@ -81,6 +81,11 @@ package struct JSONWriter {
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
+    package mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+    }
+
     // Conveniences for object members.
     package mutating func member(_ name: String, _ value: String) {
         key(name)
