@@ -77,7 +77,7 @@ struct PermissionsEndToEndTests {
         #expect(own.status == 0, "\(own.stderr)")
     }
 
-    @Test("hostile spellings: another address, upper case of an undeclared host, an IDN look-alike, a redirect elsewhere")
+    @Test("hostile spellings: another address, an undeclared host in upper case or with a trailing dot, an IDN look-alike, a redirect elsewhere")
     func hostileHosts() throws {
         let den = try DenCommand()
         let folder = try den.pluginFolder(["DenFixturePermProbeGranted"])
@@ -94,6 +94,11 @@ struct PermissionsEndToEndTests {
                     "http://[::1]:1/", "http://127.0.0.1@localhost:1/"] {
             let answer = try get(url)
             #expect(answer.hasPrefix("8 "), "\(url): \(answer)")
+        }
+        // Named as den would connect to it: lower case, no trailing dot; still not 127.0.0.1.
+        for url in ["http://LOCALHOST.:1/", "http://localhost.:1/", "http://LocalHost.:1/"] {
+            let answer = try get(url)
+            #expect(answer.hasPrefix("8 permprobe may not use http (localhost): its manifest does not ask for it"), "\(url): \(answer)")
         }
         let idn = try get("http://lоcalhost:1/") // a Cyrillic о
         #expect(idn.hasPrefix("8 ") || idn.hasPrefix("1 "), "an IDN look-alike never reaches the network: \(idn)")
