@@ -110,6 +110,42 @@ struct PermissionsEndToEndTests {
         #expect(away.contains("was redirected to localhost: permprobe may not use http (localhost)"), "\(away)")
     }
 
+    @Test("den plugins --inspect prints what a file asks for, as text and JSON; a file that asks for nothing says so")
+    func inspectShowsPermissions() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["DenFixturePermProbe", "DenFixturePermProbeGranted"])
+        let asking = try den.run(["plugins", "--inspect", folder.appendingPathComponent("libDenFixturePermProbeGranted.so").path])
+        #expect(asking.status == 0, "\(asking.stderr)")
+        #expect(asking.stdout.contains("""
+              permissions:
+                http: fetch from 127.0.0.1
+                exports: call any export of exporter (exporter.*)
+                auth: log users in and out, register accounts, change and reset passwords
+                plugins: list the installed modules
+            """), "\(asking.stdout)")
+        let json = try den.run(["plugins", "--inspect", folder.appendingPathComponent("libDenFixturePermProbeGranted.so").path, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        let manifest = try #require(object["manifest"] as? [String: Any], "\(json.stdout)")
+        let permissions = try #require(manifest["permissions"] as? [String: Any], "\(json.stdout)")
+        #expect(permissions["http"] as? [String] == ["127.0.0.1"])
+        #expect(permissions["exports"] as? [String] == ["exporter.*"])
+        #expect(permissions["auth"] as? Bool == true && permissions["plugins"] as? Bool == true)
+        let modest = try den.run(["plugins", "--inspect", folder.appendingPathComponent("libDenFixturePermProbe.so").path])
+        #expect(modest.stdout.contains("  permissions: none beyond its own data (docs/PERMISSIONS.md)"), "\(modest.stdout)")
+    }
+
+    @Test("About's screen shows what each loaded module may use")
+    func aboutShowsPermissions() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixturePermProbeGranted"])
+        let result = try den.run(["render", "about", "--no-default-modules", "--plugin-dir", folder.path, "--trust-policy", "allow"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The terminal wraps long lines; the text is whole once they are joined.
+        let text = result.stdout.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.contains("may use http(127.0.0.1) exports(exporter.*) auth plugins"), "\(result.stdout)")
+        #expect(text.contains("may use plugins"), "About itself asks to list the modules: \(result.stdout)")
+    }
+
     @Test("install asks, a no installs nothing, --yes agrees; an upgrade asking more is asked again; revoke refuses at once")
     func installGrantRevoke() throws {
         let den = try DenCommand()
