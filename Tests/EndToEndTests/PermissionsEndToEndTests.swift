@@ -260,6 +260,70 @@ struct PermissionsEndToEndTests {
         #expect(allowed.stdout.hasPrefix("0 "), "\(allowed.stdout)")
     }
 
+    @Test("an upgrade asking for more that reaches two den serve hosts through NOTIFY is held on both while 1.0.0 serves; one grant loads it on both")
+    func heldUpgradeThroughNotify() throws {
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.makeDatabase("heldsync")
+        let url = cluster.url(database: database)
+        let den = try DenCommand()
+        let v1 = try den.pluginFolder(["DenFixturePermProbe"]).appendingPathComponent("libDenFixturePermProbe.so")
+        let v2 = try BuildProducts.require(BuildProducts.library("DenFixturePermProbeGranted"))
+        // Each host has its own modules folder ($XDG_DATA_HOME/den/modules) and data folder; the
+        // database, and so the grants, are shared.
+        func environment(_ host: String) -> [String: String] {
+            ["XDG_DATA_HOME": den.temp.path("xdg-\(host)").path, "DEN_DATA_DIR": den.temp.path("data-\(host)").path,
+             "DEN_CACHE_DIR": den.temp.path("cache-\(host)").path, "DEN_CONFIG_DIR": den.temp.path("config").path,
+             "DEN_PLUGIN_PATH": "", "DEN_TRUST_POLICY": ""]
+        }
+        // 1.0.0 asks for nothing: installed and published from host A, granted nothing.
+        let installed = try den.run(["modules", "install", v1.path, "--trust-policy", "allow", "--database", url], environment: environment("a"))
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(installed.stdout.contains("Published the change"), "\(installed.stdout)")
+        // A 600 s check: within this test only a notification brings a change.
+        let hosts = try ["a", "b"].map { host in
+            try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "0", "--database", url, "--module-check-seconds", "600",
+                                                         "--trust-policy", "allow"], environment: environment(host))
+        }
+        defer { hosts.forEach { $0.stop() } }
+        func serves(_ host: ServedDen, _ version: String) -> Bool {
+            (try? RawHTTP.get(port: host.port ?? 0, "/permprobe"))?.body.contains("Probe \(version)") == true
+        }
+        for host in hosts {
+            #expect(Self.wait(seconds: 10) { serves(host, "1.0.0") }, "caught up at start: \(host.printed)\(host.printedSince)")
+        }
+
+        // 2.0.0 published as a den without permissions (before ABI revision 5) publishes: the row and
+        // its NOTIFY, no grant. Today's `den modules install` records the grant before it
+        // publishes, so the held case needs such a publisher.
+        let bytes = try Data(contentsOf: v2).map { String(format: "%02x", $0) }.joined()
+        _ = try cluster.sql("""
+            UPDATE den_module_files SET bytes = '\\x\(bytes)'::bytea, version = '2.0.0' WHERE module_id = 'permprobe';
+            UPDATE den_module_files SET sha256 = encode(sha256(bytes), 'hex') WHERE module_id = 'permprobe';
+            NOTIFY den_modules
+            """, database: database)
+        for host in hosts {
+            #expect(Self.wait(seconds: 10) { host.printedSince.contains("held: version 2.0.0 asks for more than was granted") },
+                    "\(host.printedSince)")
+        }
+        for host in hosts {
+            #expect(serves(host, "1.0.0"), "1.0.0 keeps serving while 2.0.0 is held: \(host.printedSince)")
+        }
+        // What den plugins says on host B, whose modules folder now holds 2.0.0.
+        let status = try den.run(["plugins", "--trust-policy", "allow", "--database", url], environment: environment("b"))
+        #expect(status.stdout.contains("held: version 2.0.0 asks for more than was granted: http: fetch from 127.0.0.1"), "\(status.stdout)")
+        #expect(status.stdout.contains("`den modules grant permprobe` agrees to it"), "\(status.stdout)")
+
+        // Granted once, on B: both hosts load 2.0.0 from the shared grant.
+        let grant = try den.run(["modules", "grant", "permprobe", "--yes", "--database", url], environment: environment("b"))
+        #expect(grant.status == 0, "\(grant.stderr)")
+        #expect(grant.stdout.contains("Granted permprobe 2.0.0"), "\(grant.stdout)")
+        // Grants are read every two seconds; the bound leaves room for a busy machine.
+        for host in hosts {
+            #expect(Self.wait(seconds: 10) { serves(host, "2.0.0") }, "\(host.printedSince)")
+            #expect(host.printedSince.contains("module grant: "), "\(host.printedSince)")
+        }
+    }
+
     static func wait(seconds: Double, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
