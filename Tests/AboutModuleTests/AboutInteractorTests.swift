@@ -47,6 +47,24 @@ struct AboutInteractorTests {
         #expect(output.calls == [.modules([LoadedModule(id: "bare", version: "?", summary: "")])])
     }
 
+    @Test("each module's permissions reach the screen in brief: what it asks for, '-' for nothing, none from a host that does not tell")
+    func permissionsInBrief() {
+        var asking = AboutFixtures.active("main", "1.0.0", "Currency converter")
+        asking.permissions = ModulePermissions(http: ["www.ecb.europa.eu"], exports: ["jogs.*"], auth: true, plugins: true)
+        var modest = AboutFixtures.active("jogs", "1.0.0", "Jogging log")
+        modest.permissions = .nothing
+        let older = AboutFixtures.active("login", "1.0.0", "Sign in") // an older host, or no manifest
+
+        makeInteractor(.listing([asking, modest, older])).loadModules()
+
+        #expect(output.calls == [.modules([
+            LoadedModule(id: "jogs", version: "1.0.0", summary: "Jogging log", permissions: "-"),
+            LoadedModule(id: "login", version: "1.0.0", summary: "Sign in"),
+            LoadedModule(id: "main", version: "1.0.0", summary: "Currency converter",
+                         permissions: "http(www.ecb.europa.eu) exports(jogs.*) auth plugins"),
+        ])])
+    }
+
     @Test("no plugins at all gives an empty module list, not an error")
     func emptyCatalog() {
         makeInteractor(.listing([])).loadModules()

@@ -162,3 +162,32 @@ struct AboutBusyTests {
                 == "Jogging log · generation 1, not loaded yet · busiest: took 83% of den's module time over the last minute (41 s of 49 s)")
     }
 }
+
+@Suite("About lists what each module may use beyond its own data")
+struct AboutPermissionsTests {
+    @Test("a module's permissions follow its summary; one that asks for nothing says so; an older host adds nothing",
+          arguments: [
+              ("http(www.ecb.europa.eu)", "Currency converter · generation 1, not loaded yet · may use http(www.ecb.europa.eu)"),
+              ("http(127.0.0.1) exports(exporter.*) auth plugins",
+               "Currency converter · generation 1, not loaded yet · may use http(127.0.0.1) exports(exporter.*) auth plugins"),
+              ("-", "Currency converter · generation 1, not loaded yet · may use nothing beyond its own data"),
+              (nil, "Currency converter · generation 1, not loaded yet"),
+          ] as [(String?, String)])
+    func permissionsShown(permissions: String?, expected: String) {
+        let module = LoadedModule(id: "main", version: "1.0.0", summary: "Currency converter", generation: 1, loadedAt: nil,
+                                  permissions: permissions)
+        #expect(AboutPresenter.detail(module) == expected)
+    }
+
+    @Test("the screen's row for a module carries its permissions, before its signature")
+    func rowCarriesPermissions() throws {
+        let view = MockAboutView()
+        let presenter = AboutPresenter(interactor: MockAboutInteractor(), router: MockAboutRouter())
+        presenter.view = view
+        presenter.didLoad(modules: [LoadedModule(id: "about", version: "1.0.0", summary: "About the app", signature: "unsigned",
+                                                 permissions: "plugins")])
+
+        let shown = try #require(view.displayed.last)
+        #expect(shown.modules == [.init(title: "about 1.0.0", detail: "About the app · may use plugins · unsigned")])
+    }
+}

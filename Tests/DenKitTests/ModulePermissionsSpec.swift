@@ -55,6 +55,12 @@ struct ModulePermissionsSpec {
         ("127.0.0.1", "127.1", false),
         ("127.0.0.1", "2130706433", false),
         ("localhost", "127.0.0.1", false),
+        // Case and a trailing dot never turn an undeclared host into a declared one.
+        ("127.0.0.1", "LOCALHOST.", false),
+        ("127.0.0.1", "localhost.", false),
+        ("api.example.org", "API.EXAMPLE.ORG.EVIL.NET.", false),
+        ("*.example.org", "EXAMPLE.ORG.", false),
+        ("127.0.0.1", "127.0.0.1..", false), // one dot is dropped, not any number
         ("[::1]", "::1", true),
         ("*", "anything.example", true),
     ])

@@ -77,7 +77,7 @@ struct PermissionsEndToEndTests {
         #expect(own.status == 0, "\(own.stderr)")
     }
 
-    @Test("hostile spellings: another address, upper case of an undeclared host, an IDN look-alike, a redirect elsewhere")
+    @Test("hostile spellings: another address, an undeclared host in upper case or with a trailing dot, an IDN look-alike, a redirect elsewhere")
     func hostileHosts() throws {
         let den = try DenCommand()
         let folder = try den.pluginFolder(["DenFixturePermProbeGranted"])
@@ -95,6 +95,11 @@ struct PermissionsEndToEndTests {
             let answer = try get(url)
             #expect(answer.hasPrefix("8 "), "\(url): \(answer)")
         }
+        // Named as den would connect to it: lower case, no trailing dot; still not 127.0.0.1.
+        for url in ["http://LOCALHOST.:1/", "http://localhost.:1/", "http://LocalHost.:1/"] {
+            let answer = try get(url)
+            #expect(answer.hasPrefix("8 permprobe may not use http (localhost): its manifest does not ask for it"), "\(url): \(answer)")
+        }
         let idn = try get("http://lоcalhost:1/") // a Cyrillic о
         #expect(idn.hasPrefix("8 ") || idn.hasPrefix("1 "), "an IDN look-alike never reaches the network: \(idn)")
         // A redirect on the declared host is followed; one to an undeclared host is refused.
@@ -103,6 +108,42 @@ struct PermissionsEndToEndTests {
         let away = try get(server.url("/away?to=" + server.url("/ok").replacingOccurrences(of: "127.0.0.1", with: "localhost")))
         #expect(away.hasPrefix("8 http.get http://127.0.0.1:"), "\(away)")
         #expect(away.contains("was redirected to localhost: permprobe may not use http (localhost)"), "\(away)")
+    }
+
+    @Test("den plugins --inspect prints what a file asks for, as text and JSON; a file that asks for nothing says so")
+    func inspectShowsPermissions() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["DenFixturePermProbe", "DenFixturePermProbeGranted"])
+        let asking = try den.run(["plugins", "--inspect", folder.appendingPathComponent("libDenFixturePermProbeGranted.so").path])
+        #expect(asking.status == 0, "\(asking.stderr)")
+        #expect(asking.stdout.contains("""
+              permissions:
+                http: fetch from 127.0.0.1
+                exports: call any export of exporter (exporter.*)
+                auth: log users in and out, register accounts, change and reset passwords
+                plugins: list the installed modules
+            """), "\(asking.stdout)")
+        let json = try den.run(["plugins", "--inspect", folder.appendingPathComponent("libDenFixturePermProbeGranted.so").path, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        let manifest = try #require(object["manifest"] as? [String: Any], "\(json.stdout)")
+        let permissions = try #require(manifest["permissions"] as? [String: Any], "\(json.stdout)")
+        #expect(permissions["http"] as? [String] == ["127.0.0.1"])
+        #expect(permissions["exports"] as? [String] == ["exporter.*"])
+        #expect(permissions["auth"] as? Bool == true && permissions["plugins"] as? Bool == true)
+        let modest = try den.run(["plugins", "--inspect", folder.appendingPathComponent("libDenFixturePermProbe.so").path])
+        #expect(modest.stdout.contains("  permissions: none beyond its own data (docs/PERMISSIONS.md)"), "\(modest.stdout)")
+    }
+
+    @Test("About's screen shows what each loaded module may use")
+    func aboutShowsPermissions() throws {
+        let den = try DenCommand()
+        let folder = try den.pluginFolder(["AboutModule", "DenFixturePermProbeGranted"])
+        let result = try den.run(["render", "about", "--no-default-modules", "--plugin-dir", folder.path, "--trust-policy", "allow"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The terminal wraps long lines; the text is whole once they are joined.
+        let text = result.stdout.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.contains("may use http(127.0.0.1) exports(exporter.*) auth plugins"), "\(result.stdout)")
+        #expect(text.contains("may use plugins"), "About itself asks to list the modules: \(result.stdout)")
     }
 
     @Test("install asks, a no installs nothing, --yes agrees; an upgrade asking more is asked again; revoke refuses at once")
@@ -217,6 +258,70 @@ struct PermissionsEndToEndTests {
         #expect(refused.stdout.hasPrefix("8 permprobe may not use plugins: it was not granted in this data folder"), "\(refused.stdout)\(refused.stderr)")
         let allowed = try first.run(["call", "--database", url, "--trust-policy", "allow", "permprobe.call", "exports.list", "{}"])
         #expect(allowed.stdout.hasPrefix("0 "), "\(allowed.stdout)")
+    }
+
+    @Test("an upgrade asking for more that reaches two den serve hosts through NOTIFY is held on both while 1.0.0 serves; one grant loads it on both")
+    func heldUpgradeThroughNotify() throws {
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.makeDatabase("heldsync")
+        let url = cluster.url(database: database)
+        let den = try DenCommand()
+        let v1 = try den.pluginFolder(["DenFixturePermProbe"]).appendingPathComponent("libDenFixturePermProbe.so")
+        let v2 = try BuildProducts.require(BuildProducts.library("DenFixturePermProbeGranted"))
+        // Each host has its own modules folder ($XDG_DATA_HOME/den/modules) and data folder; the
+        // database, and so the grants, are shared.
+        func environment(_ host: String) -> [String: String] {
+            ["XDG_DATA_HOME": den.temp.path("xdg-\(host)").path, "DEN_DATA_DIR": den.temp.path("data-\(host)").path,
+             "DEN_CACHE_DIR": den.temp.path("cache-\(host)").path, "DEN_CONFIG_DIR": den.temp.path("config").path,
+             "DEN_PLUGIN_PATH": "", "DEN_TRUST_POLICY": ""]
+        }
+        // 1.0.0 asks for nothing: installed and published from host A, granted nothing.
+        let installed = try den.run(["modules", "install", v1.path, "--trust-policy", "allow", "--database", url], environment: environment("a"))
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(installed.stdout.contains("Published the change"), "\(installed.stdout)")
+        // A 600 s check: within this test only a notification brings a change.
+        let hosts = try ["a", "b"].map { host in
+            try ServedDen(BuildProducts.den, arguments: ["serve", "--port", "0", "--database", url, "--module-check-seconds", "600",
+                                                         "--trust-policy", "allow"], environment: environment(host))
+        }
+        defer { hosts.forEach { $0.stop() } }
+        func serves(_ host: ServedDen, _ version: String) -> Bool {
+            (try? RawHTTP.get(port: host.port ?? 0, "/permprobe"))?.body.contains("Probe \(version)") == true
+        }
+        for host in hosts {
+            #expect(Self.wait(seconds: 10) { serves(host, "1.0.0") }, "caught up at start: \(host.printed)\(host.printedSince)")
+        }
+
+        // 2.0.0 published as a den without permissions (before ABI revision 5) publishes: the row and
+        // its NOTIFY, no grant. Today's `den modules install` records the grant before it
+        // publishes, so the held case needs such a publisher.
+        let bytes = try Data(contentsOf: v2).map { String(format: "%02x", $0) }.joined()
+        _ = try cluster.sql("""
+            UPDATE den_module_files SET bytes = '\\x\(bytes)'::bytea, version = '2.0.0' WHERE module_id = 'permprobe';
+            UPDATE den_module_files SET sha256 = encode(sha256(bytes), 'hex') WHERE module_id = 'permprobe';
+            NOTIFY den_modules
+            """, database: database)
+        for host in hosts {
+            #expect(Self.wait(seconds: 10) { host.printedSince.contains("held: version 2.0.0 asks for more than was granted") },
+                    "\(host.printedSince)")
+        }
+        for host in hosts {
+            #expect(serves(host, "1.0.0"), "1.0.0 keeps serving while 2.0.0 is held: \(host.printedSince)")
+        }
+        // What den plugins says on host B, whose modules folder now holds 2.0.0.
+        let status = try den.run(["plugins", "--trust-policy", "allow", "--database", url], environment: environment("b"))
+        #expect(status.stdout.contains("held: version 2.0.0 asks for more than was granted: http: fetch from 127.0.0.1"), "\(status.stdout)")
+        #expect(status.stdout.contains("`den modules grant permprobe` agrees to it"), "\(status.stdout)")
+
+        // Granted once, on B: both hosts load 2.0.0 from the shared grant.
+        let grant = try den.run(["modules", "grant", "permprobe", "--yes", "--database", url], environment: environment("b"))
+        #expect(grant.status == 0, "\(grant.stderr)")
+        #expect(grant.stdout.contains("Granted permprobe 2.0.0"), "\(grant.stdout)")
+        // Grants are read every two seconds; the bound leaves room for a busy machine.
+        for host in hosts {
+            #expect(Self.wait(seconds: 10) { serves(host, "2.0.0") }, "\(host.printedSince)")
+            #expect(host.printedSince.contains("module grant: "), "\(host.printedSince)")
+        }
     }
 
     static func wait(seconds: Double, _ condition: () -> Bool) -> Bool {
