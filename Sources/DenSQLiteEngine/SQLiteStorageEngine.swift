@@ -255,9 +255,11 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     private static func set(_ db: Database, _ namespace: String, _ key: String, _ value: String) throws {
         try db.cachedStatement(sql: """
             INSERT INTO entries (namespace, key, value, updated_at)
-            VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), ?)
+            VALUES (?, CAST(? AS TEXT), CAST(? AS TEXT), strftime('%Y-%m-%d %H:%M:%f', 'now'))
             ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-            """).execute(arguments: [namespace, Data(key.utf8), Data(value.utf8), Date()])
+            """).execute(arguments: [namespace, Data(key.utf8), Data(value.utf8)])
+        // The time in GRDB's own text form for a Date, made by SQLite: Foundation's DateFormatter
+        // behind a Date argument cost more than the statement itself.
     }
 
     private static func delete(_ db: Database, _ namespace: String, _ key: String) throws -> Bool {

@@ -123,10 +123,15 @@ final class StorageBrowserSessionStore: BrowserSessionStore {
 
     func key(_ cookie: String) -> String? {
         guard let digest = try? CryptoLibrary.shared.sha256(Array(cookie.utf8)) else { return nil }
-        return "session/" + digest.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        // Hex through a table: a String per byte cost as much as the hash (every request makes this key).
+        let digits = Array("0123456789abcdef".utf8)
+        var text = Array("session/".utf8)
+        text.reserveCapacity(text.count + digest.count * 2)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private func revisionKey(_ key: String) -> String { "revision/" + key.dropFirst("session/".count) }

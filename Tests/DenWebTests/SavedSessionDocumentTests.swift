@@ -2,6 +2,7 @@
 import DenKit
 @testable import DenWeb
 import Foundation
+import Logging
 import Testing
 
 /// The saved browser session's hand-written JSON form and its Codable one read each other.
@@ -41,5 +42,12 @@ struct SavedSessionDocumentTests {
     func damaged() {
         #expect(throws: DecodingError.self) { try SavedBrowserSession.read(#"{"csrfToken": 7}"#) }
         #expect(throws: (any Error).self) { try SavedBrowserSession.read("not json") }
+    }
+
+    @Test("a saved session's key is the SHA-256 of its cookie in lower-case hex, never the cookie")
+    func storageKey() {
+        let store = StorageBrowserSessionStore(engine: InMemoryStorageEngine(), logger: Logger(label: "test"))
+        #expect(store.key("abc") == "session/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(store.key("0123456789abcdef0123456789abcdef")?.contains("0123456789abcdef") == false)
     }
 }
