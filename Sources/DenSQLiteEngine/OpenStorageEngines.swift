@@ -11,8 +11,8 @@ import Synchronization
 /// the data, as the README promises.
 ///
 /// Exits that skip `atexit` (`_exit` on Ctrl-C at the prompt, a fatal signal, kill -9) lose
-/// nothing either: every write is checkpointed right after it commits (see
-/// `SQLiteStorageEngine.run`), and SQLite replays a leftover log on the next open.
+/// nothing either: every synced write is in the synced log when it returns, and is checkpointed
+/// a few milliseconds later (`BackgroundCheckpoint`); SQLite replays a leftover log on the next open.
 enum OpenStorageEngines {
     private struct Entry: @unchecked Sendable {
         weak var engine: SQLiteStorageEngine?
@@ -39,7 +39,7 @@ enum OpenStorageEngines {
             return list.compactMap(\.engine)
         }
         // At exit another thread may still be inside a call (a module call den gave up on):
-        // never wait for it, the checkpoint after each write already holds its data.
+        // never wait for it: the synced log already holds its data.
         for engine in open { engine.closeIfIdle() }
     }
 }

@@ -14,8 +14,9 @@ import Synchronization
 /// call.
 ///
 /// Telling the truth about the file:
-/// - every write is checkpointed into `storage.sqlite` as soon as it commits, and the database is
-///   closed at exit (`OpenStorageEngines`), so the one file holds the data;
+/// - every synced write is checkpointed into `storage.sqlite` a few milliseconds after it commits,
+///   off the caller's path (`BackgroundCheckpoint`), and the database is closed at exit
+///   (`OpenStorageEngines`), so the one file holds the data;
 /// - opening only writes when the file is new (see `StorageOpening`), so a reader never queues
 ///   behind another process's long write;
 /// - a call that waits for another process's lock is reported through `onWait` within half a
@@ -45,6 +46,9 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     /// Read-only connections for the reads, so they never queue behind the writer's commit and
     /// its disk sync (WAL: each reads the last committed state); empty until the writer opened.
     private var readers: [DatabaseQueue] = []
+    /// Checkpoints after synced writes on a connection of its own; nil until the writer opened,
+    /// or when that connection could not open (the writer then checkpoints after each write).
+    private var checkpoint: BackgroundCheckpoint?
     private let nextReader = Atomic<Int>(0)
     /// How many read connections a writable database gets.
     static let readerCount = 3
@@ -99,7 +103,9 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         guard let database else { return }
         // SQLite merges the -wal file into storage.sqlite and deletes it when the last
         // connection closes. No checkpoint of our own here: a TRUNCATE one would wait for another
-        // process's writer, and every write was already checkpointed (PASSIVE) as it committed.
+        // process's writer, and every write was already checkpointed (PASSIVE) after it committed.
+        checkpoint?.close()
+        checkpoint = nil
         for reader in readers { try? reader.close() }
         readers = []
         try? database.close()
@@ -286,14 +292,14 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
 
     // MARK: Running
 
-    /// Runs `body` in a read or in a write transaction; a committed write is checkpointed at once
-    /// so `storage.sqlite` holds it even if den is then killed. `anyConnection`: a read that may
+    /// Runs `body` in a read or in a write transaction; a committed write is checkpointed soon
+    /// after, off the caller's path, so `storage.sqlite` holds it (the synced log already does). `anyConnection`: a read that may
     /// go to a read connection (not one that asks about this connection, as `data_version` does). `synced: false` commits with
     /// `synchronous = NORMAL` and leaves the checkpoint to the next synced write (or the close):
     /// the write-ahead log still holds it through a kill of den, not through a power cut.
     func run<T>(_ verb: String, read: Bool = false, synced: Bool = true, anyConnection: Bool = false,
                 _ body: (Database) throws -> T) throws(ServiceFailure) -> T {
-        let (database, readOnly, readers) = try handle()
+        let (database, readOnly, readers, checkpoint) = try handle()
         // Made only for a message: building the file's path costs more than a read.
         var action: String { read ? "read \(fileURL.path)" : "save to \(fileURL.path)" }
         switch (read, readOnly) {
@@ -330,7 +336,11 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
                 }
             }
             let value = try database.write(body)
-            _ = try? database.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            if let checkpoint {
+                checkpoint.request()
+            } else {
+                _ = try? database.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            }
             return value
         } catch let error as ServiceFailure {
             throw error
@@ -340,10 +350,10 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
     }
 
     /// The open database and why it is read-only (nil: writable); opens it on first use.
-    func handle() throws(ServiceFailure) -> (any DatabaseWriter, StorageOpening.ReadOnlyCause?, [DatabaseQueue]) {
+    func handle() throws(ServiceFailure) -> (any DatabaseWriter, StorageOpening.ReadOnlyCause?, [DatabaseQueue], BackgroundCheckpoint?) {
         lock.lock()
         defer { lock.unlock() }
-        if let database { return (database, readOnly, readers) }
+        if let database { return (database, readOnly, readers, checkpoint) }
         let opening = StorageOpening(directory: directory, fileURL: fileURL, messages: messages,
                                      busy: StorageBusyWaiter(file: fileURL, limit: waitLimit) { [weak self] wait in
                                          self?.onWait.withLock { $0 }(wait)
@@ -355,8 +365,9 @@ public final class SQLiteStorageEngine: StorageEngine, @unchecked Sendable {
         // `immutable`, whose one connection is all there is); one that fails to open is left out.
         if reason == nil {
             readers = (0..<Self.readerCount).compactMap { _ in opening.openReader() }
+            checkpoint = opening.openCheckpointer().map { BackgroundCheckpoint(connection: $0) }
         }
         OpenStorageEngines.register(self)
-        return (opened, reason, readers)
+        return (opened, reason, readers, checkpoint)
     }
 }

@@ -48,7 +48,7 @@ extension SQLiteStorageEngine {
         }
         let partial = folder.appendingPathComponent(".\(destination.lastPathComponent).partial-\(UUID().uuidString.prefix(8))")
         let messages = StorageFailureText(directory: folder, fileURL: partial)
-        let (source, _, _) = try handle()
+        let (source, _, _, _) = try handle()
         do {
             defer { try? FileManager.default.removeItem(at: partial) }
             // The copy holds password hashes: owner-only like storage.sqlite, from its first
@@ -92,7 +92,7 @@ extension SQLiteStorageEngine {
             return StorageCheckReport(file: fileURL, outcome: .noDatabase, entries: 0, modules: 0, bytes: 0)
         }
         do {
-            let (database, _, _) = try handle()
+            let (database, _, _, _) = try handle()
             let (problems, counts) = try database.read { db in (try Self.integrityProblems(db), try Self.counts(db)) }
             return StorageCheckReport(file: fileURL, outcome: problems.isEmpty ? .healthy : .damaged(problems),
                                       entries: counts.entries, modules: counts.modules, bytes: bytes)

@@ -132,9 +132,17 @@ struct StorageOpening {
         return try? DatabaseQueue(path: fileURL.path, configuration: configuration)
     }
 
+    /// The connection that checkpoints after writes (`BackgroundCheckpoint`): writable, and
+    /// without a busy wait, since a PASSIVE checkpoint never waits for a lock anyway.
+    func openCheckpointer() -> DatabaseQueue? {
+        var configuration = Configuration()
+        configuration.label = "den.storage.checkpoint"
+        return try? DatabaseQueue(path: fileURL.path, configuration: configuration)
+    }
+
     /// A read-only connection. SQLite needs the `-shm` file to read a WAL database; when it cannot
     /// make one, `immutable=1` reads the main file alone, which is only right when no `-wal` file
-    /// holds changes not yet copied into it (den checkpoints after every write, so normally none).
+    /// holds changes not yet copied into it (den checkpoints soon after every write, so normally none).
     private func openReadOnly(because reason: String) throws(ServiceFailure) -> DatabaseQueue {
         var configuration = Configuration()
         configuration.label = "den.storage.readonly"
