@@ -276,7 +276,7 @@ let package = Package(
         .target(name: "CDenTestSpawn", path: "Tests/CDenTestSpawn"),
         // Finds the built `den` and plugins, makes temp folders, runs processes.
         .target(name: "DenTestSupport", dependencies: ["CDenTestSpawn", "DenHost", "DenIsolation", "DenHotSwap", "DenAccounts", "DenLibraryContracts", "DenSupport", .product(name: "Logging", package: "swift-log", condition: host)], path: "Tests/DenTestSupport"),
-        .testTarget(name: "DenKitTests", dependencies: ["DenKit"]),
+        .testTarget(name: "DenKitTests", dependencies: ["DenKit", "DenTestSupport"]),
         .testTarget(name: "DenRoutingTests", dependencies: ["DenRouting"]),
         .testTarget(name: "DenTrustTests", dependencies: ["DenTrust", "DenHost", "DenIsolation", "DenHotSwap", "DenKit", "DenTestSupport"]),
         .testTarget(name: "DenSupportTests", dependencies: ["DenSupport", "DenKit", "DenTestSupport"]),
@@ -302,7 +302,7 @@ let package = Package(
         .testTarget(name: "JogsModuleTests", dependencies: ["JogsModule", "DenKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["DenTestSupport"]),
         // README's target table held against this file and every target's imports.
-        .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "ArchitectureTests", dependencies: ["DenTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import DenTestSupport
 import Foundation
 import Testing
 
@@ -109,18 +110,15 @@ struct PackageDump {
         // A scratch folder of its own: `swift test` holds the package's .build while it runs.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("den-shape-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        // posix_spawn (ProcessRunner), not Foundation's Process, which now and then crashes the
+        // test process on Linux.
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                           ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"],
+                                           timeout: 600)
+        guard result.status == 0,
+              let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
               let targets = json["targets"] as? [[String: Any]] else {
-            throw DumpFailure(status: process.terminationStatus)
+            throw DumpFailure(status: result.status)
         }
         return PackageDump(targets: targets.map { target in
             let name = target["name"] as? String ?? "?"

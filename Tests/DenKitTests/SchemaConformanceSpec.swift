@@ -1,4 +1,5 @@
 import DenKit
+import DenTestSupport
 import Foundation
 import Testing
 
@@ -393,25 +394,11 @@ private enum SchemaValidator {
     }
 
     private static func execute(_ arguments: [String], input: Data = Data()) throws -> Run {
-        // stdin from a file and stdout+stderr through one pipe read to the end: no pipe can fill
-        // up while we wait.
-        let inputFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("den-schema-\(UUID().uuidString).jsonl")
-        try input.write(to: inputFile)
-        defer { try? FileManager.default.removeItem(at: inputFile) }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = SchemaRepository.root
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = try FileHandle(forReadingFrom: inputFile)
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        // posix_spawn (ProcessRunner), not Foundation's Process, which now and then crashes the
+        // test process on Linux; `env -C` runs it in the repository.
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["-C", SchemaRepository.root.path] + arguments,
+                                           input: String(decoding: input, as: UTF8.self), timeout: 300)
+        return Run(status: result.status, output: result.stdout + result.stderr)
     }
 }
 

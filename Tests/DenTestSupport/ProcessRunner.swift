@@ -14,10 +14,15 @@ package enum ProcessRunner {
         merged.merge(environment) { $1 }
         // posix_spawn, not Foundation's Process (Spawn.swift says why).
         let process = try Spawned(executable, arguments, environment: merged)
-        if let input { process.input.write(Data(input.utf8)) }
-        try process.input.close()
-        // Read both pipes before waiting so a chatty child cannot block on a full pipe.
+        // Write, and read both pipes, at once: a chatty child cannot block on a full pipe, nor a
+        // child that answers before it has read all its input.
         let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            if let input { process.input.write(Data(input.utf8)) }
+            try? process.input.close()
+            group.leave()
+        }
         nonisolated(unsafe) var outData = Data(), errData = Data()
         group.enter()
         DispatchQueue.global().async { outData = process.output.readDataToEndOfFile(); group.leave() }

@@ -94,4 +94,9 @@ package final class Spawned: @unchecked Sendable {
     package func terminate() {
         if lock.withLock({ status }) == nil { kill(pid, SIGTERM) }
     }
+
+    /// SIGINT, as Ctrl-C sends.
+    package func interrupt() {
+        if lock.withLock({ status }) == nil { kill(pid, SIGINT) }
+    }
 }

@@ -20,14 +20,11 @@ struct DenCommand {
         try TerminalStderr.run(BuildProducts.require(BuildProducts.den), arguments, environment: privateEnvironment(environment), columns: columns)
     }
 
-    /// A `den` process with the same private folders as `run`'s, not started yet: for a test that
-    /// talks to it, or signals it, while it runs.
-    func process(_ arguments: [String], executable: URL = BuildProducts.den) throws -> Process {
-        let process = Process()
-        process.executableURL = try BuildProducts.require(executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(privateEnvironment([:])) { $1 }
-        return process
+    /// A running `den` with the same private folders as `run`'s, its standard streams on pipes:
+    /// for a test that talks to it, or signals it, while it runs.
+    func start(_ arguments: [String], executable: URL = BuildProducts.den) throws -> Spawned {
+        try Spawned(BuildProducts.require(executable), arguments,
+                    environment: ProcessInfo.processInfo.environment.merging(privateEnvironment([:])) { $1 })
     }
 
     private func privateEnvironment(_ given: [String: String]) -> [String: String] {

@@ -9,28 +9,25 @@ import Testing
 struct HotSwapEndToEndTests {
     /// A running `den run` whose input stays open, its output collected as it comes.
     final class LiveDen: @unchecked Sendable {
-        let process = Process()
-        private let input = Pipe()
+        /// Started with posix_spawn (`Spawned`): Foundation's `Process.run` now and then crashes
+        /// the whole test process on Linux (swift-corelibs-foundation#5472).
+        let process: Spawned
         private let output = Collected()
 
         init(_ arguments: [String], environment: [String: String]) throws {
-            process.executableURL = try BuildProducts.require(BuildProducts.den)
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = out
-            process.standardInput = input
-            try process.run()
-            let handle = out.fileHandleForReading
-            let output = output
-            Thread {
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    output.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-                }
-            }.start()
+            process = try Spawned(try BuildProducts.require(BuildProducts.den), arguments,
+                                  environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+            // Standard output and error into one text, in the order they come.
+            for handle in [process.output, process.errors] {
+                let output = output
+                Thread {
+                    while true {
+                        let chunk = handle.availableData
+                        if chunk.isEmpty { break }
+                        output.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+                    }
+                }.start()
+            }
         }
 
         var text: String { output.withLock { $0 } }
@@ -41,7 +38,7 @@ struct HotSwapEndToEndTests {
             func withLock<T>(_ body: (inout String) -> T) -> T { lock.withLock { body(&value) } }
         }
 
-        func type(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+        func type(_ line: String) { process.input.write(Data((line + "\n").utf8)) }
 
         /// Waits for `needle` in the output after `from` characters.
         func wait(for needle: String, after from: Int = 0, seconds: Double = 20) -> Bool {
@@ -56,7 +53,7 @@ struct HotSwapEndToEndTests {
 
         func quit() {
             type("quit")
-            try? input.fileHandleForWriting.close()
+            try? process.input.close()
             process.waitUntilExit()
         }
     }

@@ -52,21 +52,16 @@ struct RuleBreakerEndToEndTests {
     func controlC() throws {
         let den = try DenCommand()
         let folder = try den.pluginFolder(["AboutModule", "DenFixtureRuleBreaker"])
-        let process = try den.process(["run", "about", "--plugin-dir", folder.path, "--call-timeout", "600"])
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let process = try den.start(["run", "about", "--plugin-dir", folder.path, "--call-timeout", "600"])
         defer { if process.isRunning { process.terminate() } }
 
         // Collect standard error as it comes, to see the "waiting for" notice.
         let stderrText = Mutex("")
-        errors.fileHandleForReading.readabilityHandler = { handle in
+        process.errors.readabilityHandler = { handle in
             let chunk = String(decoding: handle.availableData, as: UTF8.self)
             stderrText.withLock { $0 += chunk }
         }
-        input.fileHandleForWriting.write(Data("go hangs\n".utf8))
+        process.input.write(Data("go hangs\n".utf8))
         let deadline = Date().addingTimeInterval(20)
         while !stderrText.withLock({ $0.contains("(waiting for module 'rule-breaker': handle(appear)") }), Date() < deadline {
             Thread.sleep(forTimeInterval: 0.1)
@@ -74,12 +69,12 @@ struct RuleBreakerEndToEndTests {
         #expect(stderrText.withLock { $0 }.contains("Ctrl-C gives up on it"), "no notice: \(stderrText.withLock { $0 })")
         process.interrupt() // SIGINT, as Ctrl-C sends
         let stdoutText = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
+        process.output.readabilityHandler = { handle in
             let chunk = String(decoding: handle.availableData, as: UTF8.self)
             stdoutText.withLock { $0 += chunk }
         }
-        defer { output.fileHandleForReading.readabilityHandler = nil }
-        input.fileHandleForWriting.write(Data("close\n".utf8))
+        defer { process.output.readabilityHandler = nil }
+        process.input.write(Data("close\n".utf8))
         let backBy = Date().addingTimeInterval(20)
         while !stdoutText.withLock({ $0.contains("> close") }), Date() < backBy { Thread.sleep(forTimeInterval: 0.05) }
         let stdout = stdoutText.withLock { $0 }
@@ -91,26 +86,23 @@ struct RuleBreakerEndToEndTests {
         let endBy = Date().addingTimeInterval(10)
         while process.isRunning, Date() < endBy { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!process.isRunning, "den ignored Ctrl-C at the prompt after an interrupted call")
-        errors.fileHandleForReading.readabilityHandler = nil
+        process.errors.readabilityHandler = nil
     }
 
     @Test("Ctrl-C at the prompt ends den, as in any terminal program")
     func controlCAtPrompt() throws {
         let den = try DenCommand()
-        let process = try den.process(["run", "about", "--plugins", "about"])
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try den.start(["run", "about", "--plugins", "about"])
         defer { if process.isRunning { process.terminate() } }
+        process.errors.readabilityHandler = { _ = $0.availableData } // read and dropped, so den never blocks on it
+        defer { process.errors.readabilityHandler = nil }
         // Wait until the first screen is drawn: den is then waiting for a line.
         let seen = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
+        process.output.readabilityHandler = { handle in
             let chunk = String(decoding: handle.availableData, as: UTF8.self)
             seen.withLock { $0 += chunk }
         }
-        defer { output.fileHandleForReading.readabilityHandler = nil }
+        defer { process.output.readabilityHandler = nil }
         let deadline = Date().addingTimeInterval(20)
         while !seen.withLock({ $0.contains("[2] Close") }), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(seen.withLock { $0 }.contains("[2] Close"), "den never drew its first screen")

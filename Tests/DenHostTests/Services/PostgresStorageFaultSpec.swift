@@ -130,12 +130,11 @@ struct PostgresStorageFaultSpec {
         let engine = try PostgresStorageEngine(url: cluster.url(database: database), callLimit: .seconds(1))
         try engine.set(namespace: "jogs", key: "a", value: "1")
         // Another session holds the table for 4 s.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        holder.arguments = ["-X", "-q", "-h", "127.0.0.1", "-p", "\(cluster.port)", "-U", PostgresCluster.user, "-d", database,
-                            "-c", "BEGIN; LOCK TABLE den_entries IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(4); COMMIT;"]
-        holder.environment = ["PGPASSWORD": PostgresCluster.password]
-        try holder.run()
+        let holder = try Spawned(URL(fileURLWithPath: "/usr/bin/psql"),
+                                 ["-X", "-q", "-h", "127.0.0.1", "-p", "\(cluster.port)", "-U", PostgresCluster.user, "-d", database,
+                                  "-c", "BEGIN; LOCK TABLE den_entries IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(4); COMMIT;"],
+                                 environment: ["PGPASSWORD": PostgresCluster.password])
+        try? holder.input.close()
         defer { holder.waitUntilExit() }
         Thread.sleep(forTimeInterval: 0.7)
         let failure = #expect(throws: ServiceFailure.self) {

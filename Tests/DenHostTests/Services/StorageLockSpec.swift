@@ -65,21 +65,18 @@ struct StorageLockSpec {
         var released = false
         defer { if !released { try? lock.release() } }
 
-        let process = Process()
-        process.executableURL = try BuildProducts.require(BuildProducts.den)
-        process.arguments = ["config", "set", "main", "rates_url", "https://example.org/r.xml"]
-        process.environment = ProcessInfo.processInfo.environment.merging(Self.environment(temp)) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
         let start = ContinuousClock.now
-        try process.run()
+        let process = try Spawned(try BuildProducts.require(BuildProducts.den), ["config", "set", "main", "rates_url", "https://example.org/r.xml"],
+                                  environment: ProcessInfo.processInfo.environment.merging(Self.environment(temp)) { $1 })
+        try? process.input.close()
+        process.output.readabilityHandler = { _ = $0.availableData } // read and dropped
+        defer { process.output.readabilityHandler = nil }
 
         // Read standard error as it comes, and time the first line.
         var text = ""
         var noticeAfter: Duration?
         while ContinuousClock.now - start < .seconds(9) {
-            let chunk = errors.fileHandleForReading.availableData
+            let chunk = process.errors.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
             if text.contains("waiting for") { noticeAfter = ContinuousClock.now - start; break }

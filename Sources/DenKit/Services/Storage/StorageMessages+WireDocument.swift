@@ -3,19 +3,7 @@
 // Each reads what JSONDecoder reads in its plain form and misses otherwise, so JSONDecoder still
 // decides, and words, every refusal (`WireDocument`).
 
-extension StorageEntry: WireDocument {
-    package init(wire value: JSONValue) throws(JSONMiss) {
-        let object = try value.object()
-        self.init(key: try object.string("key"), value: try object.string("value"))
-    }
-
-    package func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.member("key", key)
-        writer.member("value", value)
-        writer.endObject()
-    }
-}
+extension StorageEntry: KeyValueDocument {}
 
 extension StorageOperation: WireDocument {
     package init(wire value: JSONValue) throws(JSONMiss) {
@@ -43,70 +31,15 @@ extension StorageOperation: WireDocument {
     }
 }
 
-extension StorageGetRequest: WireDocument {
-    package init(wire value: JSONValue) throws(JSONMiss) {
-        self.init(key: try value.object().string("key"))
-    }
+extension StorageGetRequest: KeyDocument {}
 
-    package func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.member("key", key)
-        writer.endObject()
-    }
-}
+extension StorageGetAnswer: OptionalValueDocument {}
 
-extension StorageGetAnswer: WireDocument {
-    package init(wire value: JSONValue) throws(JSONMiss) {
-        // null is how the host says "absent": read as decodeIfPresent reads it.
-        let member = try value.object()["value"]
-        if case .null = member { self.init(value: nil) } else { self.init(value: try member?.string()) }
-    }
+extension StorageSetRequest: KeyValueDocument {}
 
-    package func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("value")
-        if let value { writer.string(value) } else { writer.null() }
-        writer.endObject()
-    }
-}
+extension StorageDeleteRequest: KeyDocument {}
 
-extension StorageSetRequest: WireDocument {
-    package init(wire value: JSONValue) throws(JSONMiss) {
-        let object = try value.object()
-        self.init(key: try object.string("key"), value: try object.string("value"))
-    }
-
-    package func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.member("key", key)
-        writer.member("value", value)
-        writer.endObject()
-    }
-}
-
-extension StorageDeleteRequest: WireDocument {
-    package init(wire value: JSONValue) throws(JSONMiss) {
-        self.init(key: try value.object().string("key"))
-    }
-
-    package func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.member("key", key)
-        writer.endObject()
-    }
-}
-
-extension StorageDeleteAnswer: WireDocument {
-    package init(wire value: JSONValue) throws(JSONMiss) {
-        self.init(deleted: try value.object().required("deleted").bool())
-    }
-
-    package func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.member("deleted", deleted)
-        writer.endObject()
-    }
-}
+extension StorageDeleteAnswer: DeletedDocument {}
 
 extension StorageListRequest: WireDocument {
     package init(wire value: JSONValue) throws(JSONMiss) {
@@ -188,17 +121,7 @@ extension StorageTransactionAnswer: WireDocument {
     }
 }
 
-extension StorageIncrementRequest: WireDocument {
-    package init(wire value: JSONValue) throws(JSONMiss) {
-        self.init(key: try value.object().string("key"))
-    }
-
-    package func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.member("key", key)
-        writer.endObject()
-    }
-}
+extension StorageIncrementRequest: KeyDocument {}
 
 extension StorageIncrementAnswer: WireDocument {
     package init(wire value: JSONValue) throws(JSONMiss) {
