@@ -17,12 +17,24 @@ final class PostgresChangeWatch: Sendable {
         var report: @Sendable (StorageChange) -> Void
     }
 
-    private let watchers = Mutex<[Watcher]>([])
+    private struct Watchers {
+        var list: [Watcher] = []
+        /// Whether the channel is heard now: a watcher that comes later is told at once.
+        var live = false
+    }
+
+    private let watchers = Mutex(Watchers())
     private let listening = Mutex<Task<Void, Never>?>(nil)
 
     func add(namespace: String, report: @escaping @Sendable (StorageChange) -> Void, engine: PostgresStorageEngine,
              retry: Duration = .seconds(1)) {
-        watchers.withLock { $0.append(Watcher(namespace: namespace, report: report)) }
+        // A watcher added while the channel is already heard (the accounts' came first) would
+        // otherwise never hear `watching`, and trust nothing it holds for as long as den runs.
+        let live = watchers.withLock { watchers in
+            watchers.list.append(Watcher(namespace: namespace, report: report))
+            return watchers.live
+        }
+        if live { report(.watching) }
         listening.withLock { task in
             guard task == nil else { return }
             let engine = WeakEngine(engine)
@@ -40,15 +52,22 @@ final class PostgresChangeWatch: Sendable {
         listening.withLock { $0?.cancel() }
     }
 
+    /// Tells every watcher, after recording whether the channel is heard (under the same lock as
+    /// `add`, so no watcher misses the change).
     private func tellAll(_ event: StorageChange) {
-        for watcher in watchers.withLock({ $0 }) { watcher.report(event) }
+        let all = watchers.withLock { watchers in
+            if event == .watching { watchers.live = true }
+            if event == .stopped { watchers.live = false }
+            return watchers.list
+        }
+        for watcher in all { watcher.report(event) }
     }
 
     private func heard(_ payload: String) {
         // "<namespace>\t<key>": namespaces never hold a tab (ModuleIdentity, den's '@' names).
         guard let tab = payload.firstIndex(of: "\t") else { return }
         let namespace = String(payload[..<tab]), key = String(payload[payload.index(after: tab)...])
-        for watcher in watchers.withLock({ $0 }) where watcher.namespace == namespace { watcher.report(.changed(key)) }
+        for watcher in watchers.withLock({ $0.list }) where watcher.namespace == namespace { watcher.report(.changed(key)) }
     }
 
     /// `engine` is weak: the engine owns this watch, and its end ends the listening.

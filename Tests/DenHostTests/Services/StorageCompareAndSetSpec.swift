@@ -102,6 +102,24 @@ struct StorageCompareAndSetSpec {
         #expect(heard.withLock { $0 } == [.watching, .changed("session/a")])
     }
 
+    @Test("PostgreSQL: a watcher that comes after the channel is heard (the accounts' came first) is told it is watching, and hears deletions")
+    func lateWatcher() throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.url(database: try cluster.makeDatabase("late-watcher"))
+        let watching = try PostgresStorageEngine(url: url), deleting = try PostgresStorageEngine(url: url)
+        #expect(watching.prepare() == .ready)
+        let first = Mutex<[StorageChange]>([]), late = Mutex<[StorageChange]>([])
+        #expect(watching.watchChanges(in: "@den.auth") { event in first.withLock { $0.append(event) } })
+        #expect(Self.waitFor { first.withLock { $0.contains(.watching) } }, "listening starts")
+        #expect(watching.watchChanges(in: Self.namespace) { event in late.withLock { $0.append(event) } })
+        // Without it, den serve never trusted a held session on PostgreSQL: a storage read per request.
+        #expect(late.withLock { $0 } == [.watching])
+        try deleting.set(namespace: Self.namespace, key: "session/a", value: "1")
+        _ = try deleting.delete(namespace: Self.namespace, key: "session/a")
+        #expect(Self.waitFor { late.withLock { $0.contains(.changed("session/a")) } }, "\(late.withLock { $0 })")
+        #expect(first.withLock { $0 } == [.watching])
+    }
+
     @Test("PostgreSQL: an overwritten account record reaches every watcher of the accounts namespace")
     func accountChangesHeard() throws {
         let cluster = try PostgresCluster.shared()
