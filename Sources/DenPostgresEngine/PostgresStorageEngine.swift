@@ -147,6 +147,13 @@ public final class PostgresStorageEngine: StorageEngine, @unchecked Sendable {
 
     public func applyUnsynced(namespace: String, operations: [StorageOperation], ifKey key: String, holds expected: String) throws(ServiceFailure) -> Bool {
         for operation in operations { if case .set(let key, _) = operation { try Self.refuseEmpty(key) } }
+        // den serve's session save: two records, one statement.
+        if operations.count == 2, case .set(let first, let firstValue) = operations[0], case .set(let second, let secondValue) = operations[1],
+           first != second {
+            return try run("save to", writing: true) { connection in
+                try await self.compareAndSetTwo(connection, namespace, (first, firstValue), (second, secondValue), ifKey: key, holds: expected)
+            }
+        }
         return try run("save to", writing: true) { connection in
             try await connection.withTransaction(logger: self.logger) { connection in
                 try await connection.query("SET LOCAL synchronous_commit TO OFF", logger: self.logger)
@@ -248,6 +255,33 @@ public final class PostgresStorageEngine: StorageEngine, @unchecked Sendable {
 
     private static func refuseEmpty(_ key: String) throws(ServiceFailure) {
         if key.isEmpty { throw .invalid("storage: the key is empty; nothing was written") }
+    }
+
+    /// `applyUnsynced(…ifKey:holds:)` of two sets as one statement, so one round trip instead of
+    /// six (BEGIN, SET LOCAL, the read, two writes, COMMIT): the `FOR UPDATE` read locks the key,
+    /// and another host's save of it waits, then finds the value changed (READ COMMITTED reads
+    /// the row again) and writes nothing. `set_config(…, true)` is SET LOCAL for the statement's
+    /// own transaction: its commit does not wait for the server's disk.
+    func compareAndSetTwo(_ connection: PostgresConnection, _ namespace: String, _ first: (String, String), _ second: (String, String),
+                          ifKey key: String, holds expected: String) async throws -> Bool {
+        let rows = try await connection.query("""
+            WITH unsynced AS (SELECT set_config('synchronous_commit', 'off', true)),
+            expected AS (
+                SELECT 1 FROM den_entries WHERE namespace = \(namespace) AND key = \(Self.bytes(key)) AND value = \(Self.bytes(expected)) FOR UPDATE
+            ),
+            written AS (
+                INSERT INTO den_entries (namespace, key, value, updated_at)
+                SELECT \(namespace), v.key, v.value, now()
+                FROM (VALUES (\(Self.bytes(first.0)), \(Self.bytes(first.1))), (\(Self.bytes(second.0)), \(Self.bytes(second.1)))) AS v(key, value)
+                WHERE EXISTS (SELECT 1 FROM expected) AND EXISTS (SELECT 1 FROM unsynced)
+                ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                RETURNING 1
+            )
+            SELECT (SELECT count(*) FROM written)::int
+            """, logger: logger)
+        var written = 0
+        for try await count in rows.decode(Int.self) { written = count }
+        return written == 2
     }
 
     func value(_ connection: PostgresConnection, _ namespace: String, _ key: String) async throws -> String? {
