@@ -19,7 +19,7 @@ package enum ProcessRunner {
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            if let input { process.input.write(Data(input.utf8)) }
+            if let input { process.send(Data(input.utf8)) } // a child that exits without reading it is no error here
             try? process.input.close()
             group.leave()
         }

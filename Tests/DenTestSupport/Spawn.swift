@@ -95,6 +95,26 @@ package final class Spawned: @unchecked Sendable {
         if lock.withLock({ status }) == nil { kill(pid, SIGTERM) }
     }
 
+    /// Writes `data` to the child's standard input. Foundation's `FileHandle.write` traps on any
+    /// error, an interrupted call or a child that has already exited (a broken pipe) included;
+    /// this retries the first and returns false on the rest.
+    @discardableResult
+    package func send(_ data: Data) -> Bool {
+        let descriptor = input.fileDescriptor
+        return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+
     /// SIGINT, as Ctrl-C sends.
     package func interrupt() {
         if lock.withLock({ status }) == nil { kill(pid, SIGINT) }

@@ -38,7 +38,7 @@ struct HotSwapEndToEndTests {
             func withLock<T>(_ body: (inout String) -> T) -> T { lock.withLock { body(&value) } }
         }
 
-        func type(_ line: String) { process.input.write(Data((line + "\n").utf8)) }
+        func type(_ line: String) { process.send(Data((line + "\n").utf8)) }
 
         /// Waits for `needle` in the output after `from` characters.
         func wait(for needle: String, after from: Int = 0, seconds: Double = 20) -> Bool {

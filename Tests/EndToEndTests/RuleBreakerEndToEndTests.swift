@@ -61,7 +61,7 @@ struct RuleBreakerEndToEndTests {
             let chunk = String(decoding: handle.availableData, as: UTF8.self)
             stderrText.withLock { $0 += chunk }
         }
-        process.input.write(Data("go hangs\n".utf8))
+        process.send(Data("go hangs\n".utf8))
         let deadline = Date().addingTimeInterval(20)
         while !stderrText.withLock({ $0.contains("(waiting for module 'rule-breaker': handle(appear)") }), Date() < deadline {
             Thread.sleep(forTimeInterval: 0.1)
@@ -74,7 +74,7 @@ struct RuleBreakerEndToEndTests {
             stdoutText.withLock { $0 += chunk }
         }
         defer { process.output.readabilityHandler = nil }
-        process.input.write(Data("close\n".utf8))
+        process.send(Data("close\n".utf8))
         let backBy = Date().addingTimeInterval(20)
         while !stdoutText.withLock({ $0.contains("> close") }), Date() < backBy { Thread.sleep(forTimeInterval: 0.05) }
         let stdout = stdoutText.withLock { $0 }
